@@ -1,0 +1,33 @@
+# Two commands do everything on a machine with only python3 and pip:
+#   make test   set up .venv, then ruff, mypy --strict and pytest (doctests included)
+#   make demo   set up .venv, then run the space-shooter demo (headless without a display)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test test-slow lint typecheck demo bench screenshots clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check arcade_collide tests examples benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict arcade_collide
+
+test: lint typecheck
+	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -m "not slow"
+
+test-slow: $(STAMP)
+	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -m slow
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_narrowphase.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
