@@ -16,7 +16,7 @@ This module never imports esper or arcade.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, TypeVar, Union
+from typing import NamedTuple, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -78,7 +78,7 @@ class PolygonArrays(NamedTuple):
     ``count`` is a tuple method.)"""
 
 
-ShapeArrays = Union[PointArrays, CircleArrays, RectArrays, TriangleArrays, PolygonArrays]
+ShapeArrays = PointArrays | CircleArrays | RectArrays | TriangleArrays | PolygonArrays
 """Any of the batch records."""
 
 _A = TypeVar("_A", PointArrays, CircleArrays, RectArrays, TriangleArrays, PolygonArrays)

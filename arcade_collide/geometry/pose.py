@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Union
 
 Vec2 = tuple[float, float]
 """A 2D point or vector ``(x, y)``."""
 
-Pose = Union[tuple[float, float], tuple[float, float, float], Sequence[float]]
+Pose = tuple[float, float] | tuple[float, float, float] | Sequence[float]
 """``(x, y)`` or ``(x, y, angle)`` with ``angle`` in clockwise degrees."""
 
 

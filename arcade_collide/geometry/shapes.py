@@ -17,7 +17,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
-from typing import ClassVar, Union
+from typing import ClassVar
 
 from arcade_collide.geometry.pose import Vec2, check_number, check_vec2
 
@@ -276,7 +276,7 @@ class Polygon:
         return self.points
 
 
-AnyShape = Union[Point, Circle, Rect, Triangle, Polygon]
+AnyShape = Point | Circle | Rect | Triangle | Polygon
 """Any of the five geometry shapes."""
 
 SHAPE_TYPES: tuple[type[AnyShape], ...] = (Point, Circle, Rect, Triangle, Polygon)
