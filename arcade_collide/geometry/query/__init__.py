@@ -1,0 +1,1 @@
+"""Pairwise collision queries: one module per shape pair, plus the dispatch table."""
