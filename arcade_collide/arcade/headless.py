@@ -1,0 +1,127 @@
+"""Drive an :class:`arcade.View` tick by tick without an event loop.
+
+Tests and ``make demo`` use this to run a game for a fixed number of ticks in a
+real window (with ``ARCADE_HEADLESS=1`` Arcade renders off-screen through EGL),
+then read the pixels back with :func:`arcade.get_image`.
+
+The loop calls the view directly, in the order Arcade's own loop does:
+``on_fixed_update``, ``on_update``, then ``on_draw``. It never calls
+``arcade.run()`` or ``arcade.exit()`` (the latter does not return headless);
+a window created here is closed with ``window.close()``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import arcade
+import PIL.Image
+
+
+@dataclass(frozen=True)
+class HeadlessRun:
+    """What :func:`run_view` measured."""
+
+    ticks: int
+    """Fixed-update ticks run."""
+    game_seconds: float
+    """Simulated time: ``ticks * delta_time``."""
+    update_ms: float
+    """Mean wall time of one ``on_fixed_update`` + ``on_update``, milliseconds."""
+    draw_ms: float
+    """Mean wall time of one ``on_draw``, milliseconds (0 when nothing was drawn)."""
+    image: PIL.Image.Image | None
+    """The last frame, read back with :func:`arcade.get_image` (``None`` if not asked for)."""
+
+
+def run_view(
+    view: arcade.View,
+    ticks: int,
+    *,
+    window: arcade.Window | None = None,
+    size: tuple[int, int] = (800, 600),
+    title: str = "arcade_collide",
+    delta_time: float = 1.0 / 60.0,
+    draw_every: int = 1,
+    before_tick: Callable[[int], object] | None = None,
+    capture: bool = True,
+) -> HeadlessRun:
+    """Run ``view`` for ``ticks`` fixed ticks and return timings and the last frame.
+
+    Args:
+        view: The view to drive; it is shown in the window first.
+        ticks: Number of fixed-update ticks (>= 1).
+        window: A window to reuse (left open). By default one of ``size`` is
+            created and closed before returning.
+        size: Size of the window created when ``window`` is None.
+        title: Its title.
+        delta_time: Seconds per tick.
+        draw_every: Draw every this many ticks (the last tick is always drawn).
+        before_tick: Called with the tick index before each tick (scripted input).
+        capture: Read the last frame back into :attr:`HeadlessRun.image`.
+
+    Returns:
+        The measurements.
+
+    Raises:
+        ValueError: ``ticks`` or ``draw_every`` is below 1.
+    """
+    if ticks < 1:
+        raise ValueError(f"ticks must be >= 1, got {ticks}")
+    if draw_every < 1:
+        raise ValueError(f"draw_every must be >= 1, got {draw_every}")
+    own_window = window is None
+    if window is None:
+        window = arcade.Window(size[0], size[1], title)
+    try:
+        window.show_view(view)
+        update_time = 0.0
+        draw_time = 0.0
+        draws = 0
+        for tick in range(ticks):
+            if before_tick is not None:
+                before_tick(tick)
+            started = time.perf_counter()
+            view.on_fixed_update(delta_time)
+            view.on_update(delta_time)
+            update_time += time.perf_counter() - started
+            if (tick + 1) % draw_every == 0 or tick == ticks - 1:
+                started = time.perf_counter()
+                view.on_draw()
+                draw_time += time.perf_counter() - started
+                draws += 1
+        image = arcade.get_image() if capture else None
+        return HeadlessRun(
+            ticks=ticks,
+            game_seconds=ticks * delta_time,
+            update_ms=update_time * 1000.0 / ticks,
+            draw_ms=draw_time * 1000.0 / draws,
+            image=image,
+        )
+    finally:
+        if own_window:
+            window.close()
+
+
+def pixel_at(image: PIL.Image.Image, x: float, y: float) -> tuple[int, int, int]:
+    """The RGB colour of ``image`` at Arcade coordinates ``(x, y)`` (origin bottom-left).
+
+    :func:`arcade.get_image` returns a top-down image, so rows are flipped here.
+
+    Args:
+        image: A frame from :func:`arcade.get_image`.
+        x: Window x, pixels from the left.
+        y: Window y, pixels from the bottom.
+
+    Raises:
+        ValueError: the point is outside the image.
+    """
+    column, row = int(x), image.height - 1 - int(y)
+    if not (0 <= column < image.width and 0 <= row < image.height):
+        raise ValueError(f"({x}, {y}) is outside the {image.width}x{image.height} image")
+    pixel = image.getpixel((column, row))
+    if not isinstance(pixel, tuple):
+        raise ValueError("image must have colour channels")
+    return (int(pixel[0]), int(pixel[1]), int(pixel[2]))

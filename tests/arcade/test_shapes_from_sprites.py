@@ -1,0 +1,73 @@
+"""Shapes derived from sprites: circle, rectangle, hit-box hull, at the sprite's scale."""
+
+import math
+
+import arcade
+import pytest
+from PIL import Image, ImageDraw
+
+from arcade_collide.arcade.shapes_from_sprites import convex_hull, shape_for_sprite
+from arcade_collide.geometry.shapes import Circle, Polygon, Rect
+
+
+def test_circle_sprite_gives_circle_of_its_radius() -> None:
+    assert shape_for_sprite(arcade.SpriteCircle(12, (255, 0, 0))) == Circle(12)
+
+
+def test_solid_color_sprite_gives_its_rect_and_follows_scale() -> None:
+    sprite = arcade.SpriteSolidColor(40, 10)
+    assert shape_for_sprite(sprite) == Rect(40, 10)
+    sprite.scale = 2.0
+    assert shape_for_sprite(sprite) == Rect(80, 20)
+    sprite.scale = (-1.0, 0.5)  # a mirrored sprite keeps a positive size
+    assert shape_for_sprite(sprite) == Rect(40, 5)
+
+
+def test_circle_sprite_scaled_non_uniformly_takes_the_larger_axis() -> None:
+    sprite = arcade.SpriteCircle(10, (0, 0, 255))
+    sprite.scale = (1.0, 3.0)
+    assert shape_for_sprite(sprite) == Circle(30)
+
+
+def _triangle_texture() -> arcade.Texture:
+    image = Image.new("RGBA", (40, 40), (0, 0, 0, 0))
+    ImageDraw.Draw(image).polygon([(20, 0), (39, 39), (0, 39)], fill=(255, 255, 255, 255))
+    detailed = arcade.hitbox.algo_detailed
+    return arcade.Texture(image, hash="test-triangle", hit_box_algorithm=detailed)
+
+
+def test_hull_follows_the_hit_box_and_scale() -> None:
+    sprite = arcade.Sprite(_triangle_texture(), scale=2.0)
+    shape = shape_for_sprite(sprite, hull=True)
+    assert isinstance(shape, Polygon)
+    xs = [p[0] for p in shape.points]
+    ys = [p[1] for p in shape.points]
+    # The texture spans 40 px: scaled by 2 the hull spans about 80 px, apex on top.
+    assert max(xs) - min(xs) == pytest.approx(80, abs=6)
+    assert max(ys) - min(ys) == pytest.approx(80, abs=6)
+    apex = max(shape.points, key=lambda p: p[1])
+    assert abs(apex[0]) < 6
+    # Triangular, so clearly smaller than the 80 x 80 box.
+    assert shape.area < 0.7 * 80 * 80
+
+
+def test_hull_of_a_degenerate_hit_box_falls_back_to_the_rect() -> None:
+    sprite = arcade.SpriteSolidColor(30, 20)
+    sprite.hit_box = arcade.hitbox.HitBox([(0, 0), (1, 1), (2, 2)])
+    assert shape_for_sprite(sprite, hull=True) == Rect(30, 20)
+
+
+def test_zero_size_sprite_is_refused() -> None:
+    sprite = arcade.SpriteSolidColor(30, 20)
+    sprite.scale = 0.0
+    with pytest.raises(ValueError, match="zero size"):
+        shape_for_sprite(sprite)
+
+
+def test_convex_hull_is_ccw_and_drops_interior_and_collinear_points() -> None:
+    points = [(math.cos(a) * 5, math.sin(a) * 5) for a in (0.1, 1.3, 2.9, 4.0, 5.5)]
+    hull = convex_hull([*points, (0.0, 0.0), (1.0, 1.0)])
+    assert len(hull) == 5
+    assert Polygon(tuple(hull)).points == tuple(hull)  # already counter-clockwise
+    square = convex_hull([(0, 0), (1, 0), (2, 0), (2, 2), (0, 2)])
+    assert square == [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]
