@@ -1,0 +1,166 @@
+"""Circle against circle: centre distance against the sum of the radii.
+
+The boolean compares squared distances (no square root). The contact is
+evaluated with the circles in a canonical order (smaller ``(x, y, radius)``
+first) and flipped back when needed, so ``contact(a, b)`` equals
+``contact(b, a).flipped()`` bit for bit unless the two circles are identical.
+Coincident centres have no direction: the normal is then ``(1.0, 0.0)`` from
+the canonically first circle to the other.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from arcade_collide.geometry.arrays import BatchContacts, BoolArray, CircleArrays
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.query._convex import (
+    flip_rows,
+    lex_less_batch,
+    masked,
+    swap_rows,
+)
+from arcade_collide.geometry.shapes import Circle
+
+
+def intersects_circle_circle(
+    a: Circle, pose_a: tuple[float, float, float], b: Circle, pose_b: tuple[float, float, float]
+) -> bool:
+    """True when the circles touch or overlap: ``|c_b - c_a|^2 <= (r_a + r_b)^2``.
+
+    Args:
+        a: Circle A.
+        pose_a: Validated ``(x, y, angle)`` of A.
+        b: Circle B.
+        pose_b: Validated pose of B.
+
+    Returns:
+        Whether the closed discs share a point.
+
+    >>> intersects_circle_circle(Circle(1), (0, 0, 0), Circle(1), (1.5, 0, 0))
+    True
+    >>> intersects_circle_circle(Circle(1), (0, 0, 0), Circle(1), (3, 0, 0))
+    False
+    >>> intersects_circle_circle(Circle(1), (0, 0, 0), Circle(2), (3, 0, 0))  # touching
+    True
+    """
+    dx = pose_b[0] - pose_a[0]
+    dy = pose_b[1] - pose_a[1]
+    rs = a.radius + b.radius
+    return dx * dx + dy * dy <= rs * rs
+
+
+def _contact(ax: float, ay: float, ra: float, bx: float, by: float, rb: float) -> Contact | None:
+    dx = bx - ax
+    dy = by - ay
+    d2 = dx * dx + dy * dy
+    rs = ra + rb
+    if d2 > rs * rs:
+        return None
+    d = math.sqrt(d2)
+    if d > 0.0:
+        nx = dx / d
+        ny = dy / d
+    else:
+        nx, ny = 1.0, 0.0
+    # Midway between A's deepest point (a + n*ra) and B's (b - n*rb).
+    point = ((ax + nx * ra + (bx - nx * rb)) * 0.5, (ay + ny * ra + (by - ny * rb)) * 0.5)
+    return Contact((nx, ny), max(rs - d, 0.0), point)
+
+
+def contact_circle_circle(
+    a: Circle, pose_a: tuple[float, float, float], b: Circle, pose_b: tuple[float, float, float]
+) -> Contact | None:
+    """Contact of two circles, or None when they are apart.
+
+    ``normal`` points from A's centre to B's, ``depth = r_a + r_b - distance``,
+    ``point`` is midway between A's deepest point ``c_a + normal*r_a`` and B's
+    ``c_b - normal*r_b``.
+
+    Args:
+        a: Circle A.
+        pose_a: Validated ``(x, y, angle)`` of A.
+        b: Circle B.
+        pose_b: Validated pose of B.
+
+    Returns:
+        The contact, or None when the circles do not touch.
+
+    >>> contact_circle_circle(Circle(1), (0, 0, 0), Circle(1), (1.5, 0, 0))
+    Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
+    >>> contact_circle_circle(Circle(1), (0, 0, 0), Circle(1), (0, 3, 0)) is None
+    True
+    >>> contact_circle_circle(Circle(1), (0, 0, 0), Circle(1), (0, 2, 0))  # touching
+    Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))
+    """
+    ka = (pose_a[0], pose_a[1], a.radius)
+    kb = (pose_b[0], pose_b[1], b.radius)
+    if kb < ka:
+        flipped = _contact(*kb, *ka)
+        return None if flipped is None else flipped.flipped()
+    return _contact(*ka, *kb)
+
+
+def intersects_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BoolArray:
+    """Vectorised :func:`intersects_circle_circle` over ``M`` rows.
+
+    Args:
+        a: ``M`` world-space circles (side A).
+        b: ``M`` world-space circles (side B).
+
+    Returns:
+        ``(M,)`` booleans, equal to the scalar form row by row.
+
+    >>> from arcade_collide.geometry.arrays import pack
+    >>> a = pack([Circle(1)] * 3, [(0, 0)] * 3)
+    >>> b = pack([Circle(1), Circle(1), Circle(2)], [(1.5, 0), (3, 0), (3, 0)])
+    >>> intersects_circle_circle_batch(a, b).tolist()  # hit, miss, touching
+    [True, False, True]
+    """
+    dx = b.center[:, 0] - a.center[:, 0]
+    dy = b.center[:, 1] - a.center[:, 1]
+    rs = a.radius + b.radius
+    result: BoolArray = dx * dx + dy * dy <= rs * rs
+    return result
+
+
+def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContacts:
+    """Vectorised :func:`contact_circle_circle` over ``M`` rows (bitwise equal to it).
+
+    Args:
+        a: ``M`` world-space circles (side A).
+        b: ``M`` world-space circles (side B).
+
+    Returns:
+        The contacts; rows that do not touch hold zeros.
+
+    >>> from arcade_collide.geometry.arrays import pack
+    >>> a = pack([Circle(1)] * 3, [(0, 0)] * 3)
+    >>> b = pack([Circle(1), Circle(1), Circle(2)], [(1.5, 0), (3, 0), (3, 0)])
+    >>> r = contact_circle_circle_batch(a, b)
+    >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
+    ([True, False, True], [0.5, 0.0, 0.0])
+    """
+    ka = np.concatenate([a.center, a.radius[:, None]], axis=1)
+    kb = np.concatenate([b.center, b.radius[:, None]], axis=1)
+    swap = lex_less_batch(kb, ka)
+    ka, kb = swap_rows(swap, ka, kb)
+    ax, ay, ra = ka[:, 0], ka[:, 1], ka[:, 2]
+    bx, by, rb = kb[:, 0], kb[:, 1], kb[:, 2]
+    dx = bx - ax
+    dy = by - ay
+    d2 = dx * dx + dy * dy
+    rs = ra + rb
+    hit = d2 <= rs * rs
+    d = np.sqrt(d2)
+    apart = d > 0.0
+    d_safe = np.where(apart, d, 1.0)
+    nx = np.where(apart, dx / d_safe, 1.0)
+    ny = np.where(apart, dy / d_safe, 0.0)
+    point = np.stack(
+        [(ax + nx * ra + (bx - nx * rb)) * 0.5, (ay + ny * ra + (by - ny * rb)) * 0.5], axis=1
+    )
+    result = masked(hit, np.stack([nx, ny], axis=1), np.maximum(rs - d, 0.0), point)
+    return flip_rows(result, swap)
