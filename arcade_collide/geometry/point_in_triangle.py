@@ -119,7 +119,9 @@ def _angle(ux: float, uy: float, vx: float, vy: float) -> float:
     ``atan2(|u x v|, u . v)`` is accurate to a few ulps everywhere, unlike
     ``acos`` whose slope is infinite at 0 and pi.
     """
-    return math.atan2(abs(ux * vy - uy * vx), ux * vx + uy * vy)
+    # With a zero vector the dot product can be -0.0, and atan2(0.0, -0.0) is pi;
+    # adding 0.0 turns -0.0 into +0.0 and leaves every other value unchanged.
+    return math.atan2(abs(ux * vy - uy * vx), ux * vx + uy * vy + 0.0)
 
 
 def point_in_triangle_angle_sum(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
