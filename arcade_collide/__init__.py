@@ -1,13 +1,34 @@
 """arcade_collide: exact, fast 2D collision detection for Arcade games, built on esper."""
 
+from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, Triangle
+from arcade_collide.geometry.point_in_triangle import (
+    POINT_IN_TRIANGLE_METHODS,
+    barycentric,
+    point_in_triangle,
+)
+from arcade_collide.geometry.query.dispatch import (
+    contact,
+    contact_batch,
+    intersects,
+    intersects_batch,
+)
+from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, ShapeKind, Triangle
 
 __all__ = [
+    "POINT_IN_TRIANGLE_METHODS",
     "Circle",
     "Contact",
     "Point",
     "Polygon",
     "Rect",
+    "ShapeKind",
     "Triangle",
+    "barycentric",
+    "contact",
+    "contact_batch",
+    "intersects",
+    "intersects_batch",
+    "pack",
+    "point_in_triangle",
 ]
