@@ -284,3 +284,20 @@ def test_batch_rejects_bad_shapes() -> None:
         points_in_triangles(np.zeros((3, 3)), np.zeros((3, 3, 2)))
     with pytest.raises(ValueError, match=r"vertices must have shape \(3, 3, 2\)"):
         points_in_triangles(np.zeros((3, 2)), np.zeros((2, 3, 2)))
+
+
+def test_accepts_any_pair_like_input() -> None:
+    tri = ((0.0, 0.0), (4.0, 0.0), (0.0, 4.0))
+    variants = [
+        ((1, 1), (0, 0), [4, 0], (0.0, 4.0)),
+        (np.array([1.0, 1.0]), *tri),
+        ((np.float64(1.0), np.int32(1)), *tri),
+        ((1.0, 1.0), *tri),
+    ]
+    for args in variants:
+        for m in POINT_IN_TRIANGLE_METHODS:
+            assert point_in_triangle(*args, method=m) is True  # type: ignore[misc]
+    with pytest.raises(TypeError, match=r"p\[0\] must be a real number, got bool"):
+        point_in_triangle((True, 1.0), *tri)
+    with pytest.raises(ValueError, match=r"a\[1\] must be finite, got -inf"):
+        point_in_triangle((1.0, 1.0), (0.0, -math.inf), tri[1], tri[2])

@@ -1,0 +1,50 @@
+"""Time the six point-in-triangle methods (and the batch form) per call.
+
+Run: ``.venv/bin/python benchmarks/bench_point_in_triangle.py``
+
+Prints microseconds per call for each method's unchecked fast path (a point
+inside and a point outside), for the validating ``point_in_triangle`` and, per
+row, for ``points_in_triangles``. Best of several repeats; on a shared machine
+compare the ratios within one run rather than the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import timeit
+
+import numpy as np
+
+from arcade_collide.geometry import point_in_triangle as pit
+
+A, B, C = (0.0, 0.0), (40.0, 3.0), (7.0, 30.0)
+INSIDE, OUTSIDE = (10.0, 10.0), (50.0, -20.0)
+NUMBER = 100_000
+REPEAT = 7
+
+
+def per_call_us(stmt: object, number: int = NUMBER) -> float:
+    """Best-of-REPEAT time of one call in microseconds."""
+    return min(timeit.repeat(stmt, number=number, repeat=REPEAT)) / number * 1e6  # type: ignore[arg-type]
+
+
+def main() -> None:
+    print(f"{'method':14s} {'inside':>9s} {'outside':>9s} {'checked':>9s}   (us per call)")
+    for name in pit.POINT_IN_TRIANGLE_METHODS:
+        fast = getattr(pit, f"point_in_triangle_{name}")
+        inside = per_call_us(lambda f=fast: f(INSIDE, A, B, C))
+        outside = per_call_us(lambda f=fast: f(OUTSIDE, A, B, C))
+        checked = per_call_us(
+            lambda n=name: pit.point_in_triangle(INSIDE, A, B, C, method=n), number=NUMBER // 5
+        )
+        mark = "  <- default" if name == pit.DEFAULT_POINT_IN_TRIANGLE_METHOD else ""
+        print(f"{name:14s} {inside:9.3f} {outside:9.3f} {checked:9.3f}{mark}")
+    rng = np.random.default_rng(0)
+    m = 100_000
+    points = rng.uniform(-10, 50, size=(m, 2))
+    vertices = np.broadcast_to(np.array([A, B, C]), (m, 3, 2)).copy()
+    batch = per_call_us(lambda: pit.points_in_triangles(points, vertices), number=5) / m
+    print(f"points_in_triangles: {batch * 1e3:.1f} ns per row (M={m})")
+
+
+if __name__ == "__main__":
+    main()
