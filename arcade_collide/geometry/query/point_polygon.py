@@ -36,6 +36,7 @@ from arcade_collide.geometry.shapes import Point, Polygon
 
 
 def _world(b: Polygon, pose_b: tuple[float, float, float]) -> list[Vec2]:
+    """World vertices under a validated pose (same arithmetic as ``arrays.pack``)."""
     x, y, angle = pose_b
     cos, sin = rotation(angle)
     # A rotation keeps the counter-clockwise order of the stored outline.

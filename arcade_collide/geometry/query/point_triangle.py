@@ -33,6 +33,7 @@ _DEFAULT = point_in_triangle_line_equation
 
 
 def _world(b: Triangle, pose_b: tuple[float, float, float]) -> tuple[Vec2, Vec2, Vec2]:
+    """World vertices under a validated pose (same arithmetic as ``arrays.pack``)."""
     x, y, angle = pose_b
     cos, sin = rotation(angle)
     return (
@@ -98,6 +99,7 @@ def contact_point_triangle(
 
 
 def _nearest_edge_contact(p: Vec2, verts: tuple[Vec2, Vec2, Vec2]) -> Contact:
+    """Contact through the nearest edge for a point known to be inside."""
     px, py = p
     (ax, ay), (bx, by), (cx, cy) = verts
     # Outward normal of edge (ex, ey) is (ey, -ex)/len for a counter-clockwise
