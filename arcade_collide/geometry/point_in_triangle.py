@@ -41,9 +41,10 @@ integer grids that include edge and vertex points.
 
 **Exactness.** ``same_side``, ``line_equation`` and ``barycentric`` only
 multiply two coordinate differences and add or subtract at most three such
-products, so they are exact (every boundary point is found) for integer
-coordinates of magnitude up to ``2**24``; for general floats they are as good
-as the sign of a floating-point cross product.
+products, so for integer coordinates of magnitude up to ``2**24`` every such
+product and sum is exact and no point is misjudged, boundary points included;
+for general floats they are as good as the sign of a floating-point cross
+product (a point within rounding error of an edge line may go either way).
 
 **Tolerances.** The angle methods accept an overshoot of ``ANGLE_TOLERANCE``
 radians. Angles do not change when the triangle is scaled, so this is a
