@@ -1,0 +1,457 @@
+"""CollisionSystem: broad phase, layer filter, narrow phase, then events.
+
+Each tick (``esper.process``) the system
+
+1. refreshes the world's :class:`~arcade_collide.ecs.table.ShapeTable` (a no-op when
+   a MovementSystem already did so this tick and nothing changed since; without a
+   MovementSystem this is where positions edited by hand are picked up);
+2. finds the pairs whose bounding boxes overlap with a uniform grid
+   (:mod:`arcade_collide.geometry.broad_phase`);
+3. drops pairs the layer/mask filter rejects (``a.layer & b.mask`` and
+   ``b.layer & a.mask`` must both be non-zero);
+4. runs the exact tests through
+   :func:`~arcade_collide.geometry.query.dispatch.intersects_batch`, one batch per
+   shape-type pair; contacts come from
+   :func:`~arcade_collide.geometry.query.dispatch.contact_batch`, computed only for
+   new pairs (for :class:`CollisionStarted`) and, on demand, for :meth:`contacts`;
+5. compares the touching pairs with last tick's and, once everything above is done
+   and stored, delivers the events.
+
+Event rules:
+
+* Order: all :class:`CollisionEnded` of the tick first, then all
+  :class:`CollisionStarted`, each sorted by ``(a, b)``. Separations come first so a
+  game counting contacts never sees a count above the true one. The same inputs give
+  the same event sequence, run after run.
+* Handlers: esper handlers (``esper.set_handler("on_collision_started", f)``), then
+  subscriptions in the order they were made. esper keeps only weak references to
+  handlers: a lambda given to ``esper.set_handler`` is dropped at once and never
+  called, and ``esper.remove_handler`` cannot remove a bound method. Use
+  :meth:`CollisionSystem.subscribe`, which holds callbacks strongly and returns a
+  handle with ``unsubscribe()`` (also a context manager). No event object is built
+  for an event name nobody listens to.
+* Deleted entities: an entity deleted (even if esper has only marked it dead) or
+  stripped of its Shape takes no part in the next tick, and each of its contacts ends
+  with a :class:`CollisionEnded`: that is the one event that may name an entity that
+  no longer exists, so that every delivered :class:`CollisionStarted` is matched by
+  exactly one :class:`CollisionEnded`. A :class:`CollisionStarted` never names a dead
+  entity: if a handler deletes an entity, the remaining started events of that tick
+  naming it are dropped and the pair is forgotten (no ended event follows it), and
+  :meth:`contacts` leaves it out.
+* Handlers may create and delete entities; new entities collide from the next tick.
+* A handler that raises does not stop delivery: the remaining events of the tick are
+  still delivered, then the first exception is re-raised (later ones of the same tick
+  are attached to it as notes on Python 3.11+). The system state was stored before
+  delivery, so the next tick proceeds normally.
+
+Worlds: a CollisionSystem belongs to the esper world it first runs in; processing it
+while another world is current raises ``RuntimeError`` (add one system per world).
+Switching worlds and back is safe: the system's state belongs to its world. If its
+world is deleted and recreated, or cleared with ``esper.clear_database()``, the system
+starts afresh without events (those entities are gone and their ids may be reused).
+
+Errors: an entity with a Shape but no Position, or a non-finite position, raises
+``ValueError`` naming the entity before any state is changed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import esper
+import numpy as np
+
+from arcade_collide.ecs.events import (
+    ON_COLLISION_ENDED,
+    ON_COLLISION_STARTED,
+    CollisionEnded,
+    CollisionStarted,
+    EndedHandler,
+    StartedHandler,
+    Subscription,
+)
+from arcade_collide.ecs.table import (
+    KINDS,
+    ShapeTable,
+    pending_deletions,
+    table_for_current_world,
+    world_identity,
+)
+from arcade_collide.geometry.arrays import (
+    BoolArray,
+    FloatArray,
+    IntArray,
+    ShapeArrays,
+    take,
+)
+from arcade_collide.geometry.broad_phase import GridBroadPhase
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
+from arcade_collide.geometry.shapes import ShapeKind
+
+_PAIR_SHIFT = 32
+_PAIR_LOW = (1 << _PAIR_SHIFT) - 1
+
+
+class _Snapshot:
+    """What one tick left behind: the touching pairs and the shapes they were found on."""
+
+    def __init__(self) -> None:
+        self.keys: IntArray = np.empty(0, dtype=np.int64)
+        """Sorted pair keys ``a << 32 | b``."""
+        self.rows_i: IntArray = np.empty(0, dtype=np.intp)
+        """Table row of the lower-kind side of each pair."""
+        self.rows_j: IntArray = np.empty(0, dtype=np.intp)
+        self.flip: BoolArray = np.empty(0, dtype=np.bool_)
+        """True where entity ``a`` is on side ``j`` (its normal must be reversed)."""
+        self.sensor: BoolArray = np.empty(0, dtype=np.bool_)
+        self.table_kinds: Any = np.empty(0, dtype=np.int8)
+        self.starts: dict[ShapeKind, int] = {}
+        self.world: dict[ShapeKind, ShapeArrays] = {}
+        self.contacts: dict[tuple[int, int], Contact] | None = None
+
+    def select(self, keep: BoolArray) -> None:
+        self.keys = self.keys[keep]
+        self.rows_i = self.rows_i[keep]
+        self.rows_j = self.rows_j[keep]
+        self.flip = self.flip[keep]
+        self.sensor = self.sensor[keep]
+        self.contacts = None
+
+
+class CollisionSystem(esper.Processor):  # type: ignore[misc]
+    """Finds touching shapes and reports when contacts start and end.
+
+    See the module docstring for the pipeline and the exact event rules.
+
+    >>> import esper
+    >>> from arcade_collide.ecs.components import Position, Shape
+    >>> from arcade_collide.geometry.shapes import Circle
+    >>> esper.switch_world("collision-doctest")
+    >>> a = esper.create_entity(Position(0, 0), Shape(Circle(5)))
+    >>> b = esper.create_entity(Position(10, 0), Shape(Circle(5)))  # touching
+    >>> c = esper.create_entity(Position(30, 0), Shape(Circle(5)))  # a miss
+    >>> collisions = CollisionSystem()
+    >>> esper.add_processor(collisions)
+    >>> log = []
+    >>> sub = collisions.subscribe(on_started=log.append)
+    >>> esper.process(1 / 60)
+    >>> log
+    [CollisionStarted(a=1, b=2, contact=Contact(normal=(1.0, 0.0), depth=0.0, point=(5.0, 0.0)), sensor=False)]
+    >>> list(collisions.contacts())
+    [(1, 2)]
+    >>> esper.switch_world("default"); esper.delete_world("collision-doctest")
+    """
+
+    def __init__(self) -> None:
+        self._world: tuple[str, object, object] | None = None
+        self._grid = GridBroadPhase()
+        self._state = _Snapshot()
+        self._subscriptions: list[Subscription] = []
+
+    # -- public API ---------------------------------------------------------
+
+    def subscribe(
+        self,
+        on_started: StartedHandler | None = None,
+        on_ended: EndedHandler | None = None,
+    ) -> Subscription:
+        """Call ``on_started`` / ``on_ended`` with this system's events until unsubscribed.
+
+        The callbacks are held strongly (unlike ``esper.set_handler``), so lambdas work.
+
+        >>> system = CollisionSystem()
+        >>> with system.subscribe(on_started=lambda event: None) as sub:
+        ...     sub.active
+        True
+        >>> sub.active
+        False
+        """
+        sub = Subscription(self, on_started, on_ended)
+        self._subscriptions.append(sub)
+        return sub
+
+    def _unsubscribe(self, sub: Subscription) -> None:
+        self._subscriptions = [s for s in self._subscriptions if s is not sub]
+
+    def contacts(self, sensors: bool = True) -> dict[tuple[int, int], Contact]:
+        """The pairs ``(a, b)``, ``a < b``, touching after the last tick, with their contacts.
+
+        Args:
+            sensors: Include pairs where either shape is a sensor.
+
+        Returns:
+            A new dict sorted by pair; each contact's normal points from ``a`` to ``b``.
+        """
+        state = self._state
+        if state.contacts is None:
+            state.contacts = _contacts_of(state, np.arange(len(state.keys)))
+        if sensors or not state.sensor.any():
+            return dict(state.contacts)
+        return {
+            pair: contact
+            for (pair, contact), sensor in zip(
+                state.contacts.items(), state.sensor.tolist(), strict=True
+            )
+            if not sensor
+        }
+
+    def touching(self) -> list[tuple[int, int]]:
+        """The pairs ``(a, b)`` touching after the last tick, sorted (no contacts computed)."""
+        keys = self._state.keys
+        return list(zip((keys >> _PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist(), strict=True))
+
+    # -- the tick -----------------------------------------------------------
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        """Run one tick (``dt`` and other arguments of ``esper.process`` are ignored).
+
+        Raises:
+            RuntimeError: the system runs in a different world than its own.
+            ValueError: an entity has a Shape but no Position, or a non-finite position.
+            Exception: the first exception a handler raised, after delivering all events.
+        """
+        self._check_world()
+        table = table_for_current_world()
+        table.refresh()
+        new = self._touching(table)
+        old = self._state
+        started, ended = _diff(old.keys, new.keys)
+
+        want_started = self._listening(ON_COLLISION_STARTED)
+        want_ended = self._listening(ON_COLLISION_ENDED)
+        ended_events = _ended_events(old, ended) if want_ended and len(ended) else []
+        started_events = _started_events(new, started) if want_started and len(started) else []
+        self._state = new
+        self._deliver(ended_events, started_events)
+
+    def _check_world(self) -> None:
+        name = esper.current_world
+        identity = world_identity()
+        counter = getattr(esper, "_entity_count")  # noqa: B009 - private to esper 3.9
+        if self._world is None:
+            self._world = (name, identity, counter)
+            return
+        own_name, own_identity, own_counter = self._world
+        if name != own_name:
+            raise RuntimeError(
+                f"this CollisionSystem belongs to esper world {own_name!r} but ran in "
+                f"{name!r}: add one CollisionSystem per world"
+            )
+        if identity is not own_identity or counter is not own_counter:
+            # The world was deleted and recreated, or cleared: its entities are gone and
+            # ids restart, so old pairs mean nothing. Start afresh, silently.
+            self._world = (name, identity, counter)
+            self._state = _Snapshot()
+            self._grid = GridBroadPhase()
+
+    def _touching(self, table: ShapeTable) -> _Snapshot:
+        """The touching pairs of the current table, sorted by key."""
+        i, j = self._grid.pairs(table.aabbs)
+        if not table.filters_everything_in and len(i):
+            layer, mask = table.layer, table.mask
+            ok = ((layer[i] & mask[j]) != 0) & ((layer[j] & mask[i]) != 0)
+            i, j = i[ok], j[ok]
+        hit = np.zeros(len(i), dtype=np.bool_)
+        for sel, a, b in _batches(table.kinds, table.world, _starts(table), i, j):
+            hit[sel] = intersects_batch(a, b)
+        i, j = i[hit], j[hit]
+        ea = table.entities[i]
+        eb = table.entities[j]
+        flip = ea > eb
+        keys = (np.minimum(ea, eb) << _PAIR_SHIFT) | np.maximum(ea, eb)
+        order = np.argsort(keys)
+        snap = _Snapshot()
+        snap.keys = keys[order]
+        snap.rows_i = i[order]
+        snap.rows_j = j[order]
+        snap.flip = flip[order]
+        snap.sensor = table.sensor[snap.rows_i] | table.sensor[snap.rows_j]
+        snap.table_kinds = table.kinds
+        snap.starts = _starts(table)
+        snap.world = table.world
+        return snap
+
+    def _listening(self, name: str) -> bool:
+        if esper.event_registry.get(name):
+            return True
+        attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
+        return any(getattr(s, attr) is not None for s in self._subscriptions)
+
+    def _handlers(self, name: str) -> list[Any]:
+        handlers = []
+        for ref in list(esper.event_registry.get(name, ())):
+            func = ref()
+            if func is not None:
+                handlers.append(func)
+        attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
+        handlers.extend(
+            getattr(s, attr) for s in self._subscriptions if getattr(s, attr) is not None
+        )
+        return handlers
+
+    def _deliver(
+        self, ended: list[CollisionEnded], started: list[CollisionStarted]
+    ) -> None:
+        errors: list[BaseException] = []
+        dropped: list[int] = []
+        if ended:
+            handlers = self._handlers(ON_COLLISION_ENDED)
+            for event in ended:
+                for handler in handlers:
+                    try:
+                        handler(event)
+                    except Exception as error:  # noqa: BLE001 - re-raised below
+                        errors.append(error)
+        if started:
+            handlers = self._handlers(ON_COLLISION_STARTED)
+            entities = world_identity()
+            dead = pending_deletions()
+            for event in started:
+                # Checking existence costs a little, so only once the world changed
+                # (esper marks its cache dirty on any structural change).
+                if (dead or getattr(esper, "_cache_dirty")) and not (  # noqa: B009
+                    event.a in entities  # type: ignore[operator]
+                    and event.b in entities  # type: ignore[operator]
+                    and event.a not in dead
+                    and event.b not in dead
+                ):
+                    dropped.append((event.a << _PAIR_SHIFT) | event.b)
+                    continue
+                for handler in handlers:
+                    try:
+                        handler(event)
+                    except Exception as error:  # noqa: BLE001 - re-raised below
+                        errors.append(error)
+        if dropped:
+            state = self._state
+            state.select(~np.isin(state.keys, np.array(dropped, dtype=np.int64)))
+        if errors:
+            first = errors[0]
+            for later in errors[1:]:
+                note = getattr(first, "add_note", None)
+                if note is not None:
+                    note(f"another collision handler also raised: {later!r}")
+            raise first
+
+
+def _starts(table: ShapeTable) -> dict[ShapeKind, int]:
+    return {block.kind: block.start for block in table.blocks}
+
+
+def _batches(
+    kinds: Any,
+    world: dict[ShapeKind, ShapeArrays],
+    starts: dict[ShapeKind, int],
+    i: IntArray,
+    j: IntArray,
+) -> Iterator[tuple[IntArray | slice, ShapeArrays, ShapeArrays]]:
+    """Split pairs of table rows by shape-type pair: ``(selection, side A, side B)``.
+
+    Rows are sorted by kind, so ``i < j`` means ``kind[i] <= kind[j]``.
+    """
+    if not len(i):
+        return
+    if len(world) == 1:
+        (kind, arrays), = world.items()
+        start = starts[kind]
+        yield slice(None), take(arrays, i - start), take(arrays, j - start)
+        return
+    code = kinds[i].astype(np.intp) * KINDS + kinds[j]
+    order = np.argsort(code, kind="stable")
+    counts = np.bincount(code, minlength=KINDS * KINDS)
+    bounds = np.concatenate(([0], np.cumsum(counts)))
+    for c in np.flatnonzero(counts).tolist():
+        sel = order[bounds[c] : bounds[c + 1]]
+        ka, kb = ShapeKind(c // KINDS), ShapeKind(c % KINDS)
+        yield (
+            sel,
+            take(world[ka], i[sel] - starts[ka]),
+            take(world[kb], j[sel] - starts[kb]),
+        )
+
+
+def _diff(old: IntArray, new: IntArray) -> tuple[IntArray, IntArray]:
+    """Positions in ``new`` of keys absent from ``old``, and in ``old`` absent from ``new``.
+
+    Both arrays are sorted and hold unique keys.
+    """
+    return _missing_from(new, old), _missing_from(old, new)
+
+
+def _missing_from(keys: IntArray, other: IntArray) -> IntArray:
+    if not len(other):
+        return np.arange(len(keys))
+    at = np.searchsorted(other, keys)
+    at[at == len(other)] = 0
+    return np.flatnonzero(other[at] != keys)
+
+
+def _contact_arrays(
+    state: _Snapshot, idx: IntArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Normals (from a to b), depths and points of the pairs ``idx`` of a snapshot."""
+    i = state.rows_i[idx]
+    j = state.rows_j[idx]
+    normal = np.zeros((len(idx), 2))
+    depth = np.zeros(len(idx))
+    point = np.zeros((len(idx), 2))
+    for sel, a, b in _batches(state.table_kinds, state.world, state.starts, i, j):
+        result = contact_batch(a, b)
+        normal[sel] = result.normal
+        depth[sel] = result.depth
+        point[sel] = result.point
+    flip = state.flip[idx]
+    normal[flip] *= -1.0
+    # -0.0 from the flip would print oddly and compare equal anyway; normalise it.
+    normal += 0.0
+    return normal, depth, point
+
+
+def _contacts_of(state: _Snapshot, idx: IntArray) -> dict[tuple[int, int], Contact]:
+    normal, depth, point = _contact_arrays(state, idx)
+    keys = state.keys[idx]
+    pairs = zip((keys >> _PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist(), strict=True)
+    contacts = map(
+        Contact._make,
+        zip(
+            zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True),
+            depth.tolist(),
+            zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True),
+            strict=True,
+        ),
+    )
+    return dict(zip(pairs, contacts, strict=True))
+
+
+def _started_events(state: _Snapshot, idx: IntArray) -> list[CollisionStarted]:
+    contacts = _contacts_of(state, idx)
+    sensors = state.sensor[idx].tolist()
+    return list(
+        map(
+            CollisionStarted._make,
+            zip(
+                (a for a, _ in contacts),
+                (b for _, b in contacts),
+                contacts.values(),
+                sensors,
+                strict=True,
+            ),
+        )
+    )
+
+
+def _ended_events(state: _Snapshot, idx: IntArray) -> list[CollisionEnded]:
+    keys = state.keys[idx]
+    return list(
+        map(
+            CollisionEnded._make,
+            zip(
+                (keys >> _PAIR_SHIFT).tolist(),
+                (keys & _PAIR_LOW).tolist(),
+                state.sensor[idx].tolist(),
+                strict=True,
+            ),
+        )
+    )

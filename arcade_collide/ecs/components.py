@@ -1,0 +1,307 @@
+"""The components: :class:`Position`, :class:`Velocity` and :class:`Shape`.
+
+``Position`` and ``Velocity`` keep their numbers in shared numpy tables
+(:mod:`arcade_collide.ecs.storage`); the objects are thin handles whose
+attributes read and write their row, so game code uses them like plain objects
+and systems process all rows at once. Every assignment is validated: a NaN or
+infinite value raises ``ValueError`` naming the attribute, a non-number raises
+``TypeError``.
+
+``Shape`` wraps one geometry shape (local coordinates, see
+:mod:`arcade_collide.geometry.shapes`) with its collision settings. Changing any
+of its attributes between ticks is picked up on the next tick.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.geometry.pose import check_number
+from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape
+
+ALL_LAYERS = 0xFFFF_FFFF
+"""A mask with all 32 layer bits set: collide with every layer."""
+
+_epoch = 0
+
+
+def shape_epoch() -> int:
+    """A counter bumped by every change to any :class:`Shape`: systems re-read shapes
+    only when it moved."""
+    return _epoch
+
+
+def _bump_epoch() -> None:
+    global _epoch
+    _epoch += 1
+
+
+class Position:
+    """Where an entity is: ``x``, ``y`` in pixels and ``angle`` in degrees clockwise
+    (like :attr:`arcade.Sprite.angle`).
+
+    Args:
+        x: Horizontal position, finite.
+        y: Vertical position (y up), finite.
+        angle: Rotation in degrees, clockwise, finite.
+
+    Raises:
+        TypeError: a value is not a real number.
+        ValueError: a value is NaN or infinite.
+
+    >>> p = Position(100, 50, angle=90)
+    >>> p.x += 1
+    >>> p
+    Position(101.0, 50.0, angle=90.0)
+    >>> p.y = float("nan")
+    Traceback (most recent call last):
+    ...
+    ValueError: Position.y must be finite, got nan
+    """
+
+    __slots__ = ("__weakref__", "_row")
+
+    def __init__(self, x: float, y: float, angle: float = 0.0) -> None:
+        values = (
+            check_number(x, "Position.x"),
+            check_number(y, "Position.y"),
+            check_number(angle, "Position.angle"),
+        )
+        self._row = POSITIONS.allocate()
+        POSITIONS.data[self._row] = values
+        POSITIONS.version += 1
+
+    def __del__(self) -> None:
+        # At interpreter exit the pool may already be gone; nothing to give back then.
+        row = getattr(self, "_row", None)
+        if row is not None and POSITIONS is not None:
+            POSITIONS.release(row)
+
+    @property
+    def x(self) -> float:
+        """Horizontal position in pixels."""
+        return float(POSITIONS.data[self._row, 0])
+
+    @x.setter
+    def x(self, value: float) -> None:
+        POSITIONS.data[self._row, 0] = check_number(value, "Position.x")
+        POSITIONS.version += 1
+
+    @property
+    def y(self) -> float:
+        """Vertical position in pixels (y up)."""
+        return float(POSITIONS.data[self._row, 1])
+
+    @y.setter
+    def y(self, value: float) -> None:
+        POSITIONS.data[self._row, 1] = check_number(value, "Position.y")
+        POSITIONS.version += 1
+
+    @property
+    def angle(self) -> float:
+        """Rotation in degrees, clockwise."""
+        return float(POSITIONS.data[self._row, 2])
+
+    @angle.setter
+    def angle(self, value: float) -> None:
+        POSITIONS.data[self._row, 2] = check_number(value, "Position.angle")
+        POSITIONS.version += 1
+
+    def __repr__(self) -> str:
+        x, y, angle = POSITIONS.data[self._row].tolist()
+        return f"Position({x!r}, {y!r}, angle={angle!r})"
+
+    def __copy__(self) -> Position:
+        return Position(self.x, self.y, self.angle)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[type[Position], tuple[float, float, float]]:
+        return (Position, (self.x, self.y, self.angle))
+
+
+class Velocity:
+    """How fast an entity moves: ``x``, ``y`` in pixels per second and ``angular`` in
+    degrees per second (clockwise).
+
+    Args:
+        x: Horizontal speed, finite.
+        y: Vertical speed, finite.
+        angular: Turn rate in degrees per second, finite.
+
+    Raises:
+        TypeError: a value is not a real number.
+        ValueError: a value is NaN or infinite.
+
+    >>> Velocity(30, 0, angular=90)
+    Velocity(30.0, 0.0, angular=90.0)
+    >>> Velocity(float("inf"), 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: Velocity.x must be finite, got inf
+    """
+
+    __slots__ = ("__weakref__", "_row")
+
+    def __init__(self, x: float, y: float, angular: float = 0.0) -> None:
+        values = (
+            check_number(x, "Velocity.x"),
+            check_number(y, "Velocity.y"),
+            check_number(angular, "Velocity.angular"),
+        )
+        self._row = VELOCITIES.allocate()
+        VELOCITIES.data[self._row] = values
+
+    def __del__(self) -> None:
+        row = getattr(self, "_row", None)
+        if row is not None and VELOCITIES is not None:
+            VELOCITIES.release(row)
+
+    @property
+    def x(self) -> float:
+        """Horizontal speed in pixels per second."""
+        return float(VELOCITIES.data[self._row, 0])
+
+    @x.setter
+    def x(self, value: float) -> None:
+        VELOCITIES.data[self._row, 0] = check_number(value, "Velocity.x")
+
+    @property
+    def y(self) -> float:
+        """Vertical speed in pixels per second (y up)."""
+        return float(VELOCITIES.data[self._row, 1])
+
+    @y.setter
+    def y(self, value: float) -> None:
+        VELOCITIES.data[self._row, 1] = check_number(value, "Velocity.y")
+
+    @property
+    def angular(self) -> float:
+        """Turn rate in degrees per second, clockwise."""
+        return float(VELOCITIES.data[self._row, 2])
+
+    @angular.setter
+    def angular(self, value: float) -> None:
+        VELOCITIES.data[self._row, 2] = check_number(value, "Velocity.angular")
+
+    def __repr__(self) -> str:
+        x, y, angular = VELOCITIES.data[self._row].tolist()
+        return f"Velocity({x!r}, {y!r}, angular={angular!r})"
+
+    def __copy__(self) -> Velocity:
+        return Velocity(self.x, self.y, self.angular)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Velocity:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[type[Velocity], tuple[float, float, float]]:
+        return (Velocity, (self.x, self.y, self.angular))
+
+
+def _check_bits(value: object, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int bitmask, got {type(value).__name__}")
+    if not 0 <= value <= ALL_LAYERS:
+        raise ValueError(f"{name} must be a 32-bit mask in [0, 0xFFFFFFFF], got {value!r}")
+    return value
+
+
+def _check_geometry(value: object) -> AnyShape:
+    if not isinstance(value, SHAPE_TYPES):
+        raise TypeError(
+            "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, "
+            f"got {type(value).__name__}"
+        )
+    return value
+
+
+class Shape:
+    """The collision shape of an entity, and how it collides.
+
+    Two shapes are tested only when ``a.layer & b.mask`` and ``b.layer & a.mask`` are
+    both non-zero. A sensor collides (and gets events) like any shape; the flag is
+    reported on the events so the game can treat sensor contacts differently.
+
+    Args:
+        geometry: A :class:`~arcade_collide.geometry.shapes.Point`, ``Circle``,
+            ``Rect``, ``Triangle`` or ``Polygon`` in local coordinates (the entity's
+            :class:`Position` places it).
+        layer: The layer bits this shape is on (32-bit mask, default ``1``).
+        mask: The layer bits this shape collides with (default: all).
+        sensor: Mark the shape as a sensor (trigger zone).
+
+    Raises:
+        TypeError: ``geometry`` is not a geometry shape, or a mask is not an int.
+        ValueError: a mask is outside 32 bits.
+
+    >>> from arcade_collide.geometry.shapes import Circle
+    >>> Shape(Circle(8), layer=0b10, sensor=True)
+    Shape(Circle(radius=8.0), layer=2, mask=4294967295, sensor=True)
+    >>> Shape("circle")
+    Traceback (most recent call last):
+    ...
+    TypeError: Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str
+    """
+
+    __slots__ = ("__weakref__", "_geometry", "_layer", "_mask", "_sensor")
+
+    def __init__(
+        self,
+        geometry: AnyShape,
+        layer: int = 1,
+        mask: int = ALL_LAYERS,
+        sensor: bool = False,
+    ) -> None:
+        self._geometry = _check_geometry(geometry)
+        self._layer = _check_bits(layer, "layer")
+        self._mask = _check_bits(mask, "mask")
+        self._sensor = bool(sensor)
+        _bump_epoch()
+
+    @property
+    def geometry(self) -> AnyShape:
+        """The geometry shape, in local coordinates."""
+        return self._geometry
+
+    @geometry.setter
+    def geometry(self, value: AnyShape) -> None:
+        self._geometry = _check_geometry(value)
+        _bump_epoch()
+
+    @property
+    def layer(self) -> int:
+        """Layer bits of this shape."""
+        return self._layer
+
+    @layer.setter
+    def layer(self, value: int) -> None:
+        self._layer = _check_bits(value, "layer")
+        _bump_epoch()
+
+    @property
+    def mask(self) -> int:
+        """Layer bits this shape collides with."""
+        return self._mask
+
+    @mask.setter
+    def mask(self, value: int) -> None:
+        self._mask = _check_bits(value, "mask")
+        _bump_epoch()
+
+    @property
+    def sensor(self) -> bool:
+        """True for a sensor (trigger) shape."""
+        return self._sensor
+
+    @sensor.setter
+    def sensor(self, value: bool) -> None:
+        self._sensor = bool(value)
+        _bump_epoch()
+
+    def __repr__(self) -> str:
+        return (
+            f"Shape({self._geometry!r}, layer={self._layer}, mask={self._mask}, "
+            f"sensor={self._sensor})"
+        )

@@ -1,0 +1,85 @@
+"""MovementSystem: integrate velocities, then place every shape in the world."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import esper
+import numpy as np
+
+from arcade_collide.ecs.components import Position, Velocity
+from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.ecs.table import table_for_current_world
+from arcade_collide.geometry.arrays import IntArray
+from arcade_collide.geometry.pose import check_number
+
+
+class MovementSystem(esper.Processor):  # type: ignore[misc]
+    """Moves every entity with a Position and a Velocity, once per tick.
+
+    ``position += velocity * dt`` and ``angle += angular * dt`` for all of them at
+    once, then the world-space shapes and bounding boxes of the world are refreshed
+    (the only writer of that table besides CollisionSystem's own refresh, which is a
+    no-op after this one). ``dt`` is the first argument of ``esper.process`` in
+    seconds.
+
+    If the step would make a position NaN or infinite (an overflow), nothing is
+    moved and ``ValueError`` names the first such entity.
+    """
+
+    def __init__(self) -> None:
+        self._source: object = None
+        self._positions: IntArray | slice = slice(0, 0)
+        self._velocities: IntArray | slice = slice(0, 0)
+        self._entities: IntArray = np.empty(0, dtype=np.int64)
+
+    def process(self, dt: float, *args: Any, **kwargs: Any) -> None:
+        """Advance by ``dt`` seconds.
+
+        Raises:
+            TypeError: ``dt`` is not a number.
+            ValueError: ``dt`` is not finite, or the step overflows a position.
+        """
+        step = check_number(dt, "dt")
+        source = esper.get_components(Position, Velocity)
+        if source is not self._source:
+            self._index(source)
+            self._source = source
+        if len(self._entities):
+            p = POSITIONS.data
+            moved = p[self._positions] + VELOCITIES.data[self._velocities] * step
+            finite = np.isfinite(moved).all(axis=1)
+            if not finite.all():
+                row = int(np.flatnonzero(~finite)[0])
+                raise ValueError(
+                    f"entity {int(self._entities[row])}: Position would become non-finite "
+                    f"({moved[row].tolist()}) after moving by dt={step!r}"
+                )
+            p[self._positions] = moved
+            POSITIONS.touch()
+        table_for_current_world().refresh()
+
+    def _index(self, source: list[tuple[int, tuple[Position, Velocity]]]) -> None:
+        # Only when the world's structure changed: esper hands back the same cached
+        # list object otherwise.
+        items = sorted(source, key=lambda item: item[0])
+        n = len(items)
+        self._entities = np.fromiter((e for e, _ in items), dtype=np.int64, count=n)
+        self._positions = _as_slice(
+            np.fromiter((c[0]._row for _, c in items), dtype=np.intp, count=n)
+        )
+        self._velocities = _as_slice(
+            np.fromiter((c[1]._row for _, c in items), dtype=np.intp, count=n)
+        )
+
+
+def _as_slice(rows: IntArray) -> IntArray | slice:
+    """A slice when the rows are consecutive (entities created together), else the rows.
+
+    Slices read and write the tables without gathering.
+    """
+    if len(rows) and int(rows[-1]) - int(rows[0]) == len(rows) - 1 and (
+        np.diff(rows) == 1
+    ).all():
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows

@@ -1,0 +1,311 @@
+"""The world-space shape table: every collidable entity's shape, placed in the world.
+
+One :class:`ShapeTable` per esper world holds, for each entity with a
+:class:`~arcade_collide.ecs.components.Position` and a
+:class:`~arcade_collide.ecs.components.Shape`, its world-space batch record
+(:mod:`arcade_collide.geometry.arrays`) and its axis-aligned bounding box. Rows are
+grouped by shape kind (Point, Circle, Rect, Triangle, Polygon, in
+:class:`~arcade_collide.geometry.shapes.ShapeKind` order) and by entity id within a
+kind, so each kind is one contiguous block and one batch record.
+
+Only :meth:`ShapeTable.refresh` writes the table. MovementSystem calls it after
+moving; CollisionSystem calls it too, and the call does nothing when nothing
+changed since the last refresh (no entity added or removed, no shape edited, no
+position written). So a world without a MovementSystem still sees positions edited
+by hand, and a world with one refreshes once per tick.
+
+Per-entity Python work happens only when the world's structure or a shape changed;
+a steady-state refresh is a handful of numpy operations per shape kind.
+"""
+
+from __future__ import annotations
+
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+import esper
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.ecs.components import Position, Shape, shape_epoch
+from arcade_collide.ecs.storage import POSITIONS
+from arcade_collide.geometry.arrays import (
+    BoolArray,
+    CircleArrays,
+    FloatArray,
+    IntArray,
+    PointArrays,
+    PolygonArrays,
+    RectArrays,
+    ShapeArrays,
+    TriangleArrays,
+    rotations,
+    transform,
+)
+from arcade_collide.geometry.shapes import ShapeKind
+
+KINDS = len(ShapeKind)
+
+# esper keeps a world's state in module globals that switch_world swaps; these are
+# read to tell worlds apart and to see deletions that are still pending. They are
+# private to esper 3.9 (pinned ~=3.9 in pyproject.toml).
+_ESPER_ENTITIES = "_entities"
+_ESPER_DEAD = "_dead_entities"
+
+
+def world_identity() -> object:
+    """An object that is the same for as long as the current esper world exists."""
+    return getattr(esper, _ESPER_ENTITIES)
+
+
+def pending_deletions() -> set[int]:
+    """Entities marked dead (``esper.delete_entity``) but not yet removed by esper."""
+    dead: set[int] = getattr(esper, _ESPER_DEAD)
+    return dead
+
+
+class KindBlock(NamedTuple):
+    """The rows of one shape kind in a :class:`ShapeTable`."""
+
+    kind: ShapeKind
+    start: int
+    """First table row of this kind."""
+    stop: int
+    """One past the last row."""
+    local: tuple[NDArray[Any], ...]
+    """Local geometry, vertices always last: () for points, (radius,) for circles,
+    (half, vertices) for rectangles, (vertices,) for triangles, (nverts, vertices)
+    for polygons."""
+
+
+class ShapeTable:
+    """World-space shapes and bounding boxes of one esper world (see module docstring)."""
+
+    def __init__(self) -> None:
+        self.entities: IntArray = np.empty(0, dtype=np.int64)
+        """``(N,)`` entity id of each table row."""
+        self.kinds: NDArray[np.int8] = np.empty(0, dtype=np.int8)
+        """``(N,)`` :class:`ShapeKind` of each row (non-decreasing)."""
+        self.blocks: list[KindBlock] = []
+        """The kinds present, in kind order."""
+        self.layer: IntArray = np.empty(0, dtype=np.int64)
+        self.mask: IntArray = np.empty(0, dtype=np.int64)
+        self.sensor: BoolArray = np.empty(0, dtype=np.bool_)
+        self.filters_everything_in = True
+        """True when every pair passes the layer/mask filter (all default settings)."""
+        self.world: dict[ShapeKind, ShapeArrays] = {}
+        """World-space batch record per kind present."""
+        self.aabbs: FloatArray = np.empty((0, 4), dtype=np.float64)
+        """``(N, 4)`` rows ``(min_x, min_y, max_x, max_y)``."""
+        self.revision = 0
+        """Bumped by every refresh that changed anything."""
+        self._rows: IntArray = np.empty(0, dtype=np.intp)
+        self._rows_slice: slice | None = None
+        self._source: object = None
+        self._shape_list: object = None
+        self._epoch = -1
+        self._dead: frozenset[int] = frozenset()
+        self._pool_data: object = None
+        self._pool_version = -1
+
+    @property
+    def size(self) -> int:
+        """Number of rows (collidable entities)."""
+        return len(self.entities)
+
+    def refresh(self) -> None:
+        """Bring the table up to date with the current esper world.
+
+        Raises:
+            ValueError: an entity has a Shape but no Position, or a non-finite
+                position (the message names the entity). The table is left as it was.
+        """
+        source = esper.get_components(Position, Shape)
+        shapes_only = esper.get_component(Shape)
+        dead = pending_deletions()
+        structural = (
+            source is not self._source
+            or shapes_only is not self._shape_list
+            or shape_epoch() != self._epoch
+            or (bool(dead) or bool(self._dead)) and dead != self._dead
+        )
+        if (
+            not structural
+            and POSITIONS.version == self._pool_version
+            and POSITIONS.data is self._pool_data
+        ):
+            return
+        if structural:
+            rebuilt = _Layout.build(source, shapes_only, dead)
+        else:
+            rebuilt = None
+        layout = rebuilt if rebuilt is not None else self._layout()
+        world, aabbs = _place(layout)
+        # Everything validated and computed: commit.
+        if rebuilt is not None:
+            self._adopt(rebuilt)
+            self._source = source
+            self._shape_list = shapes_only
+            self._epoch = shape_epoch()
+            self._dead = frozenset(dead)
+        self.world = world
+        self.aabbs = aabbs
+        self._pool_data = POSITIONS.data
+        self._pool_version = POSITIONS.version
+        self.revision += 1
+
+    def _layout(self) -> _Layout:
+        return _Layout(self.entities, self._rows, self._rows_slice, self.kinds, self.blocks,
+                       self.layer, self.mask, self.sensor)
+
+    def _adopt(self, layout: _Layout) -> None:
+        self.entities = layout.entities
+        self._rows = layout.rows
+        self._rows_slice = layout.rows_slice
+        self.kinds = layout.kinds
+        self.blocks = layout.blocks
+        self.layer = layout.layer
+        self.mask = layout.mask
+        self.sensor = layout.sensor
+        self.filters_everything_in = bool(
+            (layout.layer != 0).all() and (layout.mask == 0xFFFF_FFFF).all()
+        )
+
+
+class _Layout(NamedTuple):
+    entities: IntArray
+    rows: IntArray
+    rows_slice: slice | None
+    kinds: NDArray[np.int8]
+    blocks: list[KindBlock]
+    layer: IntArray
+    mask: IntArray
+    sensor: BoolArray
+
+    @staticmethod
+    def build(
+        source: list[tuple[int, tuple[Position, Shape]]],
+        shapes_only: list[tuple[int, Shape]],
+        dead: set[int],
+    ) -> _Layout:
+        if len(shapes_only) != len(source):
+            placed = {entity for entity, _ in source}
+            missing = sorted(e for e, _ in shapes_only if e not in placed and e not in dead)
+            if missing:
+                raise ValueError(
+                    f"entity {missing[0]} has a Shape but no Position: add a Position "
+                    "or remove the Shape"
+                )
+        live = [item for item in source if item[0] not in dead] if dead else list(source)
+        # Kind-major, entity-minor: each kind is one block, rows in a fixed order.
+        live.sort(key=lambda item: (item[1][1]._geometry.kind, item[0]))
+        n = len(live)
+        entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
+        comps = [item[1] for item in live]
+        rows = np.fromiter((p._row for p, _ in comps), dtype=np.intp, count=n)
+        shapes = [s for _, s in comps]
+        kinds = np.fromiter((s._geometry.kind for s in shapes), dtype=np.int8, count=n)
+        layer = np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n)
+        mask = np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n)
+        sensor = np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n)
+        rows_slice = None
+        if n and int(rows[-1]) - int(rows[0]) == n - 1 and (np.diff(rows) == 1).all():
+            rows_slice = slice(int(rows[0]), int(rows[-1]) + 1)
+        blocks = []
+        bounds = np.searchsorted(kinds, np.arange(KINDS + 1), side="left")
+        for kind in ShapeKind:
+            start, stop = int(bounds[kind]), int(bounds[kind + 1])
+            if stop > start:
+                blocks.append(KindBlock(kind, start, stop, _local(kind, shapes[start:stop])))
+        return _Layout(entities, rows, rows_slice, kinds, blocks, layer, mask, sensor)
+
+
+def _local(kind: ShapeKind, shapes: list[Shape]) -> tuple[NDArray[Any], ...]:
+    geoms = [s._geometry for s in shapes]
+    m = len(geoms)
+    if kind is ShapeKind.POINT:
+        return ()
+    if kind is ShapeKind.CIRCLE:
+        return (np.fromiter((g.radius for g in geoms), dtype=np.float64, count=m),)  # type: ignore[union-attr]
+    if kind is ShapeKind.RECT:
+        half = np.array([(g.half_width, g.half_height) for g in geoms], dtype=np.float64)  # type: ignore[union-attr]
+        corners = np.array([(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)])
+        return (half, half[:, None, :] * corners[None, :, :])
+    if kind is ShapeKind.TRIANGLE:
+        return (np.array([g.local_vertices() for g in geoms], dtype=np.float64),)  # type: ignore[union-attr]
+    nverts = np.fromiter((len(g.points) for g in geoms), dtype=np.intp, count=m)  # type: ignore[union-attr]
+    k = int(nverts.max())
+    padded = [list(g.points) + [g.points[-1]] * (k - len(g.points)) for g in geoms]  # type: ignore[union-attr]
+    return (nverts, np.array(padded, dtype=np.float64))
+
+
+def _place(layout: _Layout) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray]:
+    """World-space records and boxes for every row, from the current positions."""
+    data = POSITIONS.data
+    poses = data[layout.rows_slice] if layout.rows_slice is not None else data.take(
+        layout.rows, axis=0
+    )
+    finite = np.isfinite(poses).all(axis=1)
+    if not finite.all():
+        row = int(np.flatnonzero(~finite)[0])
+        x, y, angle = poses[row].tolist()
+        raise ValueError(
+            f"entity {int(layout.entities[row])}: Position is not finite "
+            f"(x={x!r}, y={y!r}, angle={angle!r})"
+        )
+    n = len(poses)
+    aabbs = np.empty((n, 4), dtype=np.float64)
+    world: dict[ShapeKind, ShapeArrays] = {}
+    for block in layout.blocks:
+        sl = slice(block.start, block.stop)
+        xy = poses[sl, :2]
+        box = aabbs[sl]
+        kind = block.kind
+        if kind is ShapeKind.POINT:
+            xy = xy.copy()
+            world[kind] = PointArrays(xy)
+            box[:, :2] = xy
+            box[:, 2:] = xy
+            continue
+        if kind is ShapeKind.CIRCLE:
+            xy = xy.copy()
+            radius = block.local[0]
+            world[kind] = CircleArrays(xy, radius)
+            r = radius[:, None]
+            np.subtract(xy, r, out=box[:, :2])
+            np.add(xy, r, out=box[:, 2:])
+            continue
+        cos, sin = rotations(poses[sl, 2])
+        vertices = transform(block.local[-1], xy, cos, sin)
+        if kind is ShapeKind.RECT:
+            world[kind] = RectArrays(
+                xy.copy(), np.stack([cos, -sin], axis=1), block.local[0], vertices
+            )
+        elif kind is ShapeKind.TRIANGLE:
+            world[kind] = TriangleArrays(vertices)
+        else:
+            world[kind] = PolygonArrays(vertices, block.local[0])
+        box[:, :2] = vertices.min(axis=1)
+        box[:, 2:] = vertices.max(axis=1)
+    return world, aabbs
+
+
+_tables: dict[str, tuple[object, ShapeTable]] = {}
+
+
+def table_for_current_world() -> ShapeTable:
+    """The :class:`ShapeTable` of the current esper world, created on first use.
+
+    A world deleted and created again under the same name gets a fresh table.
+    """
+    name = esper.current_world
+    identity = world_identity()
+    entry = _tables.get(name)
+    if entry is None or entry[0] is not identity:
+        # Forget tables of worlds that no longer exist.
+        alive = set(esper.list_worlds())
+        for stale in [n for n in _tables if n not in alive]:
+            del _tables[stale]
+        entry = (identity, ShapeTable())
+        _tables[name] = entry
+    return entry[1]
