@@ -18,7 +18,6 @@ from arcade_collide.geometry.arrays import (
     BatchContacts,
     BoolArray,
     FloatArray,
-    IntArray,
     PolygonArrays,
 )
 from arcade_collide.geometry.contact import Contact
@@ -133,19 +132,15 @@ def contact_polygon_polygon_batch(a: PolygonArrays, b: PolygonArrays) -> BatchCo
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [1.0, 0.0, 0.0])
     """
-    mask_a = polygon_edge_mask(a.nverts, a.vertices.shape[1])
-    mask_b = polygon_edge_mask(b.nverts, b.vertices.shape[1])
-    ka = outline_key_batch(a.vertices, a.nverts)
-    kb = outline_key_batch(b.vertices, b.nverts)
-    swap = lex_less_batch(kb, ka)
-    if swap.any():
-        # Different K per side: pad both to the wider one before exchanging rows.
-        va, vb = _same_width(a.vertices, b.vertices)
-        mask_a, mask_b = _same_width_mask(a.nverts, b.nverts, va.shape[1])
-        va, vb = swap_rows(swap, va, vb)
-        mask_a, mask_b = swap_rows(swap, mask_a, mask_b)
-        return flip_rows(sat_contact_batch(va, vb, mask_a, mask_b), swap)
-    return sat_contact_batch(a.vertices, b.vertices, mask_a, mask_b)
+    # Rows of A and B may be padded to different widths; align them so rows can be exchanged.
+    va, vb = _same_width(a.vertices, b.vertices)
+    k = va.shape[1]
+    mask_a = polygon_edge_mask(a.nverts, k)
+    mask_b = polygon_edge_mask(b.nverts, k)
+    swap = lex_less_batch(outline_key_batch(vb, b.nverts), outline_key_batch(va, a.nverts))
+    va, vb = swap_rows(swap, va, vb)
+    mask_a, mask_b = swap_rows(swap, mask_a, mask_b)
+    return flip_rows(sat_contact_batch(va, vb, mask_a, mask_b), swap)
 
 
 def _same_width(va: FloatArray, vb: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -159,7 +154,3 @@ def _pad(v: FloatArray, k: int) -> FloatArray:
         return v
     extra = np.repeat(v[:, -1:], k - v.shape[1], axis=1)
     return np.concatenate([v, extra], axis=1)
-
-
-def _same_width_mask(na: IntArray, nb: IntArray, k: int) -> tuple[BoolArray, BoolArray]:
-    return polygon_edge_mask(na, k), polygon_edge_mask(nb, k)
