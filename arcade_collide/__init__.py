@@ -1,5 +1,16 @@
 """arcade_collide: exact, fast 2D collision detection for Arcade games, built on esper."""
 
+from arcade_collide.ecs import (
+    ALL_LAYERS,
+    CollisionEnded,
+    CollisionStarted,
+    CollisionSystem,
+    MovementSystem,
+    Position,
+    Shape,
+    Subscription,
+    Velocity,
+)
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.point_in_triangle import (
@@ -16,14 +27,23 @@ from arcade_collide.geometry.query.dispatch import (
 from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, ShapeKind, Triangle
 
 __all__ = [
+    "ALL_LAYERS",
     "POINT_IN_TRIANGLE_METHODS",
     "Circle",
+    "CollisionEnded",
+    "CollisionStarted",
+    "CollisionSystem",
     "Contact",
+    "MovementSystem",
     "Point",
     "Polygon",
+    "Position",
     "Rect",
+    "Shape",
     "ShapeKind",
+    "Subscription",
     "Triangle",
+    "Velocity",
     "barycentric",
     "contact",
     "contact_batch",

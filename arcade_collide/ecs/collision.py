@@ -57,6 +57,7 @@ Errors: an entity with a Shape but no Position, or a non-finite position, raises
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import esper
@@ -120,7 +121,7 @@ class _Snapshot:
         self.contacts = None
 
 
-class CollisionSystem(esper.Processor):  # type: ignore[misc]
+class CollisionSystem(esper.Processor):
     """Finds touching shapes and reports when contacts start and end.
 
     See the module docstring for the pipeline and the exact event rules.
@@ -137,8 +138,8 @@ class CollisionSystem(esper.Processor):  # type: ignore[misc]
     >>> log = []
     >>> sub = collisions.subscribe(on_started=log.append)
     >>> esper.process(1 / 60)
-    >>> log
-    [CollisionStarted(a=1, b=2, contact=Contact(normal=(1.0, 0.0), depth=0.0, point=(5.0, 0.0)), sensor=False)]
+    >>> log[0].a, log[0].b, log[0].contact
+    (1, 2, Contact(normal=(1.0, 0.0), depth=0.0, point=(5.0, 0.0)))
     >>> list(collisions.contacts())
     [(1, 2)]
     >>> esper.switch_world("default"); esper.delete_world("collision-doctest")
@@ -298,11 +299,11 @@ class CollisionSystem(esper.Processor):  # type: ignore[misc]
         dropped: list[int] = []
         if ended:
             handlers = self._handlers(ON_COLLISION_ENDED)
-            for event in ended:
+            for ended_event in ended:
                 for handler in handlers:
                     try:
-                        handler(event)
-                    except Exception as error:  # noqa: BLE001 - re-raised below
+                        handler(ended_event)
+                    except Exception as error:  # re-raised after delivery
                         errors.append(error)
         if started:
             handlers = self._handlers(ON_COLLISION_STARTED)
@@ -322,7 +323,7 @@ class CollisionSystem(esper.Processor):  # type: ignore[misc]
                 for handler in handlers:
                     try:
                         handler(event)
-                    except Exception as error:  # noqa: BLE001 - re-raised below
+                    except Exception as error:  # re-raised after delivery
                         errors.append(error)
         if dropped:
             state = self._state
@@ -356,7 +357,7 @@ def _batches(
     if len(world) == 1:
         (kind, arrays), = world.items()
         start = starts[kind]
-        yield slice(None), take(arrays, i - start), take(arrays, j - start)
+        yield slice(None), _take(arrays, i - start), _take(arrays, j - start)
         return
     code = kinds[i].astype(np.intp) * KINDS + kinds[j]
     order = np.argsort(code, kind="stable")
@@ -367,9 +368,13 @@ def _batches(
         ka, kb = ShapeKind(c // KINDS), ShapeKind(c % KINDS)
         yield (
             sel,
-            take(world[ka], i[sel] - starts[ka]),
-            take(world[kb], j[sel] - starts[kb]),
+            _take(world[ka], i[sel] - starts[ka]),
+            _take(world[kb], j[sel] - starts[kb]),
         )
+
+
+def _take(arrays: ShapeArrays, rows: IntArray) -> ShapeArrays:
+    return take(arrays, rows)  # type: ignore[type-var]
 
 
 def _diff(old: IntArray, new: IntArray) -> tuple[IntArray, IntArray]:
@@ -409,49 +414,45 @@ def _contact_arrays(
     return normal, depth, point
 
 
-def _contacts_of(state: _Snapshot, idx: IntArray) -> dict[tuple[int, int], Contact]:
+def _pairs(keys: IntArray) -> tuple[list[int], list[int]]:
+    return (keys >> _PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist()
+
+
+def _contact_list(state: _Snapshot, idx: IntArray) -> list[Contact]:
     normal, depth, point = _contact_arrays(state, idx)
-    keys = state.keys[idx]
-    pairs = zip((keys >> _PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist(), strict=True)
-    contacts = map(
-        Contact._make,
-        zip(
-            zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True),
-            depth.tolist(),
-            zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True),
-            strict=True,
-        ),
-    )
-    return dict(zip(pairs, contacts, strict=True))
-
-
-def _started_events(state: _Snapshot, idx: IntArray) -> list[CollisionStarted]:
-    contacts = _contacts_of(state, idx)
-    sensors = state.sensor[idx].tolist()
+    # tuple.__new__ through map/zip builds the NamedTuples without a Python-level call
+    # per contact: event building is per-event work, so it has to be lean.
     return list(
         map(
-            CollisionStarted._make,
+            _new_contact,
             zip(
-                (a for a, _ in contacts),
-                (b for _, b in contacts),
-                contacts.values(),
-                sensors,
+                zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True),
+                depth.tolist(),
+                zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True),
                 strict=True,
             ),
         )
+    )
+
+
+_new_contact = partial(tuple.__new__, Contact)
+_new_started = partial(tuple.__new__, CollisionStarted)
+_new_ended = partial(tuple.__new__, CollisionEnded)
+
+
+def _contacts_of(state: _Snapshot, idx: IntArray) -> dict[tuple[int, int], Contact]:
+    a, b = _pairs(state.keys[idx])
+    return dict(zip(zip(a, b, strict=True), _contact_list(state, idx), strict=True))
+
+
+def _started_events(state: _Snapshot, idx: IntArray) -> list[CollisionStarted]:
+    a, b = _pairs(state.keys[idx])
+    contacts = _contact_list(state, idx)
+    return list(
+        map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True))
     )
 
 
 def _ended_events(state: _Snapshot, idx: IntArray) -> list[CollisionEnded]:
-    keys = state.keys[idx]
-    return list(
-        map(
-            CollisionEnded._make,
-            zip(
-                (keys >> _PAIR_SHIFT).tolist(),
-                (keys & _PAIR_LOW).tolist(),
-                state.sensor[idx].tolist(),
-                strict=True,
-            ),
-        )
-    )
+    a, b = _pairs(state.keys[idx])
+    return list(map(_new_ended, zip(a, b, state.sensor[idx].tolist(), strict=True)))

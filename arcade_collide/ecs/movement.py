@@ -14,7 +14,7 @@ from arcade_collide.geometry.arrays import IntArray
 from arcade_collide.geometry.pose import check_number
 
 
-class MovementSystem(esper.Processor):  # type: ignore[misc]
+class MovementSystem(esper.Processor):
     """Moves every entity with a Position and a Velocity, once per tick.
 
     ``position += velocity * dt`` and ``angle += angular * dt`` for all of them at
@@ -48,9 +48,8 @@ class MovementSystem(esper.Processor):  # type: ignore[misc]
         if len(self._entities):
             p = POSITIONS.data
             moved = p[self._positions] + VELOCITIES.data[self._velocities] * step
-            finite = np.isfinite(moved).all(axis=1)
-            if not finite.all():
-                row = int(np.flatnonzero(~finite)[0])
+            if not np.isfinite(moved).all():
+                row = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
                 raise ValueError(
                     f"entity {int(self._entities[row])}: Position would become non-finite "
                     f"({moved[row].tolist()}) after moving by dt={step!r}"

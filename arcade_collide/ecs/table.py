@@ -99,6 +99,8 @@ class ShapeTable:
         """``(N, 4)`` rows ``(min_x, min_y, max_x, max_y)``."""
         self.revision = 0
         """Bumped by every refresh that changed anything."""
+        self.layout = 0
+        """Bumped whenever rows were reassigned (entities added, removed, regrouped)."""
         self._rows: IntArray = np.empty(0, dtype=np.intp)
         self._rows_slice: slice | None = None
         self._source: object = None
@@ -127,7 +129,7 @@ class ShapeTable:
             source is not self._source
             or shapes_only is not self._shape_list
             or shape_epoch() != self._epoch
-            or (bool(dead) or bool(self._dead)) and dead != self._dead
+            or ((bool(dead) or bool(self._dead)) and dead != self._dead)
         )
         if (
             not structural
@@ -135,15 +137,13 @@ class ShapeTable:
             and POSITIONS.data is self._pool_data
         ):
             return
-        if structural:
-            rebuilt = _Layout.build(source, shapes_only, dead)
-        else:
-            rebuilt = None
+        rebuilt = _Layout.build(source, shapes_only, dead) if structural else None
         layout = rebuilt if rebuilt is not None else self._layout()
         world, aabbs = _place(layout)
         # Everything validated and computed: commit.
         if rebuilt is not None:
             self._adopt(rebuilt)
+            self.layout += 1
             self._source = source
             self._shape_list = shapes_only
             self._epoch = shape_epoch()
@@ -245,9 +245,8 @@ def _place(layout: _Layout) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray]:
     poses = data[layout.rows_slice] if layout.rows_slice is not None else data.take(
         layout.rows, axis=0
     )
-    finite = np.isfinite(poses).all(axis=1)
-    if not finite.all():
-        row = int(np.flatnonzero(~finite)[0])
+    if not np.isfinite(poses).all():
+        row = int(np.flatnonzero(~np.isfinite(poses).all(axis=1))[0])
         x, y, angle = poses[row].tolist()
         raise ValueError(
             f"entity {int(layout.entities[row])}: Position is not finite "
@@ -285,9 +284,19 @@ def _place(layout: _Layout) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray]:
             world[kind] = TriangleArrays(vertices)
         else:
             world[kind] = PolygonArrays(vertices, block.local[0])
-        box[:, :2] = vertices.min(axis=1)
-        box[:, 2:] = vertices.max(axis=1)
+        _vertex_bounds(vertices, box)
     return world, aabbs
+
+
+def _vertex_bounds(vertices: FloatArray, out: FloatArray) -> None:
+    """Bounding boxes of ``(M, K, 2)`` vertex rows into ``out`` ``(M, 4)``.
+
+    Reduces over a contiguous ``(K, M, 2)`` copy: numpy's ``min(axis=1)`` over the
+    short middle axis of game shapes is about ten times slower (measured).
+    """
+    by_vertex = np.ascontiguousarray(vertices.transpose(1, 0, 2))
+    np.minimum.reduce(by_vertex, axis=0, out=out[:, :2])
+    np.maximum.reduce(by_vertex, axis=0, out=out[:, 2:])
 
 
 _tables: dict[str, tuple[object, ShapeTable]] = {}

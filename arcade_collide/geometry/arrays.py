@@ -113,7 +113,11 @@ def take(arrays: _A, rows: IntArray | BoolArray) -> _A:
     >>> take(CircleArrays(np.zeros((3, 2)), np.array([1.0, 2.0, 3.0])), np.array([2, 0])).radius
     array([3., 1.])
     """
-    return type(arrays)(*(field[rows] for field in arrays))  # type: ignore[arg-type]
+    if rows.dtype == np.bool_:
+        rows = np.flatnonzero(rows)
+    # np.take along axis 0 is several times faster than ``field[rows]`` on 2-D and 3-D
+    # fields (numpy's general fancy-indexing path), and gives the same rows.
+    return type(arrays)(*(np.take(field, rows, axis=0) for field in arrays))  # type: ignore[arg-type]
 
 
 def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
