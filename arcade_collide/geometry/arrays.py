@@ -169,18 +169,31 @@ def pack(shapes: Sequence[AnyShape], poses: Sequence[Pose]) -> ShapeArrays:
         poses: One pose per shape.
 
     Raises:
+        TypeError: a shape is not one of the five geometry shapes.
         ValueError: mixed shape types, empty input, or lengths differ.
 
     >>> pack([Circle(1), Circle(2)], [(0, 0), (5, 5, 30)]).radius
     array([1., 2.])
+    >>> pack([Circle(1), Rect(1, 1)], [(0, 0), (0, 0)])
+    Traceback (most recent call last):
+    ...
+    ValueError: pack needs shapes of one type: shapes[0] is Circle but shapes[1] is Rect
     """
     if len(shapes) != len(poses):
         raise ValueError(f"got {len(shapes)} shapes but {len(poses)} poses")
     if not shapes:
         raise ValueError("pack needs at least one shape")
     kind = type(shapes[0])
-    if any(type(s) is not kind for s in shapes):
-        raise ValueError("pack needs shapes of one type")
+    if kind not in (Point, Circle, Rect, Triangle, Polygon):
+        raise TypeError(
+            f"shapes[0] must be a Point, Circle, Rect, Triangle or Polygon, got {kind.__name__}"
+        )
+    for i, s in enumerate(shapes):
+        if type(s) is not kind:
+            raise ValueError(
+                f"pack needs shapes of one type: shapes[0] is {kind.__name__} "
+                f"but shapes[{i}] is {type(s).__name__}"
+            )
     parsed = np.array([parse_pose(p, f"poses[{i}]") for i, p in enumerate(poses)])
     xy = np.ascontiguousarray(parsed[:, :2])
     rot = np.array([rotation(a) for a in parsed[:, 2]]).reshape(-1, 2)
