@@ -244,9 +244,10 @@ def _grid_pairs(
     dense = ncells <= 4 * n + 4096
     # int32 halves the size of every temporary; the dense table is small enough for it.
     itype = np.int32 if dense and n < 2**30 else np.int64
-    gy *= width
-    gy += gx
+    # Integer arithmetic: in float64 a key above 2**53 would round onto another cell.
     key = gy.astype(itype)
+    key *= width
+    key += gx.astype(itype)
     if order_hint is not None and len(order_hint) == n:
         # (Any permutation of range(n) is a valid hint; a stale one only sorts slower.)
         # Boxes move little between ticks: last tick's order leaves the keys nearly

@@ -1,0 +1,99 @@
+"""Position, Velocity and Shape: validation, pooled storage, copying."""
+
+from __future__ import annotations
+
+import copy
+import gc
+import pickle
+
+import pytest
+
+from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Velocity
+from arcade_collide.ecs.storage import POSITIONS, RowPool
+from arcade_collide.geometry.shapes import Circle, Rect
+
+
+def test_position_reads_and_writes_its_row() -> None:
+    p = Position(1, 2, angle=30)
+    assert (p.x, p.y, p.angle) == (1.0, 2.0, 30.0)
+    p.x, p.y, p.angle = 5, -6, 90
+    assert POSITIONS.data[p._row].tolist() == [5.0, -6.0, 90.0]
+
+
+@pytest.mark.parametrize("attr", ["x", "y", "angle"])
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
+def test_position_rejects_non_finite_naming_the_attribute(attr: str, bad: float) -> None:
+    p = Position(0, 0)
+    with pytest.raises(ValueError, match=f"Position.{attr} must be finite"):
+        setattr(p, attr, bad)
+    assert getattr(p, attr) == 0.0
+    kwargs = {"x": 0.0, "y": 0.0, "angle": 0.0, attr: bad}
+    with pytest.raises(ValueError, match=f"Position.{attr}"):
+        Position(**kwargs)
+
+
+@pytest.mark.parametrize("attr", ["x", "y", "angular"])
+def test_velocity_rejects_non_finite_naming_the_attribute(attr: str) -> None:
+    v = Velocity(1, 2, angular=3)
+    with pytest.raises(ValueError, match=f"Velocity.{attr} must be finite"):
+        setattr(v, attr, float("nan"))
+    assert (v.x, v.y, v.angular) == (1.0, 2.0, 3.0)
+
+
+def test_non_numbers_are_type_errors() -> None:
+    with pytest.raises(TypeError, match="Position.x"):
+        Position("1", 0)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Velocity.y"):
+        Velocity(0, None)  # type: ignore[arg-type]
+
+
+def test_rows_are_released_and_reused() -> None:
+    p = Position(1, 1)
+    row = p._row
+    del p
+    gc.collect()
+    q = Position(2, 2)
+    assert q._row == row
+    assert (q.x, q.y, q.angle) == (2.0, 2.0, 0.0)
+
+
+def test_pool_grows_and_keeps_values() -> None:
+    pool = RowPool(3, capacity=2)
+    rows = [pool.allocate() for _ in range(5)]
+    for k, row in enumerate(rows):
+        pool.data[row] = (k, k, k)
+    assert len(pool.data) >= 5
+    assert [pool.data[r, 0] for r in rows] == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert pool.live == 5
+
+
+def test_copies_get_their_own_rows() -> None:
+    p = Position(3, 4, angle=5)
+    for other in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
+        assert other._row != p._row
+        assert (other.x, other.y, other.angle) == (3.0, 4.0, 5.0)
+        other.x = 100
+        assert p.x == 3.0
+    v = Velocity(1, 2, 3)
+    w = copy.copy(v)
+    w.x = 9
+    assert (v.x, w.x) == (1.0, 9.0)
+
+
+def test_shape_validates_its_geometry_and_masks() -> None:
+    s = Shape(Circle(3))
+    assert (s.layer, s.mask, s.sensor) == (1, ALL_LAYERS, False)
+    with pytest.raises(TypeError, match="Shape geometry must be"):
+        Shape((1, 2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="Shape geometry must be"):
+        s.geometry = "circle"  # type: ignore[assignment]
+    assert s.geometry == Circle(3)
+    with pytest.raises(ValueError, match="layer"):
+        Shape(Circle(1), layer=-1)
+    with pytest.raises(ValueError, match="mask"):
+        Shape(Circle(1), mask=1 << 32)
+    with pytest.raises(TypeError, match="mask"):
+        Shape(Circle(1), mask=1.5)  # type: ignore[arg-type]
+    s.geometry = Rect(2, 3)
+    s.sensor = True
+    assert s.geometry == Rect(2, 3) and s.sensor
