@@ -47,7 +47,9 @@ class MovementSystem(esper.Processor):
             self._source = source
         if len(self._entities):
             p = POSITIONS.data
-            moved = p[self._positions] + VELOCITIES.data[self._velocities] * step
+            # Overflow is reported below as a ValueError naming the entity, not as a warning.
+            with np.errstate(over="ignore", invalid="ignore"):
+                moved = p[self._positions] + VELOCITIES.data[self._velocities] * step
             if not np.isfinite(moved).all():
                 row = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
                 raise ValueError(

@@ -24,26 +24,26 @@ def test_position_reads_and_writes_its_row() -> None:
 @pytest.mark.parametrize("bad", [float("nan"), float("inf"), -float("inf")])
 def test_position_rejects_non_finite_naming_the_attribute(attr: str, bad: float) -> None:
     p = Position(0, 0)
-    with pytest.raises(ValueError, match=f"Position.{attr} must be finite"):
+    with pytest.raises(ValueError, match=rf"Position\.{attr} must be finite"):
         setattr(p, attr, bad)
     assert getattr(p, attr) == 0.0
     kwargs = {"x": 0.0, "y": 0.0, "angle": 0.0, attr: bad}
-    with pytest.raises(ValueError, match=f"Position.{attr}"):
+    with pytest.raises(ValueError, match=rf"Position\.{attr}"):
         Position(**kwargs)
 
 
 @pytest.mark.parametrize("attr", ["x", "y", "angular"])
 def test_velocity_rejects_non_finite_naming_the_attribute(attr: str) -> None:
     v = Velocity(1, 2, angular=3)
-    with pytest.raises(ValueError, match=f"Velocity.{attr} must be finite"):
+    with pytest.raises(ValueError, match=rf"Velocity\.{attr} must be finite"):
         setattr(v, attr, float("nan"))
     assert (v.x, v.y, v.angular) == (1.0, 2.0, 3.0)
 
 
 def test_non_numbers_are_type_errors() -> None:
-    with pytest.raises(TypeError, match="Position.x"):
+    with pytest.raises(TypeError, match=r"Position\.x"):
         Position("1", 0)  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="Velocity.y"):
+    with pytest.raises(TypeError, match=r"Velocity\.y"):
         Velocity(0, None)  # type: ignore[arg-type]
 
 

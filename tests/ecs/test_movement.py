@@ -1,0 +1,86 @@
+"""MovementSystem: integration, angle, the world-space refresh, overflow."""
+
+from __future__ import annotations
+
+import esper
+import numpy as np
+import pytest
+
+from arcade_collide.ecs import MovementSystem, Position, Shape, Velocity
+from arcade_collide.ecs.table import table_for_current_world
+from arcade_collide.geometry.arrays import RectArrays
+from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
+
+
+def test_integrates_position_and_angle() -> None:
+    p = Position(100, 50, angle=10)
+    e = esper.create_entity(p, Velocity(30, -60, angular=90))
+    still = Position(1, 2, angle=3)
+    esper.create_entity(still)
+    esper.add_processor(MovementSystem())
+    for _ in range(60):
+        esper.process(1 / 60)
+    assert p.x == pytest.approx(130.0)
+    assert p.y == pytest.approx(-10.0)
+    assert p.angle == pytest.approx(100.0)
+    assert (still.x, still.y, still.angle) == (1.0, 2.0, 3.0)
+    assert esper.component_for_entity(e, Position) is p
+
+
+def test_velocity_edited_by_hand_is_used_next_tick() -> None:
+    p, v = Position(0, 0), Velocity(10, 0)
+    esper.create_entity(p, v)
+    esper.add_processor(MovementSystem())
+    esper.process(1.0)
+    v.x, v.y = 0, 5
+    esper.process(1.0)
+    assert (p.x, p.y) == (10.0, 5.0)
+
+
+def test_entities_added_and_removed_between_ticks() -> None:
+    esper.add_processor(MovementSystem())
+    positions = [Position(k, 0) for k in range(5)]
+    ids = [esper.create_entity(p, Velocity(1, 0)) for p in positions]
+    esper.process(1.0)
+    esper.delete_entity(ids[1])
+    esper.remove_component(ids[2], Velocity)
+    late = Position(0, 0)
+    esper.create_entity(late, Velocity(0, 2))
+    esper.process(1.0)
+    assert [p.x for p in positions] == [2.0, 2.0, 3.0, 5.0, 6.0]
+    assert late.y == 2.0
+
+
+def test_refreshes_world_space_shapes_and_boxes() -> None:
+    p = Position(0, 0)
+    esper.create_entity(p, Velocity(60, 0, angular=90 * 60), Shape(Rect(4, 2)))
+    esper.create_entity(Position(10, 10), Shape(Circle(3)))
+    esper.add_processor(MovementSystem())
+    esper.process(1 / 60)
+    table = table_for_current_world()
+    rect = table.world[ShapeKind.RECT]
+    assert isinstance(rect, RectArrays)
+    # After 1/60 s: x = 1 and the angle is 90 (clockwise): the 4-wide side is vertical.
+    np.testing.assert_allclose(rect.center, [[1.0, 0.0]])
+    rows = {kind: k for k, kind in enumerate(table.kinds.tolist())}
+    np.testing.assert_allclose(table.aabbs[rows[ShapeKind.RECT]], [0.0, -2.0, 2.0, 2.0])
+    np.testing.assert_allclose(table.aabbs[rows[ShapeKind.CIRCLE]], [7.0, 7.0, 13.0, 13.0])
+
+
+def test_overflow_raises_naming_the_entity_and_moves_nothing() -> None:
+    ok = Position(0, 0)
+    esper.create_entity(ok, Velocity(1, 0))
+    p = Position(1e308, 0)
+    e = esper.create_entity(p, Velocity(1.7e308, 0))
+    esper.add_processor(MovementSystem())
+    with pytest.raises(ValueError, match=f"entity {e}: Position would become non-finite"):
+        esper.process(1.0)
+    assert (ok.x, p.x) == (0.0, 1e308)
+
+
+def test_dt_is_validated() -> None:
+    esper.add_processor(MovementSystem())
+    with pytest.raises(ValueError, match="dt must be finite"):
+        esper.process(float("nan"))
+    with pytest.raises(TypeError, match="dt"):
+        esper.process("fast")
