@@ -1,0 +1,648 @@
+"""Every bad input gets a clear error: the table behind ``docs/errors.md``.
+
+``ROWS`` is the single source: one row per bad input, with the exception type and
+the exact message. Each row is one test, and ``test_every_row_is_documented``
+checks that ``docs/errors.md`` shows every row (id, exception, message), so the
+document and the tests cannot drift apart.
+
+ECS rows run against a small scene (two touching circles and one apart, all moving)
+that has already ticked once. After the bad input raises, the test checks that
+nothing was half-updated: no event was delivered, the stored pairs and positions
+are as they were, and (after the row's repair, if it needs one) the next valid tick
+reports exactly the pairs a brute-force check finds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import esper
+import numpy as np
+import pytest
+
+from arcade_collide import (
+    Circle,
+    Point,
+    Polygon,
+    Rect,
+    Triangle,
+    barycentric,
+    contact,
+    contact_batch,
+    intersects,
+    intersects_batch,
+    pack,
+    point_in_triangle,
+)
+from arcade_collide.ecs import (
+    CollisionEnded,
+    CollisionStarted,
+    CollisionSystem,
+    MovementSystem,
+    Position,
+    Shape,
+    Velocity,
+)
+
+NAN = math.nan
+INF = math.inf
+DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
+SCENE_WORLD = "errors-scene"
+OTHER_WORLD = "errors-other"
+
+
+class Scene:
+    """An isolated esper world: entities 1 and 2 touch, 3 is apart; it has ticked once."""
+
+    def __init__(self) -> None:
+        self.movement = MovementSystem()
+        self.collisions = CollisionSystem()
+        esper.add_processor(self.movement, priority=1)
+        esper.add_processor(self.collisions)
+        self.a = esper.create_entity(Position(0, 0), Velocity(1, 0), Shape(Circle(5)))
+        self.b = esper.create_entity(Position(6, 0), Velocity(1, 0), Shape(Rect(4, 4)))
+        self.c = esper.create_entity(Position(40, 0), Velocity(0, 1), Shape(Circle(3)))
+        self.events: list[CollisionStarted | CollisionEnded] = []
+        self.subscription = self.collisions.subscribe(self.events.append, self.events.append)
+        esper.process(1 / 60)
+
+    def position(self, entity: int) -> Position:
+        return esper.component_for_entity(entity, Position)
+
+    def velocity(self, entity: int) -> Velocity:
+        return esper.component_for_entity(entity, Velocity)
+
+    def shape(self, entity: int) -> Shape:
+        return esper.component_for_entity(entity, Shape)
+
+    def poses(self) -> dict[int, tuple[float, float, float]]:
+        return {e: (p.x, p.y, p.angle) for e, p in esper.get_component(Position)}
+
+
+def brute_force_pairs() -> list[tuple[int, int]]:
+    """All touching pairs of the current world, from scratch with the scalar query."""
+    bodies = sorted(
+        (e, (p.x, p.y, p.angle), s) for e, (p, s) in esper.get_components(Position, Shape)
+    )
+    return [
+        (ea, eb)
+        for (ea, pa, sa), (eb, pb, sb) in itertools.combinations(bodies, 2)
+        if sa.layer & sb.mask
+        and sb.layer & sa.mask
+        and intersects(sa.geometry, pa, sb.geometry, pb)
+    ]
+
+
+@pytest.fixture
+def scene() -> Iterator[Scene]:
+    previous = esper.current_world
+    esper.switch_world(SCENE_WORLD)
+    try:
+        yield Scene()
+    finally:
+        esper.switch_world(previous)
+        for name in (SCENE_WORLD, OTHER_WORLD):
+            if name in esper.list_worlds() and name != previous:
+                esper.delete_world(name)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One bad input: what is done, what it raises, and the exact message."""
+
+    id: str
+    input: str
+    """What the caller does, as shown in docs/errors.md."""
+    error: type[Exception]
+    message: str
+    geometry: Callable[[], object] | None = None
+    """For geometry rows: the bad call."""
+    ecs: Callable[[Scene], object] | None = None
+    """For ECS rows: the bad action on the scene."""
+    repair: Callable[[Scene], object] | None = None
+    """Undo what the bad action left behind (e.g. delete the shape-only entity)."""
+
+    def doc_line(self) -> str:
+        return f"| `{self.id}` | {self.input} | `{self.error.__name__}` | `{self.message}` |"
+
+
+def _g(
+    id: str, input: str, error: type[Exception], message: str, call: Callable[[], object]
+) -> Row:
+    return Row(id, input, error, message, geometry=call)
+
+
+def _e(
+    id: str,
+    input: str,
+    error: type[Exception],
+    message: str,
+    action: Callable[[Scene], object],
+    repair: Callable[[Scene], object] | None = None,
+) -> Row:
+    return Row(id, input, error, message, ecs=action, repair=repair)
+
+
+_TRI = ((0.0, 0.0), (4.0, 0.0), (0.0, 3.0))
+_SQUARE = [(0, 0), (2, 0), (2, 2), (0, 2)]
+_PENTAGRAM = [
+    (math.cos(math.radians(90 + 144 * k)), math.sin(math.radians(90 + 144 * k))) for k in range(5)
+]
+_VALID = "angle_sum, angle_compare, same_side, line_equation, barycentric, area"
+
+
+def _set(obj: object, name: str, value: object) -> None:
+    setattr(obj, name, value)
+
+
+def _process_in_other_world(s: Scene) -> None:
+    esper.switch_world(OTHER_WORLD)
+    try:
+        esper.add_processor(s.collisions)
+        esper.process(1 / 60)
+    finally:
+        esper.switch_world(SCENE_WORLD)
+
+
+def _shape_without_position(s: Scene) -> None:
+    esper.create_entity(Shape(Circle(1)))
+    esper.process(1 / 60)
+
+
+def _remove_position(s: Scene) -> None:
+    esper.remove_component(s.c, Position)
+    esper.process(1 / 60)
+
+
+def _overflow_x(s: Scene) -> None:
+    s.velocity(s.a).x = 1e308
+    esper.process(2.0)
+
+
+def _overflow_angle(s: Scene) -> None:
+    s.position(s.b).x = 6.0
+    s.velocity(s.b).x = 0.0
+    s.position(s.b).angle = 1e308
+    s.velocity(s.b).angular = 1e308
+    esper.process(1.0)
+
+
+def _repair_overflow(s: Scene) -> None:
+    s.velocity(s.a).x = 1.0
+    s.velocity(s.b).x = 1.0
+    s.position(s.b).angle = 0.0
+    s.velocity(s.b).angular = 0.0
+
+
+def _delete_shape_only(s: Scene) -> None:
+    for entity, _ in esper.get_component(Shape):
+        if not esper.has_component(entity, Position):
+            esper.delete_entity(entity)
+
+
+ROWS: tuple[Row, ...] = (
+    # -- shapes ------------------------------------------------------------------------
+    _g("circle-radius-nan", "`Circle(nan)`", ValueError, "radius must be finite, got nan",
+       lambda: Circle(NAN)),
+    _g("circle-radius-inf", "`Circle(inf)`", ValueError, "radius must be finite, got inf",
+       lambda: Circle(INF)),
+    _g("circle-radius-numpy-nan", "`Circle(np.float64('nan'))`", ValueError,
+       "radius must be finite, got nan", lambda: Circle(np.float64("nan"))),
+    _g("circle-radius-zero", "`Circle(0)`", ValueError, "radius must be > 0, got 0.0",
+       lambda: Circle(0)),
+    _g("circle-radius-negative", "`Circle(-1)`", ValueError, "radius must be > 0, got -1.0",
+       lambda: Circle(-1)),
+    _g("circle-radius-str", "`Circle('1')`", TypeError, "radius must be a real number, got str",
+       lambda: Circle("1")),  # type: ignore[arg-type]
+    _g("circle-radius-none", "`Circle(None)`", TypeError,
+       "radius must be a real number, got NoneType", lambda: Circle(None)),  # type: ignore[arg-type]
+    _g("circle-radius-bool", "`Circle(True)`", TypeError,
+       "radius must be a real number, got bool", lambda: Circle(True)),
+    _g("circle-radius-complex", "`Circle(1j)`", TypeError,
+       "radius must be a real number, got complex", lambda: Circle(1j)),  # type: ignore[arg-type]
+    _g("rect-width-zero", "`Rect(0, 1)`", ValueError, "width must be > 0, got 0.0",
+       lambda: Rect(0, 1)),
+    _g("rect-width-negative", "`Rect(-3, 1)`", ValueError, "width must be > 0, got -3.0",
+       lambda: Rect(-3, 1)),
+    _g("rect-height-zero", "`Rect(1, 0)`", ValueError, "height must be > 0, got 0.0",
+       lambda: Rect(1, 0)),
+    _g("rect-height-negative", "`Rect(1, -2)`", ValueError, "height must be > 0, got -2.0",
+       lambda: Rect(1, -2)),
+    _g("rect-width-nan", "`Rect(nan, 1)`", ValueError, "width must be finite, got nan",
+       lambda: Rect(NAN, 1)),
+    _g("rect-height-inf", "`Rect(1, inf)`", ValueError, "height must be finite, got inf",
+       lambda: Rect(1, INF)),
+    _g("rect-height-none", "`Rect(1, None)`", TypeError,
+       "height must be a real number, got NoneType", lambda: Rect(1, None)),  # type: ignore[arg-type]
+    _g("triangle-collinear", "`Triangle((0, 0), (1, 1), (2, 2))`", ValueError,
+       "triangle is degenerate: vertices a, b, c are collinear (zero area)",
+       lambda: Triangle((0, 0), (1, 1), (2, 2))),
+    _g("triangle-repeated-vertex", "`Triangle((0, 0), (0, 0), (1, 1))`", ValueError,
+       "triangle is degenerate: vertices a, b, c are collinear (zero area)",
+       lambda: Triangle((0, 0), (0, 0), (1, 1))),
+    _g("triangle-sliver-zero-area", "`Triangle((0, 0), (1e6, 0), (2e6, 1e-9))`", ValueError,
+       "triangle is degenerate: vertices a, b, c are collinear (zero area)",
+       lambda: Triangle((0, 0), (1e6, 0), (2e6, 1e-9))),
+    _g("triangle-vertex-nan", "`Triangle((0, nan), (1, 0), (0, 1))`", ValueError,
+       "a[1] must be finite, got nan", lambda: Triangle((0, NAN), (1, 0), (0, 1))),
+    _g("triangle-vertex-inf", "`Triangle((0, 0), (inf, 0), (0, 1))`", ValueError,
+       "b[0] must be finite, got inf", lambda: Triangle((0, 0), (INF, 0), (0, 1))),
+    _g("triangle-vertex-three-coords", "`Triangle((0, 0, 0), (1, 0), (0, 1))`", ValueError,
+       "a must have exactly 2 coordinates, got 3",
+       lambda: Triangle((0, 0, 0), (1, 0), (0, 1))),  # type: ignore[arg-type]
+    _g("triangle-vertex-str", "`Triangle('ab', (1, 0), (0, 1))`", TypeError,
+       "a must be a pair of numbers (x, y), got str",
+       lambda: Triangle("ab", (1, 0), (0, 1))),  # type: ignore[arg-type]
+    _g("triangle-vertex-none", "`Triangle((0, 0), (1, 0), None)`", TypeError,
+       "c must be a pair of numbers (x, y), got NoneType",
+       lambda: Triangle((0, 0), (1, 0), None)),  # type: ignore[arg-type]
+    _g("triangle-vertex-str-coordinate", "`Triangle((0, '0'), (1, 0), (0, 1))`", TypeError,
+       "a[1] must be a real number, got str",
+       lambda: Triangle((0, "0"), (1, 0), (0, 1))),  # type: ignore[arg-type]
+    _g("polygon-no-points", "`Polygon([])`", ValueError, "polygon needs at least 3 points, got 0",
+       lambda: Polygon([])),  # type: ignore[arg-type]
+    _g("polygon-two-points", "`Polygon([(0, 0), (1, 0)])`", ValueError,
+       "polygon needs at least 3 points, got 2",
+       lambda: Polygon([(0, 0), (1, 0)])),  # type: ignore[arg-type]
+    _g("polygon-repeated-point", "`Polygon([(0, 0), (2, 0), (2, 2), (2, 0)])`", ValueError,
+       "polygon has a repeated point",
+       lambda: Polygon([(0, 0), (2, 0), (2, 2), (2, 0)])),  # type: ignore[arg-type]
+    _g("polygon-collinear-neighbours", "`Polygon([(0, 0), (1, 0), (2, 0), (1, 1)])`", ValueError,
+       "polygon has collinear neighbours at vertex 1",
+       lambda: Polygon([(0, 0), (1, 0), (2, 0), (1, 1)])),  # type: ignore[arg-type]
+    _g("polygon-non-convex", "`Polygon([(0, 0), (2, 0), (1, 1), (2, 2), (0, 2)])`", ValueError,
+       "polygon is not convex (turns both ways at vertex 2)",
+       lambda: Polygon([(0, 0), (2, 0), (1, 1), (2, 2), (0, 2)])),  # type: ignore[arg-type]
+    _g("polygon-bow-tie", "`Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])` (edges cross)", ValueError,
+       "polygon is not convex (turns both ways at vertex 1)",
+       lambda: Polygon([(0, 0), (2, 2), (2, 0), (0, 2)])),  # type: ignore[arg-type]
+    _g("polygon-pentagram", "a five-pointed star (turns one way, winds twice)", ValueError,
+       "polygon outline is self-intersecting", lambda: Polygon(_PENTAGRAM)),  # type: ignore[arg-type]
+    _g("polygon-point-nan", "`Polygon([(0, 0), (2, 0), (nan, 2)])`", ValueError,
+       "points[2][0] must be finite, got nan",
+       lambda: Polygon([(0, 0), (2, 0), (NAN, 2)])),  # type: ignore[arg-type]
+    _g("polygon-point-inf", "`Polygon([(0, 0), (2, -inf), (1, 2)])`", ValueError,
+       "points[1][1] must be finite, got -inf",
+       lambda: Polygon([(0, 0), (2, -INF), (1, 2)])),  # type: ignore[arg-type]
+    _g("polygon-points-none", "`Polygon(None)`", TypeError,
+       "points must be a sequence of (x, y) pairs, got NoneType",
+       lambda: Polygon(None)),  # type: ignore[arg-type]
+    _g("polygon-points-str", "`Polygon('abc')`", TypeError,
+       "points must be a sequence of (x, y) pairs, got str",
+       lambda: Polygon("abc")),  # type: ignore[arg-type]
+    _g("polygon-flat-list", "`Polygon([0, 0, 1, 0, 0, 1])` (flat, not pairs)", TypeError,
+       "points[0] must be a pair of numbers (x, y), got int",
+       lambda: Polygon([0, 0, 1, 0, 0, 1])),  # type: ignore[arg-type]
+    _g("polygon-nested-too-deep", "`Polygon([[[0, 0]], [[1, 0]], [[0, 1]]])`", ValueError,
+       "points[0] must have exactly 2 coordinates, got 1",
+       lambda: Polygon([[[0, 0]], [[1, 0]], [[0, 1]]])),  # type: ignore[arg-type, list-item]
+    _g("polygon-point-three-coords", "`Polygon([(0, 0), (1, 0, 0), (0, 1)])`", ValueError,
+       "points[1] must have exactly 2 coordinates, got 3",
+       lambda: Polygon([(0, 0), (1, 0, 0), (0, 1)])),  # type: ignore[arg-type, list-item]
+    # -- poses and queries ---------------------------------------------------------------
+    _g("pose-one-value", "`intersects(Circle(1), (0,), Circle(1), (0, 0))`", ValueError,
+       "pose_a must be (x, y) or (x, y, angle), got 1 values",
+       lambda: intersects(Circle(1), (0,), Circle(1), (0, 0))),
+    _g("pose-four-values", "`contact(Circle(1), (0, 0), Circle(1), (0, 0, 0, 0))`", ValueError,
+       "pose_b must be (x, y) or (x, y, angle), got 4 values",
+       lambda: contact(Circle(1), (0, 0), Circle(1), (0, 0, 0, 0))),
+    _g("pose-nested", "`intersects(Circle(1), [(0, 0)], Circle(1), (0, 0))`", ValueError,
+       "pose_a must be (x, y) or (x, y, angle), got 1 values",
+       lambda: intersects(Circle(1), [(0, 0)], Circle(1), (0, 0))),
+    _g("pose-x-nan", "`intersects(Rect(1, 1), (nan, 0), Point(), (0, 0))`", ValueError,
+       "pose_a x must be finite, got nan",
+       lambda: intersects(Rect(1, 1), (NAN, 0), Point(), (0, 0))),
+    _g("pose-y-inf", "`contact(Point(), (0, 0), Rect(1, 1), (0, inf))`", ValueError,
+       "pose_b y must be finite, got inf",
+       lambda: contact(Point(), (0, 0), Rect(1, 1), (0, INF))),
+    _g("pose-angle-nan", "`intersects(Rect(1, 1), (0, 0, nan), Point(), (0, 0))`", ValueError,
+       "pose_a angle must be finite, got nan",
+       lambda: intersects(Rect(1, 1), (0, 0, NAN), Point(), (0, 0))),
+    _g("pose-none", "`intersects(Circle(1), None, Circle(1), (0, 0))`", TypeError,
+       "pose_a must be (x, y) or (x, y, angle), got NoneType",
+       lambda: intersects(Circle(1), None, Circle(1), (0, 0))),
+    _g("pose-str", "`intersects(Circle(1), (0, 0), Circle(1), '00')`", TypeError,
+       "pose_b must be (x, y) or (x, y, angle), got str",
+       lambda: intersects(Circle(1), (0, 0), Circle(1), "00")),
+    _g("pose-str-coordinate", "`intersects(Circle(1), ('1', 0), Circle(1), (0, 0))`", TypeError,
+       "pose_a x must be a real number, got str",
+       lambda: intersects(Circle(1), ("1", 0), Circle(1), (0, 0))),
+    _g("pose-none-coordinate", "`intersects(Circle(1), (0, None), Circle(1), (0, 0))`", TypeError,
+       "pose_a y must be a real number, got NoneType",
+       lambda: intersects(Circle(1), (0, None), Circle(1), (0, 0))),
+    _g("shape-str", "`intersects('circle', (0, 0), Circle(1), (0, 0))`", TypeError,
+       "shape_a must be a Point, Circle, Rect, Triangle or Polygon, got str",
+       lambda: intersects("circle", (0, 0), Circle(1), (0, 0))),  # type: ignore[arg-type]
+    _g("shape-none", "`contact(Circle(1), (0, 0), None, (0, 0))`", TypeError,
+       "shape_b must be a Point, Circle, Rect, Triangle or Polygon, got NoneType",
+       lambda: contact(Circle(1), (0, 0), None, (0, 0))),  # type: ignore[arg-type]
+    _g("shape-class-not-instance", "`intersects(Circle, (0, 0), Circle(1), (0, 0))`", TypeError,
+       "shape_a must be a Point, Circle, Rect, Triangle or Polygon, got type",
+       lambda: intersects(Circle, (0, 0), Circle(1), (0, 0))),  # type: ignore[arg-type]
+    _g("batch-not-a-record", "`intersects_batch([1], circles)`", TypeError,
+       "a must be a PointArrays, CircleArrays, RectArrays, TriangleArrays or PolygonArrays "
+       "record, got list",
+       lambda: intersects_batch([1], pack([Circle(1)], [(0, 0)]))),  # type: ignore[arg-type]
+    _g("batch-row-counts-differ", "`contact_batch(one_circle, two_circles)`", ValueError,
+       "a and b must have the same number of rows, got 1 and 2",
+       lambda: contact_batch(pack([Circle(1)], [(0, 0)]), pack([Circle(1)] * 2, [(0, 0)] * 2))),
+    _g("pack-lengths-differ", "`pack([Circle(1)], [(0, 0), (1, 1)])`", ValueError,
+       "got 1 shapes but 2 poses", lambda: pack([Circle(1)], [(0, 0), (1, 1)])),
+    _g("pack-empty", "`pack([], [])`", ValueError, "pack needs at least one shape",
+       lambda: pack([], [])),
+    _g("pack-mixed-types", "`pack([Circle(1), Rect(1, 1)], [(0, 0), (0, 0)])`", ValueError,
+       "pack needs shapes of one type: shapes[0] is Circle but shapes[1] is Rect",
+       lambda: pack([Circle(1), Rect(1, 1)], [(0, 0), (0, 0)])),
+    _g("pack-not-a-shape", "`pack(['circle'], [(0, 0)])`", TypeError,
+       "shapes[0] must be a Point, Circle, Rect, Triangle or Polygon, got str",
+       lambda: pack(["circle"], [(0, 0)])),  # type: ignore[list-item]
+    _g("pack-pose-nan", "`pack([Circle(1)], [(0, nan)])`", ValueError,
+       "poses[0] y must be finite, got nan", lambda: pack([Circle(1)], [(0, NAN)])),
+    # -- point in triangle -----------------------------------------------------------------
+    _g("pit-unknown-method", "`point_in_triangle(p, a, b, c, method='fast')`", ValueError,
+       f"unknown method 'fast'; valid methods: {_VALID}",
+       lambda: point_in_triangle((1, 1), *_TRI, method="fast")),
+    _g("pit-method-wrong-case", "`point_in_triangle(p, a, b, c, method='Barycentric')`",
+       ValueError, f"unknown method 'Barycentric'; valid methods: {_VALID}",
+       lambda: point_in_triangle((1, 1), *_TRI, method="Barycentric")),
+    _g("pit-method-int", "`point_in_triangle(p, a, b, c, method=0)`", TypeError,
+       "method must be a str naming a method, got int",
+       lambda: point_in_triangle((1, 1), *_TRI, method=0)),  # type: ignore[arg-type]
+    _g("pit-degenerate", "`point_in_triangle((0, 0), (0, 0), (1, 1), (2, 2))`", ValueError,
+       "triangle a=(0.0, 0.0), b=(1.0, 1.0), c=(2.0, 2.0) is degenerate: its vertices are "
+       "collinear (zero area)",
+       lambda: point_in_triangle((0, 0), (0, 0), (1, 1), (2, 2))),
+    _g("pit-point-nan", "`point_in_triangle((nan, 0), a, b, c)`", ValueError,
+       "p[0] must be finite, got nan", lambda: point_in_triangle((NAN, 0), *_TRI)),
+    _g("pit-vertex-inf", "`point_in_triangle(p, a, b, (0, inf))`", ValueError,
+       "c[1] must be finite, got inf",
+       lambda: point_in_triangle((1, 1), (0, 0), (4, 0), (0, INF))),
+    _g("pit-point-none", "`point_in_triangle(None, a, b, c)`", TypeError,
+       "p must be a pair of numbers (x, y), got NoneType",
+       lambda: point_in_triangle(None, *_TRI)),  # type: ignore[arg-type]
+    _g("barycentric-degenerate", "`barycentric((0, 0), (0, 0), (1, 1), (2, 2))`", ValueError,
+       "triangle a=(0.0, 0.0), b=(1.0, 1.0), c=(2.0, 2.0) is degenerate: its vertices are "
+       "collinear (zero area)",
+       lambda: barycentric((0, 0), (0, 0), (1, 1), (2, 2))),
+    # -- ECS components ----------------------------------------------------------------------
+    _e("position-x-nan", "`Position(nan, 0)`", ValueError, "Position.x must be finite, got nan",
+       lambda s: Position(NAN, 0)),
+    _e("position-angle-inf", "`Position(0, 0, angle=inf)`", ValueError,
+       "Position.angle must be finite, got inf", lambda s: Position(0, 0, angle=INF)),
+    _e("position-y-str", "`Position(0, '1')`", TypeError,
+       "Position.y must be a real number, got str", lambda s: Position(0, "1")),  # type: ignore[arg-type]
+    _e("velocity-y-nan", "`Velocity(0, nan)`", ValueError, "Velocity.y must be finite, got nan",
+       lambda s: Velocity(0, NAN)),
+    _e("velocity-angular-inf", "`Velocity(0, 0, angular=-inf)`", ValueError,
+       "Velocity.angular must be finite, got -inf", lambda s: Velocity(0, 0, angular=-INF)),
+    _e("velocity-x-none", "`Velocity(None, 0)`", TypeError,
+       "Velocity.x must be a real number, got NoneType",
+       lambda s: Velocity(None, 0)),  # type: ignore[arg-type]
+    _e("position-set-x-nan", "`position.x = nan` between ticks", ValueError,
+       "Position.x must be finite, got nan", lambda s: _set(s.position(s.a), "x", NAN)),
+    _e("position-set-angle-inf", "`position.angle = inf` between ticks", ValueError,
+       "Position.angle must be finite, got inf", lambda s: _set(s.position(s.b), "angle", INF)),
+    _e("position-set-y-str", "`position.y = '3'` between ticks", TypeError,
+       "Position.y must be a real number, got str", lambda s: _set(s.position(s.a), "y", "3")),
+    _e("velocity-set-x-inf", "`velocity.x = inf` between ticks", ValueError,
+       "Velocity.x must be finite, got inf", lambda s: _set(s.velocity(s.a), "x", INF)),
+    _e("velocity-set-angular-nan", "`velocity.angular = nan` between ticks", ValueError,
+       "Velocity.angular must be finite, got nan",
+       lambda s: _set(s.velocity(s.c), "angular", NAN)),
+    _e("shape-geometry-str", "`Shape('circle')`", TypeError,
+       "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str",
+       lambda s: Shape("circle")),  # type: ignore[arg-type]
+    _e("shape-geometry-class", "`Shape(Circle)` (the class, not a circle)", TypeError,
+       "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got type",
+       lambda s: Shape(Circle)),  # type: ignore[arg-type]
+    _e("shape-set-geometry-none", "`shape.geometry = None` between ticks", TypeError,
+       "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got NoneType",
+       lambda s: _set(s.shape(s.a), "geometry", None)),
+    _e("shape-layer-negative", "`Shape(Circle(1), layer=-1)`", ValueError,
+       "layer must be a 32-bit mask in [0, 0xFFFFFFFF], got -1",
+       lambda s: Shape(Circle(1), layer=-1)),
+    _e("shape-mask-33-bits", "`Shape(Circle(1), mask=1 << 32)`", ValueError,
+       "mask must be a 32-bit mask in [0, 0xFFFFFFFF], got 4294967296",
+       lambda s: Shape(Circle(1), mask=1 << 32)),
+    _e("shape-layer-float", "`Shape(Circle(1), layer=1.0)`", TypeError,
+       "layer must be an int bitmask, got float",
+       lambda s: Shape(Circle(1), layer=1.0)),  # type: ignore[arg-type]
+    _e("shape-set-mask-bool", "`shape.mask = True` between ticks", TypeError,
+       "mask must be an int bitmask, got bool", lambda s: _set(s.shape(s.b), "mask", True)),
+    # -- ECS ticks ---------------------------------------------------------------------------
+    _e("shape-without-position", "an entity with a Shape and no Position, then a tick",
+       ValueError,
+       "entity 4 has a Shape but no Position: add a Position or remove the Shape",
+       _shape_without_position, _delete_shape_only),
+    _e("position-removed", "`esper.remove_component(entity, Position)` on a shaped entity, "
+       "then a tick", ValueError,
+       "entity 3 has a Shape but no Position: add a Position or remove the Shape",
+       _remove_position, lambda s: esper.add_component(s.c, Position(40, 1))),
+    _e("velocity-overflow", "`velocity.x = 1e308`, then `esper.process(2.0)`", ValueError,
+       "entity 1: Position would not be finite ([inf, 0.0, 0.0]) after moving by dt=2.0",
+       _overflow_x, _repair_overflow),
+    _e("angle-overflow", "`position.angle = velocity.angular = 1e308`, then "
+       "`esper.process(1.0)`", ValueError,
+       "entity 2: Position would not be finite ([6.0, 0.0, inf]) after moving by dt=1.0",
+       _overflow_angle, _repair_overflow),
+    _e("dt-nan", "`esper.process(nan)`", ValueError, "dt must be finite, got nan",
+       lambda s: esper.process(NAN)),
+    _e("dt-str", "`esper.process('1/60')`", TypeError, "dt must be a real number, got str",
+       lambda s: esper.process("1/60")),
+    _e("system-in-another-world", "one CollisionSystem processed in a second esper world",
+       RuntimeError,
+       f"this CollisionSystem belongs to esper world {SCENE_WORLD!r} but ran in "
+       f"{OTHER_WORLD!r}: add one CollisionSystem per world",
+       _process_in_other_world),
+)
+
+GEOMETRY_ROWS = [row for row in ROWS if row.geometry is not None]
+ECS_ROWS = [row for row in ROWS if row.ecs is not None]
+
+
+def test_row_ids_are_unique() -> None:
+    ids = [row.id for row in ROWS]
+    assert len(ids) == len(set(ids))
+
+
+@pytest.mark.parametrize("row", GEOMETRY_ROWS, ids=lambda row: row.id)
+def test_geometry_row(row: Row) -> None:
+    assert row.geometry is not None
+    with pytest.raises(row.error) as raised:
+        row.geometry()
+    assert type(raised.value) is row.error
+    assert str(raised.value) == row.message
+
+
+@pytest.mark.parametrize("row", ECS_ROWS, ids=lambda row: row.id)
+def test_ecs_row_leaves_nothing_half_updated(row: Row, scene: Scene) -> None:
+    assert row.ecs is not None
+    touching = scene.collisions.touching()
+    contacts = scene.collisions.contacts()
+    assert touching == [(scene.a, scene.b)]
+    scene.events.clear()
+    with pytest.raises(row.error) as raised:
+        row.ecs(scene)
+    assert type(raised.value) is row.error
+    assert str(raised.value) == row.message
+    # Nothing half-updated: no event, the same pairs and contacts, no entity moved
+    # (an entity the bad action itself added or stripped aside).
+    assert scene.events == []
+    assert scene.collisions.touching() == touching
+    assert scene.collisions.contacts() == contacts
+    if row.repair is not None:
+        row.repair(scene)
+    # The next valid tick is correct.
+    for _ in range(2):
+        esper.process(1 / 60)
+        assert scene.collisions.touching() == brute_force_pairs()
+    assert scene.collisions.touching() == [(scene.a, scene.b)]
+    assert scene.events == []
+
+
+_HALF_TICK = pytest.mark.xfail(
+    strict=True,
+    reason="MovementSystem moves every entity, then its table refresh raises for the "
+    "shape without a Position: the failed tick is half applied (notes/bugs.md)",
+)
+_SETS_POSES_ITSELF = ("velocity-overflow", "angle-overflow")
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        pytest.param(row, marks=_HALF_TICK)
+        if row.id in ("shape-without-position", "position-removed")
+        else row
+        for row in ECS_ROWS
+        if row.id not in _SETS_POSES_ITSELF
+    ],
+    ids=lambda row: row.id,
+)
+def test_ecs_row_moves_nothing(row: Row, scene: Scene) -> None:
+    assert row.ecs is not None
+    poses = scene.poses()
+    with pytest.raises(row.error):
+        row.ecs(scene)
+    now = scene.poses()
+    assert {e: now[e] for e in poses if e in now} == {e: poses[e] for e in poses if e in now}
+
+
+def test_overflow_moves_nothing(scene: Scene) -> None:
+    before = scene.poses()
+    scene.velocity(scene.c).y = 1e308
+    with pytest.raises(ValueError, match="entity 3: Position would not be finite"):
+        esper.process(2.0)
+    # Entities 1 and 2 would have moved fine; the step is all or nothing.
+    assert scene.poses() == before
+
+
+def _doc_lines() -> set[str]:
+    return {line.strip() for line in DOC.read_text(encoding="utf-8").splitlines()}
+
+
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: row.id)
+def test_every_row_is_documented(row: Row) -> None:
+    assert row.doc_line() in _doc_lines(), f"docs/errors.md lacks the line:\n{row.doc_line()}"
+
+
+def test_documented_rows_all_have_a_test() -> None:
+    ids = {row.id for row in ROWS}
+    documented = {
+        match.group(1)
+        for line in _doc_lines()
+        if (match := re.match(r"\| `([a-z0-9-]+)` \|", line))
+    }
+    assert documented == ids
+
+
+# -- inputs that are NOT errors ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("offset", [0.0, 1e9, -1e9])
+def test_huge_coordinates_give_correct_answers(offset: float) -> None:
+    # At 1e9 doubles are spaced 1.2e-7 apart, so gaps of 1e-6 are still representable.
+    assert intersects(Circle(1), (offset, offset), Circle(1), (offset + 2, offset))
+    assert not intersects(Circle(1), (offset, offset), Circle(1), (offset + 2 + 1e-6, offset))
+    assert intersects(Rect(2, 2), (offset, 0), Rect(2, 2), (offset + 2, 0))
+    assert not intersects(Rect(2, 2), (offset, 0), Rect(2, 2), (offset + 2 + 1e-6, 0))
+    tri = Triangle((0, 0), (4, 0), (0, 4))
+    assert intersects(Point(), (offset + 2, 2), tri, (offset, 0))  # on the hypotenuse
+    assert not intersects(Point(), (offset + 2, 2 + 1e-6), tri, (offset, 0))
+    assert intersects(Rect(1e9, 1e9), (0, 0), Circle(1), (5e8 + 1, 0))
+    assert not intersects(Rect(1e9, 1e9), (0, 0), Circle(1), (5e8 + 1 + 1e-6, 0))
+    hit = contact(Circle(1), (offset, offset), Circle(1), (offset + 1.5, offset))
+    assert hit is not None
+    assert hit.depth == pytest.approx(0.5, abs=1e-6)
+
+
+@pytest.mark.parametrize("scale", [2.0**-30, 2.0**-40])
+def test_tiny_shapes_give_correct_answers(scale: float) -> None:
+    # Powers of two keep every coordinate below exact, so "touching" really touches;
+    # 1e-9 itself is checked with clear hits and misses below.
+    assert intersects(Circle(scale), (0, 0), Circle(scale), (2 * scale, 0))
+    assert not intersects(Circle(scale), (0, 0), Circle(scale), (2.001 * scale, 0))
+    tri = Triangle((0, 0), (4 * scale, 0), (0, 4 * scale))
+    assert intersects(tri, (0, 0), Rect(2 * scale, 2 * scale), (3 * scale, 3 * scale))
+    assert not intersects(tri, (0, 0), Rect(2 * scale, 2 * scale), (3.01 * scale, 3.01 * scale))
+    poly = Polygon([(0, 0), (scale, 0), (scale, scale)])
+    assert intersects(poly, (0, 0), Point(), (scale, scale / 2))
+    assert not intersects(poly, (0, 0), Point(), (1.001 * scale, scale / 2))
+    hit = contact(Circle(scale), (0, 0), Circle(scale), (scale, 0))
+    assert hit is not None
+    assert hit.depth == pytest.approx(scale, rel=1e-9)
+    assert point_in_triangle((scale, scale), (0, 0), (2 * scale, 0), (0, 2 * scale))
+
+
+def test_shapes_of_size_1e_9() -> None:
+    tiny = 1e-9
+    tri = Triangle((0, 0), (4 * tiny, 0), (0, 4 * tiny))
+    assert intersects(tri, (0, 0), Rect(2 * tiny, 2 * tiny), (2.9 * tiny, 2.9 * tiny))
+    assert not intersects(tri, (0, 0), Rect(2 * tiny, 2 * tiny), (3.1 * tiny, 3.1 * tiny))
+    assert intersects(Circle(tiny), (1.0, 1.0), Circle(tiny), (1.0 + 1.9 * tiny, 1.0))
+    assert not intersects(Circle(tiny), (1.0, 1.0), Circle(tiny), (1.0 + 2.1 * tiny, 1.0))
+
+
+@pytest.mark.parametrize(("where", "size"), [(1e9, 10.0), (0.0, 1e-9), (-1e9, 1e-3)])
+def test_ecs_at_huge_and_tiny_scales(where: float, size: float) -> None:
+    previous = esper.current_world
+    esper.switch_world("errors-scales")
+    try:
+        collisions = CollisionSystem()
+        esper.add_processor(collisions)
+        a = esper.create_entity(Position(where, where), Shape(Circle(size)))
+        b = esper.create_entity(Position(where + 2 * size, where), Shape(Rect(2 * size, size)))
+        esper.create_entity(Position(where + 4.5 * size, where), Shape(Circle(size)))
+        esper.process(1 / 60)
+        assert collisions.touching() == brute_force_pairs() == [(a, b)]
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world("errors-scales")
+
+
+def test_numpy_scalars_are_accepted() -> None:
+    assert Circle(np.float32(2)).radius == 2.0
+    assert intersects(Circle(np.int64(1)), np.array([0.0, 0.0]), Point(), (np.float64(1), 0))
+
+
+def test_lambda_handlers(scene: Scene) -> None:
+    """The documented rule: ``subscribe`` holds lambdas strongly; ``esper.set_handler``
+    holds only a weak reference, so a lambda given to it is gone at once (esper's
+    behaviour, documented in :mod:`arcade_collide.ecs.events`)."""
+    strong: list[object] = []
+    scene.collisions.subscribe(on_started=lambda event: strong.append(event))
+    weak: list[object] = []
+    esper.set_handler("on_collision_started", lambda event: weak.append(event))
+    try:
+        scene.position(scene.c).x = 10.0
+        esper.process(1 / 60)
+        assert [(e.a, e.b) for e in strong] == [(scene.b, scene.c)]  # type: ignore[attr-defined]
+        assert weak == []
+        assert not esper.event_registry.get("on_collision_started")
+    finally:
+        esper.event_registry.pop("on_collision_started", None)
