@@ -179,6 +179,9 @@ class CollisionSystem(esper.Processor):
     def contacts(self, sensors: bool = True) -> dict[tuple[int, int], Contact]:
         """The pairs ``(a, b)``, ``a < b``, touching after the last tick, with their contacts.
 
+        Pairs with an entity deleted since the tick (by a handler, say) are left out;
+        their :class:`CollisionEnded` still comes on the next tick.
+
         Args:
             sensors: Include pairs where either shape is a sensor.
 
@@ -188,20 +191,39 @@ class CollisionSystem(esper.Processor):
         state = self._state
         if state.contacts is None:
             state.contacts = _contacts_of(state, np.arange(len(state.keys)))
-        if sensors or not state.sensor.any():
+        keep = self._alive(state.keys)
+        if not sensors:
+            keep &= ~state.sensor
+        if keep.all():
             return dict(state.contacts)
         return {
             pair: contact
-            for (pair, contact), sensor in zip(
-                state.contacts.items(), state.sensor.tolist(), strict=True
-            )
-            if not sensor
+            for (pair, contact), kept in zip(state.contacts.items(), keep.tolist(), strict=True)
+            if kept
         }
 
     def touching(self) -> list[tuple[int, int]]:
-        """The pairs ``(a, b)`` touching after the last tick, sorted (no contacts computed)."""
+        """The pairs ``(a, b)`` touching after the last tick, sorted (no contacts computed).
+
+        Like :meth:`contacts`, without pairs whose entity was deleted since the tick.
+        """
         keys = self._state.keys
-        return list(zip((keys >> _PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist(), strict=True))
+        keys = keys[self._alive(keys)]
+        return list(zip(*_pairs(keys), strict=True))
+
+    def _alive(self, keys: IntArray) -> BoolArray:
+        """Which pairs have both entities still alive (checked in this system's world)."""
+        keep = np.ones(len(keys), dtype=np.bool_)
+        own = self._world is not None and self._world[0] == esper.current_world
+        if not len(keys) or not own:
+            return keep
+        a, b = _pairs(keys)
+        exists = esper.entity_exists
+        return np.fromiter(
+            (exists(x) and exists(y) for x, y in zip(a, b, strict=True)),
+            dtype=np.bool_,
+            count=len(keys),
+        )
 
     # -- the tick -----------------------------------------------------------
 
@@ -307,14 +329,18 @@ class CollisionSystem(esper.Processor):
                         errors.append(error)
         if started:
             handlers = self._handlers(ON_COLLISION_STARTED)
-            entities = world_identity()
+            entities: dict[int, object] = world_identity()  # type: ignore[assignment]
             dead = pending_deletions()
+            population = len(entities)
             for event in started:
-                # Checking existence costs a little, so only once the world changed
-                # (esper marks its cache dirty on any structural change).
-                if (dead or getattr(esper, "_cache_dirty")) and not (  # noqa: B009
-                    event.a in entities  # type: ignore[operator]
-                    and event.b in entities  # type: ignore[operator]
+                # Checking existence costs a little, so only once the world changed:
+                # a pending deletion, a structural change (esper marks its cache dirty)
+                # or an immediate deletion (the entity table shrank).
+                if (
+                    dead or getattr(esper, "_cache_dirty") or len(entities) != population  # noqa: B009
+                ) and not (
+                    event.a in entities
+                    and event.b in entities
                     and event.a not in dead
                     and event.b not in dead
                 ):

@@ -53,7 +53,7 @@ class MovementSystem(esper.Processor):
             if not np.isfinite(moved).all():
                 row = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
                 raise ValueError(
-                    f"entity {int(self._entities[row])}: Position would become non-finite "
+                    f"entity {int(self._entities[row])}: Position would not be finite "
                     f"({moved[row].tolist()}) after moving by dt={step!r}"
                 )
             p[self._positions] = moved

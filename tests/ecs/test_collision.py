@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import math
 from typing import Any
@@ -89,7 +88,7 @@ def test_started_contact_normal_points_from_a_to_b_whatever_the_shape_kinds() ->
 
 
 def test_events_are_ordered_ended_first_then_started_each_sorted() -> None:
-    system, log = setup()
+    _system, log = setup()
     ids = [circle(20 * k, 0, r=11) for k in range(6)]  # neighbours overlap
     esper.process(1 / 60)
     first = log.take()
@@ -162,7 +161,7 @@ def test_touching_pairs_equal_brute_force_on_a_mixed_scene(seed: int, layers: bo
 
 def event_log_hash(ticks: int) -> tuple[str, int]:
     random_scene(42, 200)
-    system, log = setup()
+    _system, log = setup()
     digest = hashlib.sha256()
     count = 0
     for _ in range(ticks):
