@@ -24,15 +24,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import NamedTuple
 
 import numpy as np
 
 from arcade_collide.geometry.arrays import BatchContacts, BoolArray, FloatArray, IntArray
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import Vec2, rotation, to_world
-
-_Rows = TypeVar("_Rows", FloatArray, BoolArray)
 
 Outline = list[Vec2]
 """World vertices of a convex shape, in order around the outline."""
@@ -67,28 +65,76 @@ def outline_key(outline: Outline) -> tuple[float, ...]:
     return tuple(key)
 
 
-def sat_intersects(va: Outline, vb: Outline) -> bool:
+def _axes(outline: Outline, count: int) -> list[tuple[float, float]]:
+    """Normals ``(ey, -ex)`` of the first ``count`` edges (unnormalised; direction is irrelevant).
+
+    A rectangle passes ``count=2``: its other two edges are parallel to these.
+    """
+    n = len(outline)
+    axes = []
+    for i in range(count):
+        x0, y0 = outline[i]
+        x1, y1 = outline[(i + 1) % n]
+        axes.append((y1 - y0, x0 - x1))
+    return axes
+
+
+def sat_intersects(va: Outline, vb: Outline, axes_a: int, axes_b: int) -> bool:
     """Separating-axis test of two convex outlines (Ericson, RTCD 5.2.1 / 4.4.1).
 
     Two convex sets are disjoint exactly when some edge normal of either one
     separates their projections, so testing the edge normals of both outlines is
-    exact; containment is caught because no axis then separates.
+    exact; containment is caught because no axis then separates. ``axes_*`` is
+    how many leading edges of each outline give distinct axes.
     """
-    for owner in (va, vb):
-        n = len(owner)
-        for i in range(n):
-            x0, y0 = owner[i]
-            x1, y1 = owner[(i + 1) % n]
-            nx = y1 - y0
-            ny = x0 - x1
-            pa = [nx * x + ny * y for x, y in va]
-            pb = [nx * x + ny * y for x, y in vb]
-            if max(pa) < min(pb) or max(pb) < min(pa):
-                return False
+    for nx, ny in _axes(va, axes_a) + _axes(vb, axes_b):
+        pa = [nx * x + ny * y for x, y in va]
+        pb = [nx * x + ny * y for x, y in vb]
+        if max(pa) < min(pb) or max(pb) < min(pa):
+            return False
     return True
 
 
-def sat_contact(va: Outline, vb: Outline) -> Contact | None:
+def _sat(va: Outline, vb: Outline, axes_a: int, axes_b: int) -> tuple[Contact, bool] | None:
+    """SAT contact, plus whether a tie decided it (see :func:`sat_contact`)."""
+    axes = _axes(va, axes_a) + _axes(vb, axes_b)
+    forwards: list[float] = []
+    backwards: list[float] = []
+    depths: list[float] = []
+    for nx, ny in axes:
+        pa = [nx * x + ny * y for x, y in va]
+        pb = [nx * x + ny * y for x, y in vb]
+        max_a = max(pa)
+        min_a = min(pa)
+        max_b = max(pb)
+        min_b = min(pb)
+        if max_a < min_b or max_b < min_a:
+            return None
+        forward = max_a - min_b
+        backward = max_b - min_a
+        length = math.sqrt(nx * nx + ny * ny)
+        forwards.append(forward)
+        backwards.append(backward)
+        depths.append((forward if forward <= backward else backward) / length)
+    best = min(depths)
+    k = depths.index(best)
+    # Only a tie between an axis of A and an axis of B (or equal overlap on both sides) can
+    # resolve differently when the arguments swap; ties among one shape's own parallel edges
+    # resolve the same way in both orders.
+    na = min(axes_a, len(depths))
+    tie = (best in depths[:na] and best in depths[na:]) or forwards[k] == backwards[k]
+    nx, ny = axes[k]
+    length = math.sqrt(nx * nx + ny * ny)
+    sign = 1.0 if forwards[k] <= backwards[k] else -1.0
+    # Adding 0.0 turns a -0.0 component into 0.0 (cosmetic; -0.0 == 0.0 anyway).
+    ux = nx / length * sign + 0.0
+    uy = ny / length * sign + 0.0
+    return Contact((ux, uy), max(best, 0.0), _sat_point(ux, uy, va, vb)), tie
+
+
+def sat_contact(
+    va: Outline, vb: Outline, axes_a: int, axes_b: int, canonical: bool = False
+) -> Contact | None:
     """SAT contact of two convex outlines: minimum-overlap axis, normal from A to B.
 
     Axes are A's edge normals in edge order, then B's. On each axis the overlap
@@ -97,6 +143,14 @@ def sat_contact(va: Outline, vb: Outline) -> Contact | None:
     axis length and the smallest depth wins (first axis on ties). For convex
     outlines that minimum is the penetration depth (RTCD 5.2.1).
 
+    Without ties the answer for (B, A) is exactly the flipped answer for (A, B).
+    With ``canonical`` (same-type pairs), a contact decided by a tie (an axis of
+    A and an axis of B of equal depth, or equal overlap on both sides; ties
+    among one outline's own parallel edges resolve alike in both orders) is
+    evaluated with the outlines
+    in a canonical order (:func:`outline_key`, smaller first) and flipped back,
+    so symmetry holds there too unless the outlines are identical.
+
     The point is defined in the frame of the unit normal ``u`` and its tangent
     ``t = (-u.y, u.x)``: along ``u`` it is midway between A's furthest extent
     along ``u`` and B's furthest extent against it (the two surfaces, ``depth``
@@ -104,42 +158,15 @@ def sat_contact(va: Outline, vb: Outline) -> Contact | None:
     shadows on ``t`` overlap. It depends continuously on the shapes and does not
     single out an arbitrary vertex when edges lie flat against each other.
     """
-    best_depth = math.inf
-    best: tuple[float, float, float, float] | None = None
-    for owner in (va, vb):
-        n = len(owner)
-        for i in range(n):
-            x0, y0 = owner[i]
-            x1, y1 = owner[(i + 1) % n]
-            nx = y1 - y0
-            ny = x0 - x1
-            pa = [nx * x + ny * y for x, y in va]
-            pb = [nx * x + ny * y for x, y in vb]
-            max_a = max(pa)
-            min_a = min(pa)
-            max_b = max(pb)
-            min_b = min(pb)
-            if max_a < min_b or max_b < min_a:
-                return None
-            forward = max_a - min_b
-            backward = max_b - min_a
-            length = math.sqrt(nx * nx + ny * ny)
-            if forward <= backward:
-                depth = forward / length
-                sign = 1.0
-            else:
-                depth = backward / length
-                sign = -1.0
-            if depth < best_depth:
-                best_depth = depth
-                best = (nx, ny, length, sign)
-    if best is None:  # unreachable for real outlines (they have edges); kept for the type checker
+    found = _sat(va, vb, axes_a, axes_b)
+    if found is None:
         return None
-    nx, ny, length, sign = best
-    # Adding 0.0 turns a -0.0 component into 0.0 (cosmetic; -0.0 == 0.0 anyway).
-    ux = nx / length * sign + 0.0
-    uy = ny / length * sign + 0.0
-    return Contact((ux, uy), max(best_depth, 0.0), _sat_point(ux, uy, va, vb))
+    result, tie = found
+    if canonical and tie and outline_key(vb) < outline_key(va):
+        swapped = _sat(vb, va, axes_b, axes_a)
+        if swapped is not None:  # always: the same pair, just the other way round
+            return swapped[0].flipped()
+    return result
 
 
 def _sat_point(ux: float, uy: float, va: Outline, vb: Outline) -> Vec2:
@@ -289,96 +316,201 @@ def lex_less_batch(ka: FloatArray, kb: FloatArray) -> BoolArray:
     return result
 
 
-def swap_rows(swap: BoolArray, a: _Rows, b: _Rows) -> tuple[_Rows, _Rows]:
-    """``(a, b)`` with the rows marked in ``swap`` exchanged."""
-    if not swap.any():
-        return a, b
-    shape = (-1,) + (1,) * (a.ndim - 1)
-    s = swap.reshape(shape)
-    first: _Rows = np.where(s, b, a)
-    second: _Rows = np.where(s, a, b)
-    return first, second
+def columns(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """``(M, K, 2)`` vertices as contiguous ``(K, M)`` x and y arrays.
+
+    Reductions over the K vertices then run along the first axis, which numpy
+    does as fast elementwise passes instead of M tiny reductions.
+    """
+    return np.ascontiguousarray(vertices[..., 0].T), np.ascontiguousarray(vertices[..., 1].T)
 
 
-def flip_rows(result: BatchContacts, swap: BoolArray) -> BatchContacts:
-    """Reverse the normals of the rows marked in ``swap`` (their pair was evaluated as B, A)."""
-    if not swap.any():
-        return result
-    sign = np.where(swap, -1.0, 1.0)[:, None]
-    return BatchContacts(result.hit, result.normal * sign, result.depth, result.point)
+def _axes_batch(x: FloatArray, y: FloatArray, count: int) -> list[tuple[FloatArray, FloatArray]]:
+    """Vectorised :func:`_axes`; a padded row's closing edge is edge ``K-1`` (see the mask)."""
+    k = x.shape[0]
+    return [(y[(i + 1) % k] - y[i], x[i] - x[(i + 1) % k]) for i in range(count)]
 
 
-def _projections(
-    va: FloatArray, vb: FloatArray
-) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
-    """Edge axes of A then B ``(M, KA+KB)`` and both outlines projected on them ``(M, NAX, K)``."""
-    xa, ya = va[..., 0], va[..., 1]
-    xb, yb = vb[..., 0], vb[..., 1]
-    nx = np.concatenate([np.roll(ya, -1, axis=1) - ya, np.roll(yb, -1, axis=1) - yb], axis=1)
-    ny = np.concatenate([xa - np.roll(xa, -1, axis=1), xb - np.roll(xb, -1, axis=1)], axis=1)
-    pa = nx[:, :, None] * xa[:, None, :] + ny[:, :, None] * ya[:, None, :]
-    pb = nx[:, :, None] * xb[:, None, :] + ny[:, :, None] * yb[:, None, :]
-    return nx, ny, pa, pb
+def _extent(
+    nx: FloatArray, ny: FloatArray, x: FloatArray, y: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """Max and min over the K vertices of ``nx*x + ny*y`` (same order of operations as scalar).
+
+    One vertex at a time: temporaries stay ``(M,)``-sized, which is much faster
+    than one ``(K, M)`` product for large M (no fresh pages for every product).
+    """
+    high = nx * x[0]
+    high += ny * y[0]
+    low = high.copy()
+    for i in range(1, x.shape[0]):
+        p = nx * x[i]
+        p += ny * y[i]
+        np.maximum(high, p, out=high)
+        np.minimum(low, p, out=low)
+    return high, low
 
 
-def sat_intersects_batch(va: FloatArray, vb: FloatArray) -> BoolArray:
+def sat_intersects_batch(
+    va: FloatArray, vb: FloatArray, axes_a: int | None = None, axes_b: int | None = None
+) -> BoolArray:
     """Vectorised :func:`sat_intersects` for ``(M, KA, 2)`` and ``(M, KB, 2)`` outlines.
 
-    Zero-length padded edges give the axis ``(0, 0)``, on which everything
-    projects to 0: it never separates, so no mask is needed for the boolean.
+    ``axes_*`` default to every edge. Zero-length padded edges give the axis
+    ``(0, 0)``, on which everything projects to 0: it never separates, so the
+    boolean needs no mask.
     """
-    _, _, pa, pb = _projections(va, vb)
-    separated = (pa.max(axis=2) < pb.min(axis=2)) | (pb.max(axis=2) < pa.min(axis=2))
-    result: BoolArray = ~separated.any(axis=1)
+    xa, ya = columns(va)
+    xb, yb = columns(vb)
+    axes = _axes_batch(xa, ya, axes_a or xa.shape[0]) + _axes_batch(xb, yb, axes_b or xb.shape[0])
+    separated = np.zeros(xa.shape[1], dtype=bool)
+    for nx, ny in axes:
+        max_a, min_a = _extent(nx, ny, xa, ya)
+        max_b, min_b = _extent(nx, ny, xb, yb)
+        separated |= max_a < min_b
+        separated |= max_b < min_a
+    result: BoolArray = ~separated
     return result
+
+
+def _sat_batch(
+    xa: FloatArray,
+    ya: FloatArray,
+    xb: FloatArray,
+    yb: FloatArray,
+    axes_a: int,
+    axes_b: int,
+    valid: BoolArray | None,
+) -> tuple[BoolArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
+    """Vectorised :func:`_sat` over columns: ``(hit, ux, uy, depth, point, tie)``.
+
+    The best axis is tracked while looping over the axes (first minimum wins,
+    as in the scalar loop), so nothing of size ``axes x M`` is gathered.
+    """
+    m = xa.shape[1]
+    axes = _axes_batch(xa, ya, axes_a) + _axes_batch(xb, yb, axes_b)
+    separated = np.zeros(m, dtype=bool)
+    depths: list[FloatArray] = []
+    best = np.full(m, np.inf)
+    best_nx = best_ny = best_forward = best_backward = np.zeros(m)
+    for j, (nx, ny) in enumerate(axes):
+        max_a, min_a = _extent(nx, ny, xa, ya)
+        max_b, min_b = _extent(nx, ny, xb, yb)
+        separated |= max_a < min_b
+        separated |= max_b < min_a
+        forward = max_a - min_b
+        backward = max_b - min_a
+        len2 = nx * nx + ny * ny
+        depth = np.where(forward <= backward, forward, backward)
+        if valid is not None:
+            real = valid[j]
+            depth /= np.sqrt(np.where(real, len2, 1.0))
+            depth[~real] = np.inf
+        else:
+            depth /= np.sqrt(len2)
+        depths.append(depth)
+        # First minimum wins, as in the scalar loop. Everything stays (M,)-sized on purpose:
+        # (axes x M) scratch arrays cost more in fresh memory than they save in calls.
+        better = depth < best
+        best = np.where(better, depth, best)
+        best_nx = np.where(better, nx, best_nx)
+        best_ny = np.where(better, ny, best_ny)
+        best_forward = np.where(better, forward, best_forward)
+        best_backward = np.where(better, backward, best_backward)
+    tie_a = np.zeros(m, dtype=bool)
+    tie_b = np.zeros(m, dtype=bool)
+    for j, depth in enumerate(depths):
+        if j < axes_a:
+            tie_a |= depth == best
+        else:
+            tie_b |= depth == best
+    tie = (tie_a & tie_b) | (best_forward == best_backward)
+    length = np.sqrt(best_nx * best_nx + best_ny * best_ny)
+    length[length == 0.0] = 1.0  # rows that miss on every axis only; they are masked out
+    sign = np.where(best_forward <= best_backward, 1.0, -1.0)
+    ux = best_nx / length * sign + 0.0
+    uy = best_ny / length * sign + 0.0
+    point = _sat_point_batch(ux, uy, xa, ya, xb, yb)
+    return ~separated, ux, uy, best, point, tie
 
 
 def sat_contact_batch(
     va: FloatArray,
     vb: FloatArray,
-    mask_a: BoolArray | None = None,
-    mask_b: BoolArray | None = None,
+    axes_a: int | None = None,
+    axes_b: int | None = None,
+    nverts_a: IntArray | None = None,
+    nverts_b: IntArray | None = None,
+    canonical: bool = False,
 ) -> BatchContacts:
-    """Vectorised :func:`sat_contact`; ``mask_*`` mark real edges of padded polygon rows."""
-    m = va.shape[0]
-    nx, ny, pa, pb = _projections(va, vb)
-    max_a = pa.max(axis=2)
-    min_a = pa.min(axis=2)
-    max_b = pb.max(axis=2)
-    min_b = pb.min(axis=2)
-    hit = ~((max_a < min_b) | (max_b < min_a)).any(axis=1)
-    forward = max_a - min_b
-    backward = max_b - min_a
-    if mask_a is None:
-        mask_a = np.ones(va.shape[:2], dtype=bool)
-    if mask_b is None:
-        mask_b = np.ones(vb.shape[:2], dtype=bool)
-    valid = np.concatenate([mask_a, mask_b], axis=1)
-    length = np.sqrt(np.where(valid, nx * nx + ny * ny, 1.0))
-    positive = forward <= backward
-    depth_all = np.where(valid, np.where(positive, forward, backward) / length, np.inf)
-    k = depth_all.argmin(axis=1)
-    rows = np.arange(m)
-    sign = np.where(positive[rows, k], 1.0, -1.0)
-    depth = depth_all[rows, k]
-    ux = nx[rows, k] / length[rows, k] * sign + 0.0
-    uy = ny[rows, k] / length[rows, k] * sign + 0.0
-    point = _sat_point_batch(ux, uy, va, vb)
+    """Vectorised :func:`sat_contact`; ``nverts_*`` mark the real edges of padded polygon rows."""
+    xa, ya = columns(va)
+    xb, yb = columns(vb)
+    ka = axes_a or xa.shape[0]
+    kb = axes_b or xb.shape[0]
+    mask_a = None if nverts_a is None else polygon_edge_mask(nverts_a, xa.shape[0]).T
+    mask_b = None if nverts_b is None else polygon_edge_mask(nverts_b, xb.shape[0]).T
+    valid = _stack_masks(mask_a, mask_b, ka, kb, xa.shape[1])
+    hit, ux, uy, depth, point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid)
+    if canonical:
+        rows = np.flatnonzero(hit & tie)
+        if rows.size:
+            # Keys of rows padded to one width (repeating the last vertex, as pack does).
+            width = max(va.shape[1], vb.shape[1])
+            key_a = outline_key_batch(
+                _pad(va[rows], width), None if nverts_a is None else nverts_a[rows]
+            )
+            key_b = outline_key_batch(
+                _pad(vb[rows], width), None if nverts_b is None else nverts_b[rows]
+            )
+            rows = rows[lex_less_batch(key_b, key_a)]
+        if rows.size:
+            sub_valid = _stack_masks(
+                None if mask_b is None else mask_b[:, rows],
+                None if mask_a is None else mask_a[:, rows],
+                kb,
+                ka,
+                rows.size,
+            )
+            _, sx, sy, sd, sp, _ = _sat_batch(
+                xb[:, rows], yb[:, rows], xa[:, rows], ya[:, rows], kb, ka, sub_valid
+            )
+            ux[rows] = -sx
+            uy[rows] = -sy
+            depth[rows] = sd
+            point[rows] = sp
     return masked(hit, np.stack([ux, uy], axis=1), np.maximum(depth, 0.0), point)
 
 
-def _sat_point_batch(ux: FloatArray, uy: FloatArray, va: FloatArray, vb: FloatArray) -> FloatArray:
+def _pad(vertices: FloatArray, width: int) -> FloatArray:
+    """Rows padded to ``width`` vertices by repeating their last vertex."""
+    extra = width - vertices.shape[1]
+    if extra == 0:
+        return vertices
+    return np.concatenate([vertices, np.repeat(vertices[:, -1:], extra, axis=1)], axis=1)
+
+
+def _stack_masks(
+    mask_a: BoolArray | None, mask_b: BoolArray | None, ka: int, kb: int, m: int
+) -> BoolArray | None:
+    """``(KA+KB, M)`` validity of the axes, or None when every axis is real."""
+    if mask_a is None and mask_b is None:
+        return None
+    full_a = np.ones((ka, m), dtype=bool) if mask_a is None else mask_a[:ka]
+    full_b = np.ones((kb, m), dtype=bool) if mask_b is None else mask_b[:kb]
+    stacked: BoolArray = np.concatenate([full_a, full_b], axis=0)
+    return stacked
+
+
+def _sat_point_batch(
+    ux: FloatArray, uy: FloatArray, xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray
+) -> FloatArray:
     """Vectorised :func:`_sat_point` (padding repeats a real vertex, so it changes no extreme)."""
     tx = -uy
     ty = ux
-    u_x, u_y, t_x, t_y = ux[:, None], uy[:, None], tx[:, None], ty[:, None]
-    xa, ya, xb, yb = va[..., 0], va[..., 1], vb[..., 0], vb[..., 1]
-    s_n = ((u_x * xa + u_y * ya).max(axis=1) + (u_x * xb + u_y * yb).min(axis=1)) * 0.5
-    ta = t_x * xa + t_y * ya
-    tb = t_x * xb + t_y * yb
-    lo = np.maximum(ta.min(axis=1), tb.min(axis=1))
-    hi = np.minimum(ta.max(axis=1), tb.max(axis=1))
-    s_t = (lo + hi) * 0.5
+    s_n = (_extent(ux, uy, xa, ya)[0] + _extent(ux, uy, xb, yb)[1]) * 0.5
+    ta_max, ta_min = _extent(tx, ty, xa, ya)
+    tb_max, tb_min = _extent(tx, ty, xb, yb)
+    s_t = (np.maximum(ta_min, tb_min) + np.minimum(ta_max, tb_max)) * 0.5
     return np.stack([ux * s_n + tx * s_t, uy * s_n + ty * s_t], axis=1)
 
 
@@ -392,36 +524,86 @@ def masked(
     )
 
 
-def _circle_edges_batch(
-    center: FloatArray, ccw: FloatArray, mask: BoolArray | None
-) -> tuple[BoolArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
-    """Vectorised :func:`_circle_edges`; masked-out edges get ``d2 = inf``."""
-    px, py = ccw[..., 0], ccw[..., 1]
-    ex = np.roll(px, -1, axis=1) - px
-    ey = np.roll(py, -1, axis=1) - py
-    cx = center[:, 0:1]
-    cy = center[:, 1:2]
-    wx = cx - px
-    wy = cy - py
-    cross = ex * wy - ey * wx
-    len2 = ex * ex + ey * ey
-    valid = len2 > 0.0 if mask is None else mask
-    t = np.minimum(np.maximum((wx * ex + wy * ey) / np.where(valid, len2, 1.0), 0.0), 1.0)
-    qx = px + t * ex
-    qy = py + t * ey
-    dx = cx - qx
-    dy = cy - qy
-    d2 = np.where(valid, dx * dx + dy * dy, np.inf)
-    inside: BoolArray = np.asarray(((cross >= 0.0) | ~valid).all(axis=1))
-    return inside, d2, qx, qy, cross, len2, valid
+class _EdgeScan(NamedTuple):
+    """Per-row results of scanning the edges of an outline against a circle centre."""
+
+    inside: BoolArray
+    d2: FloatArray
+    qx: FloatArray
+    qy: FloatArray
+    s: FloatArray
+    fx: FloatArray
+    fy: FloatArray
+
+
+def _scan_edges(
+    center: FloatArray, ccw: FloatArray, mask: BoolArray | None, faces: bool
+) -> _EdgeScan:
+    """Vectorised :func:`_circle_edges`, keeping only the running winners.
+
+    Loops over the K edges with ``(M,)`` arrays: the closest edge point (first
+    minimum of the squared distance) and, when ``faces``, the face nearest from
+    inside (first minimum of ``cross / length``) with its unit inward normal.
+    ``mask`` is ``(M, K)``, True for real edges of padded rows.
+    """
+    x, y = columns(ccw)
+    k, m = x.shape
+    cx = center[:, 0]
+    cy = center[:, 1]
+    inside = np.ones(m, dtype=bool)
+    best_d2 = np.full(m, np.inf)
+    best_qx = np.zeros(m)
+    best_qy = np.zeros(m)
+    best_s = np.full(m, np.inf)
+    best_fx = np.zeros(m)
+    best_fy = np.zeros(m)
+    valid = None if mask is None else np.ascontiguousarray(mask.T)
+    for i in range(k):
+        j = (i + 1) % k
+        px = x[i]
+        py = y[i]
+        ex = x[j] - px
+        ey = y[j] - py
+        wx = cx - px
+        wy = cy - py
+        cross = ex * wy - ey * wx
+        len2 = ex * ex + ey * ey
+        if valid is not None:
+            real = valid[i]
+            len2 = np.where(real, len2, 1.0)
+        t = np.minimum(np.maximum((wx * ex + wy * ey) / len2, 0.0), 1.0)
+        qx = px + t * ex
+        qy = py + t * ey
+        dx = cx - qx
+        dy = cy - qy
+        d2 = dx * dx + dy * dy
+        if valid is not None:
+            d2[~real] = np.inf
+            inside &= (cross >= 0.0) | ~real
+        else:
+            inside &= cross >= 0.0
+        better = d2 < best_d2
+        np.copyto(best_d2, d2, where=better)
+        np.copyto(best_qx, qx, where=better)
+        np.copyto(best_qy, qy, where=better)
+        if faces:
+            length = np.sqrt(len2)
+            s = cross / length
+            if valid is not None:
+                s[~real] = np.inf
+            better = s < best_s
+            np.copyto(best_s, s, where=better)
+            np.copyto(best_fx, -ey / length, where=better)
+            np.copyto(best_fy, ex / length, where=better)
+    return _EdgeScan(inside, best_d2, best_qx, best_qy, best_s, best_fx, best_fy)
 
 
 def circle_convex_intersects_batch(
     center: FloatArray, radius: FloatArray, ccw: FloatArray, mask: BoolArray | None = None
 ) -> BoolArray:
     """Vectorised :func:`circle_convex_intersects` (``mask`` marks real edges of padded rows)."""
-    inside, d2, _, _, _, _, _ = _circle_edges_batch(center, ccw, mask)
-    result: BoolArray = inside | (d2.min(axis=1) <= radius * radius)
+    scan = _scan_edges(center, ccw, mask, faces=False)
+    result: BoolArray = scan.inside | (scan.d2 <= radius * radius)
     return result
 
 
@@ -429,38 +611,18 @@ def circle_convex_contact_batch(
     center: FloatArray, radius: FloatArray, ccw: FloatArray, mask: BoolArray | None = None
 ) -> BatchContacts:
     """Vectorised :func:`circle_convex_contact`."""
-    m = center.shape[0]
-    rows = np.arange(m)
-    inside, d2_all, qx_all, qy_all, cross, len2, valid = _circle_edges_batch(center, ccw, mask)
-    k_out = d2_all.argmin(axis=1)
-    d2 = d2_all[rows, k_out]
-    hit = inside | (d2 <= radius * radius)
-    face = inside | (d2 == 0.0)
+    scan = _scan_edges(center, ccw, mask, faces=True)
+    hit = scan.inside | (scan.d2 <= radius * radius)
+    face = scan.inside | (scan.d2 == 0.0)
     cx = center[:, 0]
     cy = center[:, 1]
-    # Outside branch.
-    qx_o = qx_all[rows, k_out]
-    qy_o = qy_all[rows, k_out]
-    d = np.sqrt(d2)
+    d = np.sqrt(scan.d2)
     d_safe = np.where(face, 1.0, d)
-    nx_o = (qx_o - cx) / d_safe
-    ny_o = (qy_o - cy) / d_safe
-    # Face branch.
-    lengths = np.sqrt(np.where(valid, len2, 1.0))
-    s_all = np.where(valid, cross / lengths, np.inf)
-    k_in = s_all.argmin(axis=1)
-    s = s_all[rows, k_in]
-    s = np.where(face, s, 0.0)
-    n_edges = ccw.shape[1]
-    p = ccw[rows, k_in]
-    p1 = ccw[rows, (k_in + 1) % n_edges]
-    length = lengths[rows, k_in]
-    nx_i = (p[:, 1] - p1[:, 1]) / length
-    ny_i = (p1[:, 0] - p[:, 0]) / length
-    nx = np.where(face, nx_i, nx_o)
-    ny = np.where(face, ny_i, ny_o)
-    depth = np.where(face, radius + s, radius - np.where(face, 0.0, d))
-    qx = np.where(face, cx - s * nx_i, qx_o)
-    qy = np.where(face, cy - s * ny_i, qy_o)
+    s = np.where(face, scan.s, 0.0)
+    nx = np.where(face, scan.fx, (scan.qx - cx) / d_safe)
+    ny = np.where(face, scan.fy, (scan.qy - cy) / d_safe)
+    depth = np.where(face, radius + s, radius - d)
+    qx = np.where(face, cx - s * scan.fx, scan.qx)
+    qy = np.where(face, cy - s * scan.fy, scan.qy)
     point = np.stack([(cx + nx * radius + qx) * 0.5, (cy + ny * radius + qy) * 0.5], axis=1)
     return masked(hit, np.stack([nx, ny], axis=1), np.maximum(depth, 0.0), point)

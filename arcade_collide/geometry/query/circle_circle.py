@@ -1,11 +1,12 @@
 """Circle against circle: centre distance against the sum of the radii.
 
 The boolean compares squared distances (no square root). The contact is
-evaluated with the circles in a canonical order (smaller ``(x, y, radius)``
-first) and flipped back when needed, so ``contact(a, b)`` equals
-``contact(b, a).flipped()`` bit for bit unless the two circles are identical.
-Coincident centres have no direction: the normal is then ``(1.0, 0.0)`` from
-the canonically first circle to the other.
+symmetric bit for bit: swapping the circles negates ``b - a`` exactly and every
+other operation commutes, so ``contact(a, b) == contact(b, a).flipped()``.
+Coincident centres have no direction; the normal is then ``(1.0, 0.0)`` when
+``r_a <= r_b`` and ``(-1.0, 0.0)`` otherwise, which keeps the symmetry for
+circles of different radii (two identical circles at one place get
+``(1.0, 0.0)`` both ways).
 """
 
 from __future__ import annotations
@@ -16,12 +17,7 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import BatchContacts, BoolArray, CircleArrays
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query._convex import (
-    flip_rows,
-    lex_less_batch,
-    masked,
-    swap_rows,
-)
+from arcade_collide.geometry.query._convex import masked
 from arcade_collide.geometry.shapes import Circle
 
 
@@ -64,7 +60,7 @@ def _contact(ax: float, ay: float, ra: float, bx: float, by: float, rb: float) -
         nx = dx / d
         ny = dy / d
     else:
-        nx, ny = 1.0, 0.0
+        nx, ny = (1.0 if ra <= rb else -1.0), 0.0
     # Midway between A's deepest point (a + n*ra) and B's (b - n*rb).
     point = ((ax + nx * ra + (bx - nx * rb)) * 0.5, (ay + ny * ra + (by - ny * rb)) * 0.5)
     return Contact((nx, ny), max(rs - d, 0.0), point)
@@ -95,12 +91,7 @@ def contact_circle_circle(
     >>> contact_circle_circle(Circle(1), (0, 0, 0), Circle(1), (0, 2, 0))  # touching
     Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))
     """
-    ka = (pose_a[0], pose_a[1], a.radius)
-    kb = (pose_b[0], pose_b[1], b.radius)
-    if kb < ka:
-        flipped = _contact(*kb, *ka)
-        return None if flipped is None else flipped.flipped()
-    return _contact(*ka, *kb)
+    return _contact(pose_a[0], pose_a[1], a.radius, pose_b[0], pose_b[1], b.radius)
 
 
 def intersects_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BoolArray:
@@ -143,12 +134,12 @@ def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContac
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
-    ka = np.concatenate([a.center, a.radius[:, None]], axis=1)
-    kb = np.concatenate([b.center, b.radius[:, None]], axis=1)
-    swap = lex_less_batch(kb, ka)
-    ka, kb = swap_rows(swap, ka, kb)
-    ax, ay, ra = ka[:, 0], ka[:, 1], ka[:, 2]
-    bx, by, rb = kb[:, 0], kb[:, 1], kb[:, 2]
+    ax = a.center[:, 0]
+    ay = a.center[:, 1]
+    bx = b.center[:, 0]
+    by = b.center[:, 1]
+    ra = a.radius
+    rb = b.radius
     dx = bx - ax
     dy = by - ay
     d2 = dx * dx + dy * dy
@@ -157,10 +148,9 @@ def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContac
     d = np.sqrt(d2)
     apart = d > 0.0
     d_safe = np.where(apart, d, 1.0)
-    nx = np.where(apart, dx / d_safe, 1.0)
+    nx = np.where(apart, dx / d_safe, np.where(ra <= rb, 1.0, -1.0))
     ny = np.where(apart, dy / d_safe, 0.0)
     point = np.stack(
         [(ax + nx * ra + (bx - nx * rb)) * 0.5, (ay + ny * ra + (by - ny * rb)) * 0.5], axis=1
     )
-    result = masked(hit, np.stack([nx, ny], axis=1), np.maximum(rs - d, 0.0), point)
-    return flip_rows(result, swap)
+    return masked(hit, np.stack([nx, ny], axis=1), np.maximum(rs - d, 0.0), point)

@@ -3,11 +3,12 @@
 Testing every edge pair for a crossing (the parametric segment test) misses a
 polygon lying wholly inside the other; SAT over the edge normals of both is
 exact for convex polygons, containment included (RTCD 5.2.1). Padded batch
-rows mask their zero-length edges out of the axis search. The contact is
-evaluated with the polygons in a canonical order (fewer vertices, then
-lexicographically smaller world vertices, first) and flipped back, so
-``contact(a, b) == contact(b, a).flipped()`` bit for bit unless the polygons
-coincide exactly.
+rows mask their zero-length edges out of the axis search.
+``contact(a, b) == contact(b, a).flipped()`` holds bit for bit: without a tie
+the two orders compute the same numbers, and a contact decided by a tie (equal
+depths on two axes, or equal overlap on both sides) is evaluated with the
+shapes in a canonical order (smaller world-vertex key first) and flipped back.
+Only polygons that coincide exactly break it (no direction tells A from B).
 """
 
 from __future__ import annotations
@@ -22,16 +23,10 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query._convex import (
-    flip_rows,
-    lex_less_batch,
-    outline_key,
-    outline_key_batch,
-    polygon_edge_mask,
     sat_contact,
     sat_contact_batch,
     sat_intersects,
     sat_intersects_batch,
-    swap_rows,
     world_outline,
 )
 from arcade_collide.geometry.shapes import Polygon
@@ -61,7 +56,7 @@ def intersects_polygon_polygon(
     """
     va = world_outline(a.points, pose_a)
     vb = world_outline(b.points, pose_b)
-    return sat_intersects(va, vb)
+    return sat_intersects(va, vb, len(va), len(vb))
 
 
 def contact_polygon_polygon(
@@ -88,10 +83,7 @@ def contact_polygon_polygon(
     """
     va = world_outline(a.points, pose_a)
     vb = world_outline(b.points, pose_b)
-    if outline_key(vb) < outline_key(va):
-        result = sat_contact(vb, va)
-        return None if result is None else result.flipped()
-    return sat_contact(va, vb)
+    return sat_contact(va, vb, len(va), len(vb), canonical=True)
 
 
 def intersects_polygon_polygon_batch(a: PolygonArrays, b: PolygonArrays) -> BoolArray:
@@ -132,15 +124,9 @@ def contact_polygon_polygon_batch(a: PolygonArrays, b: PolygonArrays) -> BatchCo
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [1.0, 0.0, 0.0])
     """
-    # Rows of A and B may be padded to different widths; align them so rows can be exchanged.
-    va, vb = _same_width(a.vertices, b.vertices)
-    k = va.shape[1]
-    mask_a = polygon_edge_mask(a.nverts, k)
-    mask_b = polygon_edge_mask(b.nverts, k)
-    swap = lex_less_batch(outline_key_batch(vb, b.nverts), outline_key_batch(va, a.nverts))
-    va, vb = swap_rows(swap, va, vb)
-    mask_a, mask_b = swap_rows(swap, mask_a, mask_b)
-    return flip_rows(sat_contact_batch(va, vb, mask_a, mask_b), swap)
+    return sat_contact_batch(
+        a.vertices, b.vertices, nverts_a=a.nverts, nverts_b=b.nverts, canonical=True
+    )
 
 
 def _same_width(va: FloatArray, vb: FloatArray) -> tuple[FloatArray, FloatArray]:

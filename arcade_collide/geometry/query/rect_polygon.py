@@ -14,7 +14,6 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query._convex import (
-    polygon_edge_mask,
     sat_contact,
     sat_contact_batch,
     sat_intersects,
@@ -48,7 +47,7 @@ def intersects_rect_polygon(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.points, pose_b)
-    return sat_intersects(va, vb)
+    return sat_intersects(va, vb, 2, len(vb))
 
 
 def contact_rect_polygon(
@@ -75,7 +74,7 @@ def contact_rect_polygon(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.points, pose_b)
-    return sat_contact(va, vb)
+    return sat_contact(va, vb, 2, len(vb))
 
 
 def intersects_rect_polygon_batch(a: RectArrays, b: PolygonArrays) -> BoolArray:
@@ -95,7 +94,7 @@ def intersects_rect_polygon_batch(a: RectArrays, b: PolygonArrays) -> BoolArray:
     >>> intersects_rect_polygon_batch(pa, pb).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    return sat_intersects_batch(a.vertices, b.vertices)
+    return sat_intersects_batch(a.vertices, b.vertices, 2)
 
 
 def contact_rect_polygon_batch(a: RectArrays, b: PolygonArrays) -> BatchContacts:
@@ -116,6 +115,4 @@ def contact_rect_polygon_batch(a: RectArrays, b: PolygonArrays) -> BatchContacts
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
-    mask_a = None
-    mask_b = polygon_edge_mask(b.nverts, b.vertices.shape[1])
-    return sat_contact_batch(a.vertices, b.vertices, mask_a, mask_b)
+    return sat_contact_batch(a.vertices, b.vertices, 2, nverts_b=b.nverts)

@@ -2,10 +2,13 @@
 
 Each rectangle is reduced to its four world corners, a convex outline, as
 Box2D reduces a box to a polygon; SAT over the edge normals of both is exact
-(RTCD 4.4.1 for oriented boxes, 5.2.1). The contact is evaluated with the two
-outlines in a canonical order (lexicographically smaller world corners first)
-and flipped back, so ``contact(a, b) == contact(b, a).flipped()`` bit for bit
-unless the rectangles coincide exactly.
+(RTCD 4.4.1 for oriented boxes, 5.2.1). A rectangle's opposite edges are
+parallel, so two axes per rectangle suffice (edges 0 and 1 of its corners).
+``contact(a, b) == contact(b, a).flipped()`` holds bit for bit: without a tie
+the two orders compute the same numbers, and a contact decided by a tie (equal
+depths on two axes, or equal overlap on both sides) is evaluated with the
+shapes in a canonical order (smaller world-vertex key first) and flipped back.
+Only rectangles that coincide exactly break it (no direction tells A from B).
 """
 
 from __future__ import annotations
@@ -17,15 +20,10 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query._convex import (
-    flip_rows,
-    lex_less_batch,
-    outline_key,
-    outline_key_batch,
     sat_contact,
     sat_contact_batch,
     sat_intersects,
     sat_intersects_batch,
-    swap_rows,
     world_outline,
 )
 from arcade_collide.geometry.shapes import Rect
@@ -55,7 +53,7 @@ def intersects_rect_rect(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.local_vertices(), pose_b)
-    return sat_intersects(va, vb)
+    return sat_intersects(va, vb, 2, 2)
 
 
 def contact_rect_rect(
@@ -82,10 +80,7 @@ def contact_rect_rect(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.local_vertices(), pose_b)
-    if outline_key(vb) < outline_key(va):
-        result = sat_contact(vb, va)
-        return None if result is None else result.flipped()
-    return sat_contact(va, vb)
+    return sat_contact(va, vb, 2, 2, canonical=True)
 
 
 def intersects_rect_rect_batch(a: RectArrays, b: RectArrays) -> BoolArray:
@@ -105,7 +100,7 @@ def intersects_rect_rect_batch(a: RectArrays, b: RectArrays) -> BoolArray:
     >>> intersects_rect_rect_batch(pa, pb).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    return sat_intersects_batch(a.vertices, b.vertices)
+    return sat_intersects_batch(a.vertices, b.vertices, 2, 2)
 
 
 def contact_rect_rect_batch(a: RectArrays, b: RectArrays) -> BatchContacts:
@@ -126,8 +121,4 @@ def contact_rect_rect_batch(a: RectArrays, b: RectArrays) -> BatchContacts:
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
-    ka = outline_key_batch(a.vertices)
-    kb = outline_key_batch(b.vertices)
-    swap = lex_less_batch(kb, ka)
-    va, vb = swap_rows(swap, a.vertices, b.vertices)
-    return flip_rows(sat_contact_batch(va, vb), swap)
+    return sat_contact_batch(a.vertices, b.vertices, 2, 2, canonical=True)

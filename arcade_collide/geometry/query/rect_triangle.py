@@ -48,7 +48,7 @@ def intersects_rect_triangle(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.local_vertices(), pose_b)
-    return sat_intersects(va, vb)
+    return sat_intersects(va, vb, 2, 3)
 
 
 def contact_rect_triangle(
@@ -75,7 +75,7 @@ def contact_rect_triangle(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.local_vertices(), pose_b)
-    return sat_contact(va, vb)
+    return sat_contact(va, vb, 2, 3)
 
 
 def intersects_rect_triangle_batch(a: RectArrays, b: TriangleArrays) -> BoolArray:
@@ -95,7 +95,7 @@ def intersects_rect_triangle_batch(a: RectArrays, b: TriangleArrays) -> BoolArra
     >>> intersects_rect_triangle_batch(pa, pb).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    return sat_intersects_batch(a.vertices, b.vertices)
+    return sat_intersects_batch(a.vertices, b.vertices, 2, 3)
 
 
 def contact_rect_triangle_batch(a: RectArrays, b: TriangleArrays) -> BatchContacts:
@@ -116,4 +116,4 @@ def contact_rect_triangle_batch(a: RectArrays, b: TriangleArrays) -> BatchContac
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
-    return sat_contact_batch(a.vertices, b.vertices)
+    return sat_contact_batch(a.vertices, b.vertices, 2, 3)

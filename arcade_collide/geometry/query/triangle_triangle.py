@@ -1,9 +1,11 @@
 """Triangle against triangle: separating-axis test over the six edge normals.
 
-Exact whatever the windings, containment included (RTCD 5.2.1). The contact is
-evaluated with the triangles in a canonical order (lexicographically smaller
-world vertices first) and flipped back, so ``contact(a, b) ==
-contact(b, a).flipped()`` bit for bit unless the triangles coincide exactly.
+Exact whatever the windings, containment included (RTCD 5.2.1).
+``contact(a, b) == contact(b, a).flipped()`` holds bit for bit: without a tie
+the two orders compute the same numbers, and a contact decided by a tie (equal
+depths on two axes, or equal overlap on both sides) is evaluated with the
+shapes in a canonical order (smaller world-vertex key first) and flipped back.
+Only triangles that coincide exactly break it (no direction tells A from B).
 """
 
 from __future__ import annotations
@@ -15,15 +17,10 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query._convex import (
-    flip_rows,
-    lex_less_batch,
-    outline_key,
-    outline_key_batch,
     sat_contact,
     sat_contact_batch,
     sat_intersects,
     sat_intersects_batch,
-    swap_rows,
     world_outline,
 )
 from arcade_collide.geometry.shapes import Triangle
@@ -53,7 +50,7 @@ def intersects_triangle_triangle(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.local_vertices(), pose_b)
-    return sat_intersects(va, vb)
+    return sat_intersects(va, vb, 3, 3)
 
 
 def contact_triangle_triangle(
@@ -80,10 +77,7 @@ def contact_triangle_triangle(
     """
     va = world_outline(a.local_vertices(), pose_a)
     vb = world_outline(b.local_vertices(), pose_b)
-    if outline_key(vb) < outline_key(va):
-        result = sat_contact(vb, va)
-        return None if result is None else result.flipped()
-    return sat_contact(va, vb)
+    return sat_contact(va, vb, 3, 3, canonical=True)
 
 
 def intersects_triangle_triangle_batch(a: TriangleArrays, b: TriangleArrays) -> BoolArray:
@@ -103,7 +97,7 @@ def intersects_triangle_triangle_batch(a: TriangleArrays, b: TriangleArrays) -> 
     >>> intersects_triangle_triangle_batch(pa, pb).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    return sat_intersects_batch(a.vertices, b.vertices)
+    return sat_intersects_batch(a.vertices, b.vertices, 3, 3)
 
 
 def contact_triangle_triangle_batch(a: TriangleArrays, b: TriangleArrays) -> BatchContacts:
@@ -124,8 +118,4 @@ def contact_triangle_triangle_batch(a: TriangleArrays, b: TriangleArrays) -> Bat
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
-    ka = outline_key_batch(a.vertices)
-    kb = outline_key_batch(b.vertices)
-    swap = lex_less_batch(kb, ka)
-    va, vb = swap_rows(swap, a.vertices, b.vertices)
-    return flip_rows(sat_contact_batch(va, vb), swap)
+    return sat_contact_batch(a.vertices, b.vertices, 3, 3, canonical=True)
