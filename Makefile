@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint typecheck demo bench screenshots clean
+.PHONY: test test-slow lint typecheck demo bench bench-narrowphase screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,9 @@ test: lint typecheck
 test-slow: $(STAMP)
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -m slow
 
-bench: $(STAMP)
+bench: bench-narrowphase
+
+bench-narrowphase: $(STAMP)
 	$(BIN)/python benchmarks/bench_narrowphase.py
 
 clean:
