@@ -100,7 +100,7 @@ def _sat(va: Outline, vb: Outline, axes_a: int, axes_b: int) -> tuple[Contact, b
     axes = _axes(va, axes_a) + _axes(vb, axes_b)
     forwards: list[float] = []
     backwards: list[float] = []
-    depths: list[float] = []
+    ranks: list[float] = []
     for nx, ny in axes:
         pa = [nx * x + ny * y for x, y in va]
         pb = [nx * x + ny * y for x, y in vb]
@@ -112,24 +112,27 @@ def _sat(va: Outline, vb: Outline, axes_a: int, axes_b: int) -> tuple[Contact, b
             return None
         forward = max_a - min_b
         backward = max_b - min_a
-        length = math.sqrt(nx * nx + ny * ny)
+        overlap = forward if forward <= backward else backward
         forwards.append(forward)
         backwards.append(backward)
-        depths.append((forward if forward <= backward else backward) / length)
-    best = min(depths)
-    k = depths.index(best)
+        # Axes are ranked by the squared depth overlap^2 / |axis|^2 (no square root per axis;
+        # the overlaps of a hit are >= 0, so the order is that of the depths).
+        ranks.append(overlap * overlap / (nx * nx + ny * ny))
+    best = min(ranks)
+    k = ranks.index(best)
     # Only a tie between an axis of A and an axis of B (or equal overlap on both sides) can
     # resolve differently when the arguments swap; ties among one shape's own parallel edges
     # resolve the same way in both orders.
-    na = min(axes_a, len(depths))
-    tie = (best in depths[:na] and best in depths[na:]) or forwards[k] == backwards[k]
+    na = min(axes_a, len(ranks))
+    tie = (best in ranks[:na] and best in ranks[na:]) or forwards[k] == backwards[k]
     nx, ny = axes[k]
     length = math.sqrt(nx * nx + ny * ny)
     sign = 1.0 if forwards[k] <= backwards[k] else -1.0
+    depth = (forwards[k] if sign > 0.0 else backwards[k]) / length
     # Adding 0.0 turns a -0.0 component into 0.0 (cosmetic; -0.0 == 0.0 anyway).
     ux = nx / length * sign + 0.0
     uy = ny / length * sign + 0.0
-    return Contact((ux, uy), max(best, 0.0), _sat_point(ux, uy, va, vb)), tie
+    return Contact((ux, uy), max(depth, 0.0), _sat_point(ux, uy, va, vb)), tie
 
 
 def sat_contact(
@@ -300,6 +303,16 @@ def polygon_edge_mask(nverts: IntArray, k: int) -> BoolArray:
     return mask
 
 
+def padding_mask(nverts: IntArray, k: int) -> BoolArray | None:
+    """:func:`polygon_edge_mask`, or None when no row is padded (every edge is real).
+
+    Skipping the mask when it is all True saves several passes per edge.
+    """
+    if nverts.size == 0 or int(nverts.min()) == k:
+        return None
+    return polygon_edge_mask(nverts, k)
+
+
 def outline_key_batch(vertices: FloatArray, nverts: IntArray | None = None) -> FloatArray:
     """Vectorised :func:`outline_key`: ``(M, 1 + 2K)`` rows (padding repeats the last vertex)."""
     m, k = vertices.shape[0], vertices.shape[1]
@@ -389,48 +402,54 @@ def _sat_batch(
     m = xa.shape[1]
     axes = _axes_batch(xa, ya, axes_a) + _axes_batch(xb, yb, axes_b)
     separated = np.zeros(m, dtype=bool)
-    depths: list[FloatArray] = []
+    ranks: list[FloatArray] = []
     best = np.full(m, np.inf)
-    best_nx = best_ny = best_forward = best_backward = np.zeros(m)
+    k = np.zeros(m, dtype=np.intp)
     for j, (nx, ny) in enumerate(axes):
         max_a, min_a = _extent(nx, ny, xa, ya)
         max_b, min_b = _extent(nx, ny, xb, yb)
         separated |= max_a < min_b
         separated |= max_b < min_a
-        forward = max_a - min_b
-        backward = max_b - min_a
+        overlap = np.minimum(max_a - min_b, max_b - min_a)
         len2 = nx * nx + ny * ny
-        depth = np.where(forward <= backward, forward, backward)
         if valid is not None:
-            real = valid[j]
-            depth /= np.sqrt(np.where(real, len2, 1.0))
-            depth[~real] = np.inf
-        else:
-            depth /= np.sqrt(len2)
-        depths.append(depth)
-        # First minimum wins, as in the scalar loop. Everything stays (M,)-sized on purpose:
+            fake = ~valid[j]
+            np.putmask(len2, fake, 1.0)
+        rank = overlap * overlap
+        rank /= len2
+        if valid is not None:
+            np.putmask(rank, fake, np.inf)
+        ranks.append(rank)
+        # First minimum wins, as in the scalar loop; only (M,)-sized arrays on purpose:
         # (axes x M) scratch arrays cost more in fresh memory than they save in calls.
-        better = depth < best
-        best = np.where(better, depth, best)
-        best_nx = np.where(better, nx, best_nx)
-        best_ny = np.where(better, ny, best_ny)
-        best_forward = np.where(better, forward, best_forward)
-        best_backward = np.where(better, backward, best_backward)
+        np.putmask(k, rank < best, j)
+        np.minimum(best, rank, out=best)
     tie_a = np.zeros(m, dtype=bool)
     tie_b = np.zeros(m, dtype=bool)
-    for j, depth in enumerate(depths):
+    for j, rank in enumerate(ranks):
         if j < axes_a:
-            tie_a |= depth == best
+            tie_a |= rank == best
         else:
-            tie_b |= depth == best
-    tie = (tie_a & tie_b) | (best_forward == best_backward)
-    length = np.sqrt(best_nx * best_nx + best_ny * best_ny)
-    length[length == 0.0] = 1.0  # rows that miss on every axis only; they are masked out
-    sign = np.where(best_forward <= best_backward, 1.0, -1.0)
+            tie_b |= rank == best
+    cols = np.arange(m)
+    best_nx = np.stack([nx for nx, _ in axes])[k, cols]
+    best_ny = np.stack([ny for _, ny in axes])[k, cols]
+    # The winning axis's overlaps, recomputed with the same operations as in the loop.
+    max_a, min_a = _extent(best_nx, best_ny, xa, ya)
+    max_b, min_b = _extent(best_nx, best_ny, xb, yb)
+    forward = max_a - min_b
+    backward = max_b - min_a
+    tie = (tie_a & tie_b) | (forward == backward)
+    len2 = best_nx * best_nx + best_ny * best_ny
+    np.putmask(len2, len2 == 0.0, 1.0)  # rows that miss on every axis only; they are masked out
+    length = np.sqrt(len2)
+    positive = forward <= backward
+    sign = np.where(positive, 1.0, -1.0)
+    depth = np.where(positive, forward, backward) / length
     ux = best_nx / length * sign + 0.0
     uy = best_ny / length * sign + 0.0
     point = _sat_point_batch(ux, uy, xa, ya, xb, yb)
-    return ~separated, ux, uy, best, point, tie
+    return ~separated, ux, uy, depth, point, tie
 
 
 def sat_contact_batch(
@@ -447,8 +466,10 @@ def sat_contact_batch(
     xb, yb = columns(vb)
     ka = axes_a or xa.shape[0]
     kb = axes_b or xb.shape[0]
-    mask_a = None if nverts_a is None else polygon_edge_mask(nverts_a, xa.shape[0]).T
-    mask_b = None if nverts_b is None else polygon_edge_mask(nverts_b, xb.shape[0]).T
+    full_a = None if nverts_a is None else padding_mask(nverts_a, xa.shape[0])
+    full_b = None if nverts_b is None else padding_mask(nverts_b, xb.shape[0])
+    mask_a = None if full_a is None else full_a.T
+    mask_b = None if full_b is None else full_b.T
     valid = _stack_masks(mask_a, mask_b, ka, kb, xa.shape[1])
     hit, ux, uy, depth, point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid)
     if canonical:

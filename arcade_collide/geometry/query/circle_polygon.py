@@ -21,7 +21,7 @@ from arcade_collide.geometry.query._convex import (
     circle_convex_contact_batch,
     circle_convex_intersects,
     circle_convex_intersects_batch,
-    polygon_edge_mask,
+    padding_mask,
     world_outline,
 )
 from arcade_collide.geometry.shapes import Circle, Polygon
@@ -96,7 +96,7 @@ def intersects_circle_polygon_batch(a: CircleArrays, b: PolygonArrays) -> BoolAr
     >>> intersects_circle_polygon_batch(pa, pb).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    mask = polygon_edge_mask(b.nverts, b.vertices.shape[1])
+    mask = padding_mask(b.nverts, b.vertices.shape[1])
     return circle_convex_intersects_batch(a.center, a.radius, b.vertices, mask)
 
 
@@ -118,5 +118,5 @@ def contact_circle_polygon_batch(a: CircleArrays, b: PolygonArrays) -> BatchCont
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
-    mask = polygon_edge_mask(b.nverts, b.vertices.shape[1])
+    mask = padding_mask(b.nverts, b.vertices.shape[1])
     return circle_convex_contact_batch(a.center, a.radius, b.vertices, mask)
