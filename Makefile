@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint typecheck demo bench bench-narrowphase screenshots clean
+.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -26,10 +26,13 @@ test: lint typecheck
 test-slow: $(STAMP)
 	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q -m slow
 
-bench: bench-narrowphase
+bench: bench-narrowphase bench-world
 
 bench-narrowphase: $(STAMP)
 	$(BIN)/python benchmarks/bench_narrowphase.py
+
+bench-world: $(STAMP)
+	$(BIN)/python benchmarks/bench_world.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

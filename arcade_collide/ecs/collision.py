@@ -83,7 +83,9 @@ from arcade_collide.geometry.arrays import (
     BoolArray,
     FloatArray,
     IntArray,
+    PolygonArrays,
     ShapeArrays,
+    as_polygons,
     take,
 )
 from arcade_collide.geometry.broad_phase import GridBroadPhase
@@ -367,6 +369,16 @@ def _starts(table: ShapeTable) -> dict[ShapeKind, int]:
     return {block.kind: block.start for block in table.blocks}
 
 
+_CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
+
+MERGE_BELOW = 256
+"""Type-pair batches smaller than this are merged: circle against any convex shape in
+one batch, convex against convex in one polygon batch. Each kernel call has a fixed
+cost (a convex kernel loops over the separating axes in Python: about 0.1-0.8 ms per
+call whatever the row count, measured with ``benchmarks/bench_world.py``), while the
+dedicated rectangle and triangle kernels are only faster per row on large batches."""
+
+
 def _batches(
     kinds: Any,
     world: dict[ShapeKind, ShapeArrays],
@@ -374,14 +386,15 @@ def _batches(
     i: IntArray,
     j: IntArray,
 ) -> Iterator[tuple[IntArray | slice, ShapeArrays, ShapeArrays]]:
-    """Split pairs of table rows by shape-type pair: ``(selection, side A, side B)``.
+    """Split pairs of table rows into kernel batches: ``(selection, side A, side B)``.
 
-    Rows are sorted by kind, so ``i < j`` means ``kind[i] <= kind[j]``.
+    Rows are sorted by kind, so ``i < j`` means ``kind[i] <= kind[j]``. Small batches of
+    convex pairs are merged (see :data:`MERGE_BELOW`).
     """
     if not len(i):
         return
     if len(world) == 1:
-        (kind, arrays), = world.items()
+        ((kind, arrays),) = world.items()
         start = starts[kind]
         yield slice(None), _take(arrays, i - start), _take(arrays, j - start)
         return
@@ -389,14 +402,49 @@ def _batches(
     order = np.argsort(code, kind="stable")
     counts = np.bincount(code, minlength=KINDS * KINDS)
     bounds = np.concatenate(([0], np.cumsum(counts)))
+    merged: dict[str, list[tuple[IntArray, ShapeKind, ShapeKind]]] = {"circle": [], "convex": []}
     for c in np.flatnonzero(counts).tolist():
         sel = order[bounds[c] : bounds[c + 1]]
         ka, kb = ShapeKind(c // KINDS), ShapeKind(c % KINDS)
+        if len(sel) < MERGE_BELOW and kb in _CONVEX and ka is not ShapeKind.POINT:
+            merged["convex" if ka in _CONVEX else "circle"].append((sel, ka, kb))
+            continue
         yield (
             sel,
             _take(world[ka], i[sel] - starts[ka]),
             _take(world[kb], j[sel] - starts[kb]),
         )
+    for group, parts in merged.items():
+        if not parts:
+            continue
+        if len(parts) == 1:
+            sel, ka, kb = parts[0]
+            yield sel, _take(world[ka], i[sel] - starts[ka]), _take(world[kb], j[sel] - starts[kb])
+            continue
+        width = max(_width(world[kb]) for _, _, kb in parts)
+        side_b = [as_polygons(_take(world[kb], j[sel] - starts[kb]), width)  # type: ignore[arg-type]
+                  for sel, _, kb in parts]
+        if group == "circle":
+            side_a: list[Any] = [_take(world[ka], i[sel] - starts[ka]) for sel, ka, _ in parts]
+        else:
+            width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
+            side_b = [as_polygons(b, width) for b in side_b]
+            side_a = [as_polygons(_take(world[ka], i[sel] - starts[ka]), width)  # type: ignore[arg-type]
+                      for sel, ka, _ in parts]
+        yield (
+            np.concatenate([sel for sel, _, _ in parts]),
+            _concat(side_a),
+            _concat(side_b),
+        )
+
+
+def _width(arrays: ShapeArrays) -> int:
+    """Vertices per row of a convex record."""
+    return int(arrays[-2 if isinstance(arrays, PolygonArrays) else -1].shape[1])
+
+
+def _concat(parts: list[Any]) -> Any:
+    return type(parts[0])(*(np.concatenate(fields) for fields in zip(*parts, strict=True)))
 
 
 def _take(arrays: ShapeArrays, rows: IntArray) -> ShapeArrays:

@@ -120,6 +120,50 @@ def take(arrays: _A, rows: IntArray | BoolArray) -> _A:
     return type(arrays)(*(np.take(field, rows, axis=0) for field in arrays))  # type: ignore[arg-type]
 
 
+def as_polygons(
+    arrays: RectArrays | TriangleArrays | PolygonArrays, width: int | None = None
+) -> PolygonArrays:
+    """The same convex shapes as a :class:`PolygonArrays` record, ``width`` vertices wide.
+
+    Rectangles and triangles are convex polygons, as Box2D treats a box: one polygon
+    batch can then replace several small batches of different type pairs. Triangle
+    rows given clockwise are reversed (polygons are counter-clockwise); rows are
+    padded by repeating their last vertex.
+
+    Args:
+        arrays: Rectangles, triangles or polygons.
+        width: Vertices per row (at least the widest row); default: the widest row.
+
+    >>> tri = TriangleArrays(np.array([[[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]]))  # clockwise
+    >>> poly = as_polygons(tri, width=4)
+    >>> poly.vertices[0].tolist(), poly.nverts.tolist()
+    ([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]], [3])
+    """
+    if isinstance(arrays, PolygonArrays):
+        vertices, nverts = arrays.vertices, arrays.nverts
+    elif isinstance(arrays, RectArrays):
+        vertices = arrays.vertices
+        nverts = np.full(len(vertices), 4, dtype=np.intp)
+    else:
+        vertices = arrays.vertices
+        a, b, c = vertices[:, 0], vertices[:, 1], vertices[:, 2]
+        ab = b - a
+        ac = c - a
+        clockwise = ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0] < 0.0
+        if clockwise.any():
+            vertices = vertices.copy()
+            vertices[clockwise] = vertices[clockwise][:, ::-1]
+        nverts = np.full(len(vertices), 3, dtype=np.intp)
+    k = vertices.shape[1]
+    width = k if width is None else width
+    if width < k:
+        raise ValueError(f"width must be at least {k}, got {width}")
+    if width > k:
+        pad = np.repeat(vertices[:, k - 1 : k], width - k, axis=1)
+        vertices = np.concatenate([vertices, pad], axis=1)
+    return PolygonArrays(vertices, nverts)
+
+
 def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Vectorised :func:`~arcade_collide.geometry.pose.rotation`: ``(cos, sin)``.
 

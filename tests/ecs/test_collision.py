@@ -18,6 +18,7 @@ from arcade_collide.ecs import (
     Position,
     Shape,
     Velocity,
+    collision,
 )
 from arcade_collide.geometry.query.dispatch import intersects
 from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, Triangle
@@ -140,8 +141,14 @@ def random_scene(seed: int, n: int, layers: bool = False) -> None:
     esper.create_entity(Position(side / 4, side / 4), Shape(Rect(side / 3, side / 5), sensor=True))
 
 
-@pytest.mark.parametrize(("seed", "layers"), [(1, False), (2, True)])
-def test_touching_pairs_equal_brute_force_on_a_mixed_scene(seed: int, layers: bool) -> None:
+@pytest.mark.parametrize(
+    ("seed", "layers", "merge"), [(1, False, 0), (2, True, 256), (3, False, 256)]
+)
+def test_touching_pairs_equal_brute_force_on_a_mixed_scene(
+    seed: int, layers: bool, merge: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # merge=0: every type pair through its own kernel; 256: small batches merged.
+    monkeypatch.setattr(collision, "MERGE_BELOW", merge)
     system, log = setup()
     random_scene(seed, 150, layers)
     live: set[tuple[int, int]] = set()

@@ -1,0 +1,393 @@
+"""Whole-world benchmark: the ECS tick against pymunk and against Arcade's own collision checks.
+
+Run: ``.venv/bin/python benchmarks/bench_world.py`` (or ``make bench-world``);
+``--quick`` runs small scenes and few ticks (a smoke test); ``--broad-phase`` also
+times the grid against a vectorised sweep-and-prune on the circle scenes.
+
+Scenes: ``N`` moving shapes placed uniformly at random in a square of side
+``sqrt(N) * 30`` px, velocities 20-120 px/s in random directions, no edge handling.
+"circles" are circles of radius 5-10 px; "mixed" cycles through circles, rotated
+rectangles and triangles of 10-20 px, and convex hexagons of radius 5-10 px, all
+turning at up to 90 degrees per second.
+
+Measured per tick (median over the timed ticks, after warm-up ticks):
+
+* arcade_collide: ``esper.process(1 / 60)`` with MovementSystem and CollisionSystem,
+  handlers registered for both events (they count them);
+* pymunk 6: ``space.step(1 / 60)`` on the same scene as kinematic bodies with sensor
+  shapes and a default collision handler with ``begin`` and ``separate``;
+* Arcade: move every sprite, then ``arcade.check_for_collision_with_list(sprite,
+  sprites)`` for each sprite against a ``SpriteList(use_spatial_hash=True)``
+  (only up to 5,000 sprites: it is slow).
+
+All three start from the same positions and find the touching pairs after one tick;
+the counts are printed side by side. pymunk's shapes are exact (its circles and
+polygons match ours); Arcade's ``SpriteCircle`` hit box is an octagon made of the
+circle's bounding square corners cut at 45 degrees: it reaches further than the circle
+on the diagonals, so Arcade finds a few percent more circle pairs.
+
+The machine may be shared: compare ratios within one run. Writes a log-log plot to
+``docs/images/bench_world.png``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+import esper
+import numpy as np
+
+from arcade_collide import (
+    CollisionEnded,
+    CollisionStarted,
+    CollisionSystem,
+    MovementSystem,
+    Position,
+    Shape,
+    Velocity,
+)
+from arcade_collide.ecs.storage import tune_allocator
+from arcade_collide.geometry.broad_phase import GridBroadPhase
+from arcade_collide.geometry.shapes import AnyShape, Circle, Polygon, Rect, Triangle
+
+ROOT = Path(__file__).resolve().parent.parent
+PLOT = ROOT / "docs" / "images" / "bench_world.png"
+DT = 1 / 60
+
+
+@dataclass(frozen=True)
+class Body:
+    geometry: AnyShape
+    x: float
+    y: float
+    angle: float
+    vx: float
+    vy: float
+    angular: float
+
+
+def make_scene(n: int, mixed: bool, seed: int = 1) -> list[Body]:
+    """The benchmark scene: ``n`` bodies, uniformly placed, random velocities."""
+    rng = np.random.default_rng(seed)
+    side = math.sqrt(n) * 30.0
+    bodies = []
+    for k in range(n):
+        kind = k % 4 if mixed else 0
+        if kind == 0:
+            geometry: AnyShape = Circle(float(rng.uniform(5, 10)))
+        elif kind == 1:
+            geometry = Rect(float(rng.uniform(10, 20)), float(rng.uniform(10, 20)))
+        elif kind == 2:
+            w, h = rng.uniform(10, 20, 2)
+            geometry = Triangle((-w / 3, -h / 3), (2 * w / 3, -h / 3), (-w / 3, 2 * h / 3))
+        else:
+            r = float(rng.uniform(5, 10))
+            t0 = float(rng.uniform(0, 1))
+            geometry = Polygon(
+                [(r * math.cos(t0 + t * math.pi / 3), r * math.sin(t0 + t * math.pi / 3))
+                 for t in range(6)]
+            )
+        speed = rng.uniform(20, 120)
+        heading = rng.uniform(0, 2 * math.pi)
+        bodies.append(
+            Body(
+                geometry,
+                float(rng.uniform(0, side)),
+                float(rng.uniform(0, side)),
+                float(rng.uniform(0, 360)) if mixed else 0.0,
+                float(speed * math.cos(heading)),
+                float(speed * math.sin(heading)),
+                float(rng.uniform(-90, 90)) if mixed else 0.0,
+            )
+        )
+    return bodies
+
+
+def timed(step: Callable[[], object], warmup: int, ticks: int) -> list[float]:
+    for _ in range(warmup):
+        step()
+    out = []
+    for _ in range(ticks):
+        start = time.perf_counter()
+        step()
+        out.append((time.perf_counter() - start) * 1e3)
+    return out
+
+
+# -- arcade_collide ----------------------------------------------------------------
+
+_events = [0, 0]
+
+
+def on_started(event: CollisionStarted) -> None:
+    _events[0] += 1
+
+
+def on_ended(event: CollisionEnded) -> None:
+    _events[1] += 1
+
+
+def run_ecs(bodies: list[Body], warmup: int, ticks: int) -> tuple[list[float], int, float]:
+    """Milliseconds per tick, touching pairs after the first tick, events per tick."""
+    name = f"bench-world-{len(bodies)}-{id(bodies)}"
+    esper.switch_world(name)
+    try:
+        for b in bodies:
+            esper.create_entity(
+                Position(b.x, b.y, angle=b.angle),
+                Velocity(b.vx, b.vy, angular=b.angular),
+                Shape(b.geometry),
+            )
+        esper.add_processor(MovementSystem())
+        system = CollisionSystem()
+        esper.add_processor(system)
+        esper.set_handler("on_collision_started", on_started)
+        esper.set_handler("on_collision_ended", on_ended)
+        esper.process(DT)
+        pairs = len(system.touching())
+        _events[:] = [0, 0]
+        times = timed(lambda: esper.process(DT), warmup, ticks)
+        per_tick = sum(_events) / (warmup + ticks)
+        return times, pairs, per_tick
+    finally:
+        esper.switch_world("default")
+        esper.delete_world(name)
+
+
+# -- pymunk --------------------------------------------------------------------------
+
+
+def run_pymunk(bodies: list[Body], warmup: int, ticks: int) -> tuple[list[float], int]:
+    import pymunk
+
+    space = pymunk.Space()
+    touching = [0]
+
+    def begin(arbiter: object, space: object, data: object) -> bool:
+        touching[0] += 1
+        return True
+
+    def separate(arbiter: object, space: object, data: object) -> None:
+        touching[0] -= 1
+
+    handler = space.add_default_collision_handler()
+    handler.begin = begin
+    handler.separate = separate
+    for b in bodies:
+        body = pymunk.Body(body_type=pymunk.Body.KINEMATIC)
+        body.position = (b.x, b.y)
+        # pymunk turns counter-clockwise in radians; Arcade and arcade_collide clockwise.
+        body.angle = -math.radians(b.angle)
+        body.velocity = (b.vx, b.vy)
+        body.angular_velocity = -math.radians(b.angular)
+        g = b.geometry
+        if isinstance(g, Circle):
+            shape: pymunk.Shape = pymunk.Circle(body, g.radius)
+        elif isinstance(g, Rect):
+            shape = pymunk.Poly.create_box(body, (g.width, g.height))
+        else:
+            shape = pymunk.Poly(body, list(g.local_vertices()))
+        shape.sensor = True
+        space.add(body, shape)
+    space.step(DT)
+    pairs = touching[0]
+    return timed(lambda: space.step(DT), warmup, ticks), pairs
+
+
+# -- Arcade ----------------------------------------------------------------------------
+
+
+def run_arcade(bodies: list[Body], warmup: int, ticks: int) -> tuple[list[float], int]:
+    import arcade
+    from arcade.hitbox import RotatableHitBox
+
+    sprites = arcade.SpriteList(use_spatial_hash=True)
+    moves = []
+    for b in bodies:
+        g = b.geometry
+        if isinstance(g, Circle):
+            sprite: arcade.Sprite = arcade.SpriteCircle(round(g.radius), arcade.color.WHITE)
+            sprite.scale = g.radius / round(g.radius)
+        elif isinstance(g, Rect):
+            sprite = arcade.SpriteSolidColor(int(g.width), int(g.height), color=arcade.color.WHITE)
+            sprite.width, sprite.height = g.width, g.height
+        else:
+            sprite = arcade.SpriteSolidColor(20, 20, color=arcade.color.WHITE)
+            sprite._hit_box = RotatableHitBox(list(g.local_vertices()), position=(b.x, b.y))
+        sprite.position = (b.x, b.y)
+        sprite.angle = b.angle
+        sprites.append(sprite)
+        moves.append((sprite, b.vx * DT, b.vy * DT, b.angular * DT))
+
+    def tick() -> int:
+        for sprite, dx, dy, da in moves:
+            sprite.center_x += dx
+            sprite.center_y += dy
+            if da:
+                sprite.angle += da
+        found = 0
+        for sprite in sprites:
+            found += len(arcade.check_for_collision_with_list(sprite, sprites))
+        return found // 2
+
+    pairs = tick()
+    return timed(tick, warmup, ticks), pairs
+
+
+# -- broad phase alternatives -------------------------------------------------------
+
+
+def sweep_and_prune(aabbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Vectorised 1-D sweep-and-prune on x, then the y test (for comparison only)."""
+    order = np.argsort(aabbs[:, 0], kind="stable")
+    boxes = aabbs[order]
+    ends = np.searchsorted(boxes[:, 0], boxes[:, 2], side="right")
+    starts = np.arange(1, len(boxes) + 1)
+    counts = np.maximum(ends - starts, 0)
+    owner = np.repeat(np.arange(len(boxes)), counts)
+    firsts = np.cumsum(counts) - counts
+    partner = np.arange(int(counts.sum())) + np.repeat(starts - firsts, counts)
+    a, b = boxes[owner], boxes[partner]
+    keep = (a[:, 1] <= b[:, 3]) & (b[:, 1] <= a[:, 3]) & (b[:, 0] <= a[:, 2])
+    return order[owner[keep]], order[partner[keep]]
+
+
+def compare_broad_phases(sizes: list[int]) -> None:
+    print("\nBroad phase alone (circle scenes), ms per call, median of 20:")
+    print(f"{'N':>7} {'grid (pure)':>12} {'grid (kept)':>12} {'sweep-prune':>12} {'pairs':>7}")
+    from arcade_collide.geometry.broad_phase import overlapping_pairs
+
+    for n in sizes:
+        bodies = make_scene(n, mixed=False)
+        centre = np.array([(b.x, b.y) for b in bodies])
+        radius = np.array([b.geometry.bounding_radius for b in bodies])[:, None]
+        velocity = np.array([(b.vx, b.vy) for b in bodies]) * DT
+        boxes = np.hstack([centre - radius, centre + radius])
+        grid = GridBroadPhase()
+
+        def kept(boxes: np.ndarray = boxes, v: np.ndarray = velocity,
+                 grid: GridBroadPhase = grid) -> None:
+            boxes[:, :2] += v
+            boxes[:, 2:] += v
+            grid.pairs(boxes)
+
+        t_pure = statistics.median(timed(partial(overlapping_pairs, boxes), 3, 20))
+        t_kept = statistics.median(timed(kept, 3, 20))
+        t_sap = statistics.median(timed(partial(sweep_and_prune, boxes), 1, 5 if n > 5000 else 20))
+        count = len(overlapping_pairs(boxes)[0])
+        assert count == len(sweep_and_prune(boxes)[0])
+        print(f"{n:>7} {t_pure:>12.2f} {t_kept:>12.2f} {t_sap:>12.2f} {count:>7}")
+
+
+# -- main ----------------------------------------------------------------------------
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="small scenes, few ticks")
+    parser.add_argument("--broad-phase", action="store_true", help="also compare broad phases")
+    parser.add_argument(
+        "--tune-allocator",
+        action="store_true",
+        help="call arcade_collide.ecs.storage.tune_allocator() first (glibc keeps freed memory)",
+    )
+    parser.add_argument("--no-plot", action="store_true", help="do not write the PNG")
+    args = parser.parse_args()
+    if args.tune_allocator and not tune_allocator():
+        print("tune_allocator() not available here; running with the defaults", file=sys.stderr)
+    sizes = [500, 1000] if args.quick else [1000, 5000, 10000, 20000]
+    warmup, ticks = (2, 5) if args.quick else (5, 40)
+    arcade_limit = 1000 if args.quick else 5000
+    arcade_ticks = 2 if args.quick else 4
+
+    rows = []
+    for mixed in (False, True):
+        scene = "mixed" if mixed else "circles"
+        for n in sizes:
+            bodies = make_scene(n, mixed)
+            ecs, ecs_pairs, events = run_ecs(bodies, warmup, ticks)
+            pm, pm_pairs = run_pymunk(bodies, warmup, ticks)
+            arc: list[float] = []
+            arc_pairs = -1
+            if n <= arcade_limit:
+                arc, arc_pairs = run_arcade(bodies, 1, arcade_ticks)
+            rows.append((scene, n, ecs, pm, arc, ecs_pairs, pm_pairs, arc_pairs, events))
+            print(f"  {scene} {n} done", file=sys.stderr)
+
+    print(f"\nms per tick (median; mean in brackets), allocator tuned: {args.tune_allocator}")
+    header = (
+        f"{'scene':8} {'N':>6} {'arcade_collide':>16} {'pymunk':>16} {'Arcade':>10}"
+        f" {'pymunk/ours':>11} {'Arcade/ours':>11} {'pairs ours/pymunk/Arcade':>25}"
+        f" {'events/tick':>11}"
+    )
+    print(header)
+    for scene, n, ecs, pm, arc, ep, pp, ap, ev in rows:
+        e, p = statistics.median(ecs), statistics.median(pm)
+        a = statistics.median(arc) if arc else float("nan")
+        text_e = f"{e:.2f} ({statistics.mean(ecs):.2f})"
+        text_p = f"{p:.2f} ({statistics.mean(pm):.2f})"
+        text_a = f"{a:.1f}" if arc else "-"
+        ratio_a = f"{a / e:.0f}x" if arc else "-"
+        pairs = f"{ep}/{pp}/{ap if ap >= 0 else '-'}"
+        print(
+            f"{scene:8} {n:>6} {text_e:>16} {text_p:>16} {text_a:>10} {p / e:>10.2f}x"
+            f" {ratio_a:>11} {pairs:>25} {ev:>11.0f}"
+        )
+    by = {(s, n): statistics.median(e) for s, n, e, *_ in rows}
+    if not args.quick:
+        for scene in ("circles", "mixed"):
+            ratio = by[(scene, 20000)] / by[(scene, 5000)]
+            print(f"time(20k) / time(5k), {scene}: {ratio:.2f}")
+
+    if args.broad_phase:
+        compare_broad_phases(sizes)
+
+    if not args.no_plot and not args.quick:
+        plot(rows, args.tune_allocator)
+    return 0
+
+
+def plot(rows: list[tuple], tuned: bool) -> None:  # type: ignore[type-arg]
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for scene, style in (("circles", "-"), ("mixed", "--")):
+        sub = [r for r in rows if r[0] == scene]
+        ns = [r[1] for r in sub]
+        ax.plot(ns, [statistics.median(r[2]) for r in sub], "o" + style, color="C0",
+                label=f"arcade_collide ({scene})")
+        ax.plot(ns, [statistics.median(r[3]) for r in sub], "s" + style, color="C1",
+                label=f"pymunk ({scene})")
+        arc = [(r[1], statistics.median(r[4])) for r in sub if r[4]]
+        if arc:
+            ax.plot(*zip(*arc, strict=True), "^" + style, color="C2", label=f"Arcade ({scene})")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("moving shapes N")
+    ax.set_ylabel("ms per tick (median)")
+    title = "World tick: movement + collision + events"
+    ax.set_title(title + (" (allocator tuned)" if tuned else ""))
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    PLOT.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(PLOT, dpi=110)
+    print(f"\nplot written to {PLOT.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
