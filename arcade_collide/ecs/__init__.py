@@ -1,5 +1,24 @@
 """The ECS layer: esper components, MovementSystem, CollisionSystem and their events.
 
+    import esper
+    from arcade_collide import Circle, CollisionSystem, MovementSystem, Position, Shape, Velocity
+
+    ent = esper.create_entity(Position(100, 50), Velocity(30, 0, angular=90), Shape(Circle(8)))
+    esper.add_processor(MovementSystem())
+    collisions = CollisionSystem()
+    esper.add_processor(collisions)
+    sub = collisions.subscribe(on_started=print, on_ended=print)  # held strongly
+    esper.process(1 / 60)                                          # dt in seconds
+
+Data-oriented design: Position and Velocity objects are handles on rows of shared
+numpy tables (:mod:`~arcade_collide.ecs.storage`), so a tick moves every entity with
+a few array operations. Per-entity Python work happens only when the world's structure
+changes (esper hands back the same cached component list otherwise) or a Shape is
+edited. One writer per piece of data: MovementSystem writes positions; only the
+world-space shape table's refresh (:mod:`~arcade_collide.ecs.table`) writes world
+shapes and boxes; CollisionSystem reads them and owns the contact state and events
+(:mod:`~arcade_collide.ecs.collision` states the event rules).
+
 Nothing here imports arcade, and no geometry is done inline: the systems call
 :mod:`arcade_collide.geometry`.
 """

@@ -201,6 +201,9 @@ class _Layout(NamedTuple):
         live.sort(key=lambda item: (item[1][1]._geometry.kind, item[0]))
         n = len(live)
         entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
+        if n and int(entities.max()) >= 2**31:
+            # Pairs are keyed as a << 32 | b in an int64.
+            raise ValueError(f"entity ids must be below 2**31, got {int(entities.max())}")
         comps = [item[1] for item in live]
         rows = np.fromiter((p._row for p, _ in comps), dtype=np.intp, count=n)
         shapes = [s for _, s in comps]
