@@ -20,6 +20,9 @@ from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query._convex import masked
 from arcade_collide.geometry.shapes import Circle
 
+_UP = 2.0**600
+"""Exact scale for centre offsets whose square underflows (below about 1e-154)."""
+
 
 def intersects_circle_circle(
     a: Circle, pose_a: tuple[float, float, float], b: Circle, pose_b: tuple[float, float, float]
@@ -59,6 +62,13 @@ def _contact(ax: float, ay: float, ra: float, bx: float, by: float, rb: float) -
     if d > 0.0:
         nx = dx / d
         ny = dy / d
+    elif dx != 0.0 or dy != 0.0:
+        # The squared distance underflowed: scale by an exact power of two first.
+        sx = dx * _UP
+        sy = dy * _UP
+        ds = math.sqrt(sx * sx + sy * sy)
+        nx = sx / ds
+        ny = sy / ds
     else:
         nx, ny = (1.0 if ra <= rb else -1.0), 0.0
     # Midway between A's deepest point (a + n*ra) and B's (b - n*rb).
@@ -150,6 +160,13 @@ def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContac
     d_safe = np.where(apart, d, 1.0)
     nx = np.where(apart, dx / d_safe, np.where(ra <= rb, 1.0, -1.0))
     ny = np.where(apart, dy / d_safe, 0.0)
+    tiny = ~apart & ((dx != 0.0) | (dy != 0.0))
+    if tiny.any():
+        sx = dx[tiny] * _UP
+        sy = dy[tiny] * _UP
+        ds = np.sqrt(sx * sx + sy * sy)
+        nx[tiny] = sx / ds
+        ny[tiny] = sy / ds
     point = np.stack(
         [(ax + nx * ra + (bx - nx * rb)) * 0.5, (ay + ny * ra + (by - ny * rb)) * 0.5], axis=1
     )
