@@ -57,7 +57,6 @@ from arcade_collide import (
     Shape,
     Velocity,
 )
-from arcade_collide.ecs.storage import tune_allocator
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.shapes import AnyShape, Circle, Polygon, Rect, Triangle
 
@@ -297,15 +296,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="small scenes, few ticks")
     parser.add_argument("--broad-phase", action="store_true", help="also compare broad phases")
-    parser.add_argument(
-        "--tune-allocator",
-        action="store_true",
-        help="call arcade_collide.ecs.storage.tune_allocator() first (glibc keeps freed memory)",
-    )
     parser.add_argument("--no-plot", action="store_true", help="do not write the PNG")
     args = parser.parse_args()
-    if args.tune_allocator and not tune_allocator():
-        print("tune_allocator() not available here; running with the defaults", file=sys.stderr)
     sizes = [500, 1000] if args.quick else [1000, 5000, 10000, 20000]
     warmup, ticks = (2, 5) if args.quick else (5, 40)
     arcade_limit = 1000 if args.quick else 5000
@@ -325,7 +317,7 @@ def main() -> int:
             rows.append((scene, n, ecs, pm, arc, ecs_pairs, pm_pairs, arc_pairs, events))
             print(f"  {scene} {n} done", file=sys.stderr)
 
-    print(f"\nms per tick (median; mean in brackets), allocator tuned: {args.tune_allocator}")
+    print("\nms per tick (median; mean in brackets)")
     header = (
         f"{'scene':8} {'N':>6} {'arcade_collide':>16} {'pymunk':>16} {'Arcade':>10}"
         f" {'pymunk/ours':>11} {'Arcade/ours':>11} {'pairs ours/pymunk/Arcade':>25}"
@@ -354,11 +346,11 @@ def main() -> int:
         compare_broad_phases(sizes)
 
     if not args.no_plot and not args.quick:
-        plot(rows, args.tune_allocator)
+        plot(rows)
     return 0
 
 
-def plot(rows: list[tuple], tuned: bool) -> None:  # type: ignore[type-arg]
+def plot(rows: list[tuple]) -> None:  # type: ignore[type-arg]
     import matplotlib
 
     matplotlib.use("Agg")
@@ -379,8 +371,7 @@ def plot(rows: list[tuple], tuned: bool) -> None:  # type: ignore[type-arg]
     ax.set_yscale("log")
     ax.set_xlabel("moving shapes N")
     ax.set_ylabel("ms per tick (median)")
-    title = "World tick: movement + collision + events"
-    ax.set_title(title + (" (allocator tuned)" if tuned else ""))
+    ax.set_title("World tick: movement + collision + events")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
     fig.tight_layout()

@@ -79,34 +79,3 @@ POSITIONS = RowPool(3)
 VELOCITIES = RowPool(3)
 """Rows ``(x, y, angular)`` of every :class:`~arcade_collide.ecs.components.Velocity`."""
 
-
-def tune_allocator() -> bool:
-    """Ask glibc's allocator to keep freed memory for reuse (opt-in, process-wide).
-
-    A tick allocates and frees numpy temporaries of a few hundred kilobytes each.
-    With glibc's default settings the freed heap is handed back to the system at
-    once, and the next tick pays a page fault for every 4 KiB page it touches again:
-    on a virtual machine that is about 2 microseconds per page, a quarter of the tick
-    time at 20,000 shapes (measured with ``getrusage`` minor-fault counts, see
-    ``benchmarks/bench_world.py --tune-allocator``). This raises glibc's trim and mmap
-    thresholds so the memory stays in the process instead; the process then keeps its
-    peak heap size. Nothing happens on other platforms or C libraries.
-
-    Returns:
-        True if the settings were applied.
-    """
-    import ctypes
-    import ctypes.util
-    import sys
-
-    if not sys.platform.startswith("linux"):
-        return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    m_trim_threshold, m_mmap_threshold = -1, -3  # from glibc's <malloc.h>
-    mmap_ok = int(mallopt(m_mmap_threshold, 64 * 1024 * 1024)) == 1
-    trim_ok = int(mallopt(m_trim_threshold, 256 * 1024 * 1024)) == 1
-    return mmap_ok and trim_ok

@@ -119,6 +119,7 @@ class GridBroadPhase:
         self._cell_size: float | None = None
         self._calls = 0
         self._count = 0
+        self._scratch = _Scratch()
 
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
@@ -132,7 +133,9 @@ class GridBroadPhase:
         if self._cell_size is None or self._calls % 64 == 0 or len(aabbs) != self._count:
             self._cell_size = _choose_cell_size(aabbs)
             self._count = len(aabbs)
-        i, j, self._order, big = _overlapping_pairs(aabbs, self._cell_size, self._order)
+        i, j, self._order, big = _overlapping_pairs(
+            aabbs, self._cell_size, self._order, self._scratch
+        )
         if big > MAX_BIG_BOXES:
             self._cell_size = None
         return i, j
@@ -154,6 +157,32 @@ def overlapping_pairs_brute_force(aabbs: FloatArray) -> tuple[IntArray, IntArray
     )
     i, j = np.nonzero(np.triu(hit, k=1))
     return i.astype(np.intp), j.astype(np.intp)
+
+
+class _Scratch:
+    """Work arrays kept from call to call.
+
+    A call allocates several megabytes of temporaries at 20,000 boxes. Freshly
+    allocated, each page is faulted in again on every call once the C allocator has
+    handed the memory back to the system: measured, about 1,000 page faults per call
+    and a third of its time on a virtual machine. Reused buffers are faulted in once.
+    """
+
+    def __init__(self) -> None:
+        self._arrays: dict[str, NDArray[Any]] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
+        """A C-contiguous ``shape`` view of the buffer ``name`` (contents undefined)."""
+        size = int(np.prod(shape))
+        buf = self._arrays.get(name)
+        if buf is None or buf.dtype != dtype or buf.size < size:
+            buf = np.empty(max(size, 1024) * 5 // 4, dtype=dtype)
+            self._arrays[name] = buf
+        return buf[:size].reshape(shape)
+
+
+def _fresh(name: str, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
+    return np.empty(shape, dtype=dtype)
 
 
 def _empty() -> tuple[IntArray, IntArray]:
@@ -188,14 +217,20 @@ def _overlap(a: FloatArray, b: FloatArray) -> BoolArray:
 
 
 def _overlapping_pairs(
-    boxes: FloatArray, cell_size: float | None, order_hint: _Index | None = None
+    boxes: FloatArray,
+    cell_size: float | None,
+    order_hint: _Index | None = None,
+    scratch: _Scratch | None = None,
 ) -> tuple[IntArray, IntArray, _Index | None, int]:
     """Pairs, the cell sort order of the boxes kept in the grid, and the big-box count."""
     n = len(boxes)
     if n < 2:
         return (*_empty(), None, 0)
     size = _choose_cell_size(boxes) if cell_size is None else float(cell_size)
-    cells = np.floor(boxes * (1.0 / size))
+    work = scratch.get if scratch is not None else _fresh
+    cells = work("cells", (n, 4), np.float64)
+    np.multiply(boxes, 1.0 / size, out=cells)
+    np.floor(cells, out=cells)
     if not (cells.min() >= -_CELL_LIMIT and cells.max() <= _CELL_LIMIT):
         np.clip(cells, -_CELL_LIMIT, _CELL_LIMIT, out=cells)
     big = (cells[:, 2] - cells[:, 0] > 1.0) | (cells[:, 3] - cells[:, 1] > 1.0)
@@ -205,12 +240,12 @@ def _overlapping_pairs(
     parts_j: list[_Index] = []
     order: _Index | None = None
     if nbig == 0:
-        gi, gj, order = _grid_pairs(boxes, cells, order_hint)
+        gi, gj, order = _grid_pairs(boxes, cells, order_hint, work)
         parts_i.append(gi)
         parts_j.append(gj)
     elif n - nbig > 1:
         small = np.flatnonzero(~big)
-        gi, gj, order = _grid_pairs(boxes[small], cells[small], order_hint)
+        gi, gj, order = _grid_pairs(boxes[small], cells[small], order_hint, work)
         parts_i.append(small[gi])
         parts_j.append(small[gj])
     for b in np.flatnonzero(big).tolist():
@@ -229,7 +264,10 @@ def _overlapping_pairs(
 
 
 def _grid_pairs(
-    boxes: FloatArray, cells: FloatArray, order_hint: _Index | None
+    boxes: FloatArray,
+    cells: FloatArray,
+    order_hint: _Index | None,
+    work: Any = _fresh,
 ) -> tuple[_Index, _Index, _Index]:
     """Overlapping pairs among boxes that each span at most two cells per axis.
 
@@ -260,8 +298,8 @@ def _grid_pairs(
         order = np.argsort(key, kind="stable").astype(itype)
     skey = key[order]
 
-    lo = np.empty((5, n), dtype=itype)
-    hi = np.empty((5, n), dtype=itype)
+    lo = work("lo", (5, n), itype)
+    hi = work("hi", (5, n), itype)
     # Own cell: only the boxes after this one (sorted positions p + 1 .. end of cell).
     lo[0] = np.arange(1, n + 1, dtype=itype)
     # Neighbours right, up-left, up, up-right (the other four see this cell from there).
@@ -271,7 +309,7 @@ def _grid_pairs(
         ends = np.cumsum(counts, dtype=itype)
         starts = ends - counts
         np.take(ends, skey, out=hi[0])
-        cell = np.empty(n, dtype=itype)
+        cell = work("cell", (n,), itype)
         for row, offset in enumerate(offsets, start=1):
             np.add(skey, offset, out=cell)
             np.take(starts, cell, out=lo[row])
@@ -304,10 +342,15 @@ def _grid_pairs(
     )
     # The exact test on whole box rows: two row gathers (np.take along axis 0) are
     # much cheaper than eight gathers of single coordinates.
-    sboxes = boxes.take(order, axis=0)
-    a = sboxes.take(owner, axis=0)
-    b = sboxes.take(partner, axis=0)
-    keep = a[:, 0] <= b[:, 2]
+    sboxes = work("sboxes", (n, 4), np.float64)
+    np.take(boxes, order, axis=0, out=sboxes)
+    m = len(owner)
+    a = work("a", (m, 4), np.float64)
+    b = work("b", (m, 4), np.float64)
+    np.take(sboxes, owner, axis=0, out=a)
+    np.take(sboxes, partner, axis=0, out=b)
+    keep = work("keep", (m,), np.bool_)
+    np.less_equal(a[:, 0], b[:, 2], out=keep)
     keep &= b[:, 0] <= a[:, 2]
     keep &= a[:, 1] <= b[:, 3]
     keep &= b[:, 1] <= a[:, 3]
