@@ -8,10 +8,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from narrow_cases import KINDS, ORDERED_PAIRS, aabbs, posed
+from narrow_cases import KINDS, ORDERED_PAIRS, aabbs, posed, rotate_pose
 
 import arcade_collide
-from arcade_collide.geometry.arrays import CircleArrays, RectArrays, pack
+from arcade_collide.geometry.arrays import CircleArrays, RectArrays, ShapeArrays, pack, take
 from arcade_collide.geometry.query import dispatch
 from arcade_collide.geometry.query.dispatch import (
     contact,
@@ -19,7 +19,15 @@ from arcade_collide.geometry.query.dispatch import (
     intersects,
     intersects_batch,
 )
-from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Rect, ShapeKind, Triangle
+from arcade_collide.geometry.shapes import (
+    AnyShape,
+    Circle,
+    Point,
+    Polygon,
+    Rect,
+    ShapeKind,
+    Triangle,
+)
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None)
 Posed = tuple[AnyShape, tuple[float, float, float]]
@@ -127,10 +135,7 @@ def test_empty_batches(pair: tuple[ShapeKind, ShapeKind]) -> None:
     assert result.hit.shape == (0,) and result.normal.shape == (0, 2)
 
 
-def _take0(kind: ShapeKind):  # type: ignore[no-untyped-def]
-    from arcade_collide.geometry.arrays import take
-    from arcade_collide.geometry.shapes import Polygon
-
+def _take0(kind: ShapeKind) -> ShapeArrays:
     sample = {
         ShapeKind.POINT: Point(),
         ShapeKind.CIRCLE: Circle(1),
@@ -235,8 +240,6 @@ def test_translation_and_rotation_invariance(pair: tuple[ShapeKind, ShapeKind]) 
         st.floats(-180.0, 180.0),
     )
     def check(case: tuple[Posed, Posed], shift: tuple[int, int], theta: float) -> None:
-        from narrow_cases import rotate_pose
-
         (sa, pa), (sb, pb) = case
         base = contact(sa, pa, sb, pb)
         moved = contact(sa, _moved(pa, *shift), sb, _moved(pb, *shift))
