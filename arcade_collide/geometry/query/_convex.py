@@ -14,7 +14,11 @@ Conventions shared by every core (see :class:`~arcade_collide.geometry.contact.C
 * closed sets: a separation test uses strict ``<``, so touching shapes collide;
 * the normal points from A to B; translating B by ``normal * depth`` leaves the
   shapes touching; ``depth`` is clamped at ``0.0`` from below;
-* ties are broken by the lowest index (first axis, first vertex, first edge).
+* ties are broken by the lowest index (first axis, first edge).
+
+The batch forms loop in Python over axes, edges and vertices (a handful), never
+over rows, and keep every temporary ``(M,)``-sized: one ``(K, M)`` product per
+step is slower for large M because every fresh large array costs new pages.
 
 This module is private: the public names live in the pair modules and in
 :mod:`arcade_collide.geometry.query.dispatch`.
