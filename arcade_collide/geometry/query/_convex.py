@@ -378,15 +378,21 @@ def sat_intersects_batch(
     """
     xa, ya = columns(va)
     xb, yb = columns(vb)
-    axes = _axes_batch(xa, ya, axes_a or xa.shape[0]) + _axes_batch(xb, yb, axes_b or xb.shape[0])
+    result: BoolArray = ~_separated(xa, ya, xb, yb, axes_a or xa.shape[0], axes_b or xb.shape[0])
+    return result
+
+
+def _separated(
+    xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray, axes_a: int, axes_b: int
+) -> BoolArray:
+    """Columns where some axis separates the outlines."""
     separated = np.zeros(xa.shape[1], dtype=bool)
-    for nx, ny in axes:
+    for nx, ny in _axes_batch(xa, ya, axes_a) + _axes_batch(xb, yb, axes_b):
         max_a, min_a = _extent(nx, ny, xa, ya)
         max_b, min_b = _extent(nx, ny, xb, yb)
         separated |= max_a < min_b
         separated |= max_b < min_a
-    result: BoolArray = ~separated
-    return result
+    return separated
 
 
 def _sat_batch(
@@ -397,23 +403,20 @@ def _sat_batch(
     axes_a: int,
     axes_b: int,
     valid: BoolArray | None,
-) -> tuple[BoolArray, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
-    """Vectorised :func:`_sat` over columns: ``(hit, ux, uy, depth, point, tie)``.
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
+    """Vectorised :func:`_sat` over columns of touching pairs: ``(ux, uy, depth, point, tie)``.
 
     The best axis is tracked while looping over the axes (first minimum wins,
     as in the scalar loop), so nothing of size ``axes x M`` is gathered.
     """
     m = xa.shape[1]
     axes = _axes_batch(xa, ya, axes_a) + _axes_batch(xb, yb, axes_b)
-    separated = np.zeros(m, dtype=bool)
     ranks: list[FloatArray] = []
     best = np.full(m, np.inf)
     k = np.zeros(m, dtype=np.intp)
     for j, (nx, ny) in enumerate(axes):
         max_a, min_a = _extent(nx, ny, xa, ya)
         max_b, min_b = _extent(nx, ny, xb, yb)
-        separated |= max_a < min_b
-        separated |= max_b < min_a
         overlap = np.minimum(max_a - min_b, max_b - min_a)
         len2 = nx * nx + ny * ny
         if valid is not None:
@@ -445,7 +448,6 @@ def _sat_batch(
     backward = max_b - min_a
     tie = (tie_a & tie_b) | (forward == backward)
     len2 = best_nx * best_nx + best_ny * best_ny
-    np.putmask(len2, len2 == 0.0, 1.0)  # rows that miss on every axis only; they are masked out
     length = np.sqrt(len2)
     positive = forward <= backward
     sign = np.where(positive, 1.0, -1.0)
@@ -453,7 +455,7 @@ def _sat_batch(
     ux = best_nx / length * sign + 0.0
     uy = best_ny / length * sign + 0.0
     point = _sat_point_batch(ux, uy, xa, ya, xb, yb)
-    return ~separated, ux, uy, depth, point, tie
+    return ux, uy, depth, point, tie
 
 
 def sat_contact_batch(
@@ -474,36 +476,57 @@ def sat_contact_batch(
     full_b = None if nverts_b is None else padding_mask(nverts_b, xb.shape[0])
     mask_a = None if full_a is None else full_a.T
     mask_b = None if full_b is None else full_b.T
-    valid = _stack_masks(mask_a, mask_b, ka, kb, xa.shape[1])
-    hit, ux, uy, depth, point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid)
+    m = xa.shape[1]
+    # The contact geometry costs several times the separation test: work it out
+    # for the touching rows only.
+    hit = ~_separated(xa, ya, xb, yb, ka, kb)
+    rows = np.flatnonzero(hit)
+    normal = np.zeros((m, 2))
+    depth = np.zeros(m)
+    point = np.zeros((m, 2))
+    if rows.size == 0:
+        return BatchContacts(hit, normal, depth, point)
+    if rows.size < m:
+        xa, ya, xb, yb = xa[:, rows], ya[:, rows], xb[:, rows], yb[:, rows]
+        va, vb = va[rows], vb[rows]
+        mask_a = None if mask_a is None else mask_a[:, rows]
+        mask_b = None if mask_b is None else mask_b[:, rows]
+        nverts_a = None if nverts_a is None else nverts_a[rows]
+        nverts_b = None if nverts_b is None else nverts_b[rows]
+    valid = _stack_masks(mask_a, mask_b, ka, kb, rows.size)
+    ux, uy, sub_depth, sub_point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid)
     if canonical:
-        rows = np.flatnonzero(hit & tie)
-        if rows.size:
+        redo = np.flatnonzero(tie)
+        if redo.size:
             # Keys of rows padded to one width (repeating the last vertex, as pack does).
             width = max(va.shape[1], vb.shape[1])
             key_a = outline_key_batch(
-                _pad(va[rows], width), None if nverts_a is None else nverts_a[rows]
+                _pad(va[redo], width), None if nverts_a is None else nverts_a[redo]
             )
             key_b = outline_key_batch(
-                _pad(vb[rows], width), None if nverts_b is None else nverts_b[rows]
+                _pad(vb[redo], width), None if nverts_b is None else nverts_b[redo]
             )
-            rows = rows[lex_less_batch(key_b, key_a)]
-        if rows.size:
+            redo = redo[lex_less_batch(key_b, key_a)]
+        if redo.size:
             sub_valid = _stack_masks(
-                None if mask_b is None else mask_b[:, rows],
-                None if mask_a is None else mask_a[:, rows],
+                None if mask_b is None else mask_b[:, redo],
+                None if mask_a is None else mask_a[:, redo],
                 kb,
                 ka,
-                rows.size,
+                redo.size,
             )
-            _, sx, sy, sd, sp, _ = _sat_batch(
-                xb[:, rows], yb[:, rows], xa[:, rows], ya[:, rows], kb, ka, sub_valid
+            sx, sy, sd, sp, _ = _sat_batch(
+                xb[:, redo], yb[:, redo], xa[:, redo], ya[:, redo], kb, ka, sub_valid
             )
-            ux[rows] = -sx
-            uy[rows] = -sy
-            depth[rows] = sd
-            point[rows] = sp
-    return masked(hit, np.stack([ux, uy], axis=1), np.maximum(depth, 0.0), point)
+            ux[redo] = -sx
+            uy[redo] = -sy
+            sub_depth[redo] = sd
+            sub_point[redo] = sp
+    normal[rows, 0] = ux
+    normal[rows, 1] = uy
+    depth[rows] = np.maximum(sub_depth, 0.0)
+    point[rows] = sub_point
+    return BatchContacts(hit, normal, depth, point)
 
 
 def _pad(vertices: FloatArray, width: int) -> FloatArray:
