@@ -201,3 +201,18 @@ def test_event_sequence_is_deterministic(world: str) -> None:
     assert first == second
     assert first[1] > 500
     assert first[0] == GOLDEN_300
+
+
+def test_contacts_equal_the_started_events_contacts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Started contacts come in small batches and contacts() in one large batch, which
+    # may take different kernels; the values handed out must still be the same.
+    monkeypatch.setattr(collision, "MERGE_BELOW", 40)
+    system, log = setup()
+    random_scene(9, 300)
+    for _ in range(5):
+        esper.process(1 / 60)
+        contacts = system.contacts()
+        for event in log.events:
+            if isinstance(event, CollisionStarted):
+                assert contacts[(event.a, event.b)] == event.contact
+        log.events.clear()
