@@ -160,12 +160,15 @@ class CollisionSystem(esper.Processor):
 
     def subscribe(
         self,
+        *,
         on_started: StartedHandler | None = None,
         on_ended: EndedHandler | None = None,
     ) -> Subscription:
         """Call ``on_started`` / ``on_ended`` with this system's events until unsubscribed.
 
         The callbacks are held strongly (unlike ``esper.set_handler``), so lambdas work.
+        Keyword-only, so that one callback meant for both kinds of event is not taken
+        silently for ``on_started`` alone.
 
         >>> system = CollisionSystem()
         >>> with system.subscribe(on_started=lambda event: None) as sub:
