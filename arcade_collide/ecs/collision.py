@@ -24,7 +24,8 @@ Event rules:
   game counting contacts never sees a count above the true one. The same inputs give
   the same event sequence, run after run.
 * Handlers: esper handlers (``esper.set_handler("on_collision_started", f)``), then
-  subscriptions in the order they were made. esper keeps only weak references to
+  subscriptions in the order they were made (esper keeps its handlers in a set, so
+  among several esper handlers the order is esper's; subscriptions are ordered). esper keeps only weak references to
   handlers: a lambda given to ``esper.set_handler`` is dropped at once and never
   called, and ``esper.remove_handler`` cannot remove a bound method. Use
   :meth:`CollisionSystem.subscribe`, which holds callbacks strongly and returns a
