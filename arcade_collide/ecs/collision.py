@@ -25,9 +25,10 @@ Event rules:
   the same event sequence, run after run.
 * Handlers: esper handlers (``esper.set_handler("on_collision_started", f)``), then
   subscriptions in the order they were made (esper keeps its handlers in a set, so
-  among several esper handlers the order is esper's; subscriptions are ordered). esper keeps only weak references to
-  handlers: a lambda given to ``esper.set_handler`` is dropped at once and never
-  called, and ``esper.remove_handler`` cannot remove a bound method. Use
+  among several esper handlers the order is esper's; subscriptions are ordered).
+  esper keeps only weak references to handlers: a lambda given to
+  ``esper.set_handler`` is dropped at once and never called, and
+  ``esper.remove_handler`` cannot remove a bound method. Use
   :meth:`CollisionSystem.subscribe`, which holds callbacks strongly and returns a
   handle with ``unsubscribe()`` (also a context manager). No event object is built
   for an event name nobody listens to.
