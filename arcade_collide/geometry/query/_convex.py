@@ -36,6 +36,15 @@ from arcade_collide.geometry.arrays import BatchContacts, BoolArray, FloatArray,
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import Vec2, rotation, to_world
 
+TINY_SQUARED = 2.0**-960
+"""Squared distances below this (about 1e-145 squared) are subnormal or close: too few
+bits to normalise a direction."""
+
+NEAR_EDGE = 2.0**-33
+"""A circle centre closer to an outline than ``NEAR_EDGE * (|x| + |y| + r)`` (about 1e-10
+relative) is treated as on it: so close, ``q - centre`` is rounding noise and points
+anywhere, while the nearest face's normal is exact (the depth changes by that gap)."""
+
 Outline = list[Vec2]
 """World vertices of a convex shape, in order around the outline."""
 
@@ -237,17 +246,19 @@ def circle_convex_contact(cx: float, cy: float, r: float, ccw: Outline) -> Conta
 
     Centre outside B: the normal runs from the centre to B's closest point ``q``
     and ``depth = r - |q - centre|`` (RTCD 5.1.2, 5.2.8). Centre inside or on B's
-    boundary: B leaves through the face nearest the centre (first face on ties,
-    so a centre exactly on a vertex uses the earlier face); the normal is that
-    face's inward normal and ``depth = r + distance to the face``. In both cases
-    the point is the midpoint of the circle's deepest point ``centre + r*normal``
-    and ``q`` (the face point level with the centre in the inside case).
+    boundary (within :data:`NEAR_EDGE`): B leaves through the face nearest the
+    centre (first face on ties, so a centre exactly on a vertex uses the earlier
+    face); the normal is that face's inward normal and ``depth = r +`` the
+    distance to the face. In both cases the point is the midpoint of the circle's
+    deepest point ``centre + r*normal`` and ``q`` (the face point level with the
+    centre in the inside case).
     """
     inside, d2s, qxs, qys, crosses, len2s = _circle_edges(cx, cy, ccw)
     d2 = min(d2s)
     if not (inside or d2 <= r * r):
         return None
-    if inside or d2 == 0.0:
+    near = NEAR_EDGE * (abs(cx) + abs(cy) + r)
+    if inside or d2 <= near * near:
         n = len(ccw)
         best = math.inf
         k = 0
@@ -661,7 +672,8 @@ def circle_convex_contact_batch(
     """Vectorised :func:`circle_convex_contact`."""
     scan = _scan_edges(center, ccw, mask, faces=True)
     hit = scan.inside | (scan.d2 <= radius * radius)
-    face = scan.inside | (scan.d2 == 0.0)
+    near = NEAR_EDGE * (np.abs(center[:, 0]) + np.abs(center[:, 1]) + radius)
+    face = scan.inside | (scan.d2 <= near * near)
     cx = center[:, 0]
     cy = center[:, 1]
     d = np.sqrt(scan.d2)

@@ -17,11 +17,11 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import BatchContacts, BoolArray, CircleArrays
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query._convex import masked
+from arcade_collide.geometry.query._convex import TINY_SQUARED, masked
 from arcade_collide.geometry.shapes import Circle
 
 _UP = 2.0**600
-"""Exact scale for centre offsets whose square underflows (below about 1e-154)."""
+"""Exact power-of-two scale for such offsets, so their direction stays accurate."""
 
 
 def intersects_circle_circle(
@@ -59,11 +59,11 @@ def _contact(ax: float, ay: float, ra: float, bx: float, by: float, rb: float) -
     if d2 > rs * rs:
         return None
     d = math.sqrt(d2)
-    if d > 0.0:
+    if d2 >= TINY_SQUARED:
         nx = dx / d
         ny = dy / d
     elif dx != 0.0 or dy != 0.0:
-        # The squared distance underflowed: scale by an exact power of two first.
+        # The squared distance underflowed or lost bits: scale by an exact power of two first.
         sx = dx * _UP
         sy = dy * _UP
         ds = math.sqrt(sx * sx + sy * sy)
@@ -156,7 +156,7 @@ def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContac
     rs = ra + rb
     hit = d2 <= rs * rs
     d = np.sqrt(d2)
-    apart = d > 0.0
+    apart = d2 >= TINY_SQUARED
     d_safe = np.where(apart, d, 1.0)
     nx = np.where(apart, dx / d_safe, np.where(ra <= rb, 1.0, -1.0))
     ny = np.where(apart, dy / d_safe, 0.0)

@@ -28,7 +28,7 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import rotation
-from arcade_collide.geometry.query._convex import masked
+from arcade_collide.geometry.query._convex import TINY_SQUARED, masked
 from arcade_collide.geometry.shapes import Circle, Rect
 
 
@@ -118,7 +118,14 @@ def contact_circle_rect(
     d2 = abs(lx)
     sx = 1.0 if lx >= 0.0 else -1.0
     sy = 1.0 if ly >= 0.0 else -1.0
-    if d2 <= hw and d1 <= hh:
+    qx = min(max(lx, -hw), hw)
+    qy = min(max(ly, -hh), hh)
+    gx = qx - lx
+    gy = qy - ly
+    g2 = gx * gx + gy * gy
+    # A centre within ~1e-145 of the outline (squared gap subnormal) is taken as on it: the
+    # side rule below gives an accurate direction where the tiny gap would not.
+    if (d2 <= hw and d1 <= hh) or g2 < TINY_SQUARED:
         px = hw - d2
         py = hh - d1
         if px <= py:
@@ -126,15 +133,9 @@ def contact_circle_rect(
         else:
             nlx, nly, depth, qx, qy = 0.0, -sy, r + py, lx, sy * hh
     else:
-        qx = min(max(lx, -hw), hw)
-        qy = min(max(ly, -hh), hh)
-        gx = qx - lx
-        gy = qy - ly
-        d = math.sqrt(gx * gx + gy * gy)
-        # d is 0 only if gx*gx + gy*gy underflows; the local x axis is then the fallback.
-        d_safe = d if d > 0.0 else 1.0
-        nlx = gx / d_safe if d > 0.0 else 1.0
-        nly = gy / d_safe if d > 0.0 else 0.0
+        d = math.sqrt(g2)
+        nlx = gx / d
+        nly = gy / d
         depth = r - d
     nx = nlx * ax - nly * ay
     ny = nlx * ay + nly * ax
@@ -212,7 +213,6 @@ def contact_circle_rect_batch(a: CircleArrays, b: RectArrays) -> BatchContacts:
     d2 = np.abs(lx)
     sx = np.where(lx >= 0.0, 1.0, -1.0)
     sy = np.where(ly >= 0.0, 1.0, -1.0)
-    inside = (d2 <= hw) & (d1 <= hh)
     px = hw - d2
     py = hh - d1
     use_x = px <= py
@@ -220,11 +220,12 @@ def contact_circle_rect_batch(a: CircleArrays, b: RectArrays) -> BatchContacts:
     qy_o = np.minimum(np.maximum(ly, -hh), hh)
     gx = qx_o - lx
     gy = qy_o - ly
-    d = np.sqrt(gx * gx + gy * gy)
-    apart = d > 0.0
-    d_safe = np.where(apart, d, 1.0)
-    nlx_o = np.where(apart, gx / d_safe, 1.0)
-    nly_o = np.where(apart, gy / d_safe, 0.0)
+    g2 = gx * gx + gy * gy
+    inside = ((d2 <= hw) & (d1 <= hh)) | (g2 < TINY_SQUARED)
+    d = np.sqrt(g2)
+    d_safe = np.where(inside, 1.0, d)
+    nlx_o = gx / d_safe
+    nly_o = gy / d_safe
     nlx = np.where(inside, np.where(use_x, -sx, 0.0), nlx_o)
     nly = np.where(inside, np.where(use_x, 0.0, -sy), nly_o)
     depth = np.where(inside, r + np.where(use_x, px, py), r - d)
