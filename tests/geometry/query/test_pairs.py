@@ -207,3 +207,28 @@ def test_polygon_rows_padded_to_different_lengths() -> None:
                     assert got.depth == result.depth[i]
                     assert got.point == tuple(result.point[i])
         assert contact_polygon_polygon_batch(a, b).hit.dtype == bool
+
+
+@pytest.mark.parametrize("gap", [0.0, 1e-300, 1e-160, 1e-13, -1e-13])
+@pytest.mark.parametrize("shape", [Rect(2, 2), Polygon([(-1, -1), (1, -1), (1, 1), (-1, 1)])])
+def test_circle_centre_within_rounding_of_a_turned_side(gap: float, shape: AnyShape) -> None:
+    """So close to the side, ``q - centre`` is rounding noise; the side's normal is used."""
+    c, s = math.cos(math.radians(30)), math.sin(math.radians(30))
+    centre = ((1 + gap) * c, -(1 + gap) * s)  # on the local +x side of the turned square
+    got = contact(Circle(0.5), centre, shape, (0, 0, 30))
+    assert got is not None
+    assert got.normal == pytest.approx((-c, s), abs=1e-12)
+    nx, ny = got.normal
+    step = got.depth * (1 + 1e-6) + 1e-9
+    assert not intersects(Circle(0.5), centre, shape, (nx * step, ny * step, 30))
+
+
+@pytest.mark.parametrize("offset", [(3e-161, 1e-161), (3e-310, 1e-310), (0.0, 1e-193)])
+def test_circle_centres_closer_than_a_square_can_hold(offset: tuple[float, float]) -> None:
+    got = contact(Circle(1), (0, 0), Circle(1), offset)
+    assert got is not None and math.isclose(math.hypot(*got.normal), 1.0, abs_tol=1e-15)
+    norm = math.hypot(*offset)
+    # Subnormal offsets carry few bits, hence the looser comparison.
+    assert got.normal == pytest.approx((offset[0] / norm, offset[1] / norm), abs=1e-12)
+    back = contact(Circle(1), offset, Circle(1), (0, 0))
+    assert back == got.flipped()
