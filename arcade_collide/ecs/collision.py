@@ -115,9 +115,9 @@ class _Snapshot:
         self.starts: dict[ShapeKind, int] = {}
         self.world: dict[ShapeKind, ShapeArrays] = {}
         self.contacts: dict[tuple[int, int], Contact] | None = None
-        self.reported: dict[tuple[int, int], Contact] = {}
-        """Contacts already handed out in this tick's CollisionStarted events: contacts()
-        returns these very values (a batch of another size may take another kernel)."""
+        self.reported: list[CollisionStarted] = []
+        """This tick's CollisionStarted events: contacts() returns their very contacts
+        (a batch of another size may take another kernel)."""
 
     def select(self, keep: BoolArray) -> None:
         self.keys = self.keys[keep]
@@ -201,9 +201,10 @@ class CollisionSystem(esper.Processor):
         state = self._state
         if state.contacts is None:
             contacts = _contacts_of(state, np.arange(len(state.keys)))
-            for pair, contact in state.reported.items():
+            for event in state.reported:
+                pair = (event.a, event.b)
                 if pair in contacts:  # (a pair dropped during delivery is gone)
-                    contacts[pair] = contact
+                    contacts[pair] = event.contact
             state.contacts = contacts
         keep = self._alive(state.keys)
         if not sensors:
@@ -260,7 +261,7 @@ class CollisionSystem(esper.Processor):
         want_ended = self._listening(ON_COLLISION_ENDED)
         ended_events = _ended_events(old, ended) if want_ended and len(ended) else []
         started_events = _started_events(new, started) if want_started and len(started) else []
-        new.reported = {(e.a, e.b): e.contact for e in started_events}
+        new.reported = started_events
         self._state = new
         self._deliver(ended_events, started_events)
 
