@@ -436,15 +436,15 @@ def _batches(
             yield sel, _take(world[ka], i[sel] - starts[ka]), _take(world[kb], j[sel] - starts[kb])
             continue
         width = max(_width(world[kb]) for _, _, kb in parts)
-        side_b = [as_polygons(_take(world[kb], j[sel] - starts[kb]), width)  # type: ignore[arg-type]
-                  for sel, _, kb in parts]
-        if group == "circle":
-            side_a: list[Any] = [_take(world[ka], i[sel] - starts[ka]) for sel, ka, _ in parts]
-        else:
+        if group == "convex":
             width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
-            side_b = [as_polygons(b, width) for b in side_b]
-            side_a = [as_polygons(_take(world[ka], i[sel] - starts[ka]), width)  # type: ignore[arg-type]
-                      for sel, ka, _ in parts]
+        side_b = [
+            as_polygons(_take(world[kb], j[sel] - starts[kb]), width)  # type: ignore[arg-type]
+            for sel, _, kb in parts
+        ]
+        side_a = [_take(world[ka], i[sel] - starts[ka]) for sel, ka, _ in parts]
+        if group == "convex":
+            side_a = [as_polygons(a, width) for a in side_a]  # type: ignore[arg-type]
         yield (
             np.concatenate([sel for sel, _, _ in parts]),
             _concat(side_a),
