@@ -68,7 +68,9 @@ class Scene:
         self.b = esper.create_entity(Position(6, 0), Velocity(1, 0), Shape(Rect(4, 4)))
         self.c = esper.create_entity(Position(40, 0), Velocity(0, 1), Shape(Circle(3)))
         self.events: list[CollisionStarted | CollisionEnded] = []
-        self.subscription = self.collisions.subscribe(self.events.append, self.events.append)
+        self.subscription = self.collisions.subscribe(
+            on_started=self.events.append, on_ended=self.events.append
+        )
         esper.process(1 / 60)
 
     def position(self, entity: int) -> Position:

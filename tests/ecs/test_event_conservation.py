@@ -16,6 +16,8 @@ between ticks, and also from inside the event handlers. After every tick:
 The ECS's documented exception (``arcade_collide.ecs.collision``): a started event
 whose entity a handler deleted earlier in the same delivery is dropped and the pair
 forgotten; the test checks that only such pairs are missing from the reference.
+
+Each test runs in its own esper world (``tests/ecs/conftest.py``).
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Iterator
 
 import esper
 import numpy as np
@@ -49,18 +50,6 @@ SLOW_SEEDS = range(100, 140)
 SLOW_TICKS = 5000
 LAYERS = (1, 2, 4)
 MASKS = (ALL_LAYERS, ALL_LAYERS, 1 | 2, 4, 2 | 4, 0)
-
-
-@pytest.fixture
-def world(request: pytest.FixtureRequest) -> Iterator[str]:
-    name = f"conservation-{request.node.name}"
-    previous = esper.current_world
-    esper.switch_world(name)
-    try:
-        yield name
-    finally:
-        esper.switch_world(previous)
-        esper.delete_world(name)
 
 
 def random_geometry(rng: random.Random) -> AnyShape:
@@ -287,7 +276,7 @@ def run_scenario(seed: int, ticks: int, handler_rate: float) -> Ledger:
 
 
 @pytest.mark.parametrize("seed", FAST_SEEDS)
-def test_events_are_conserved(world: str, seed: int) -> None:
+def test_events_are_conserved(seed: int) -> None:
     ledger = run_scenario(seed, FAST_TICKS, handler_rate=0.15)
     # The scenario must exercise the rules: many pairs start and end.
     assert ledger.started > 100
@@ -295,6 +284,6 @@ def test_events_are_conserved(world: str, seed: int) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", SLOW_SEEDS)
-def test_events_are_conserved_long(world: str, seed: int) -> None:
+def test_events_are_conserved_long(seed: int) -> None:
     ledger = run_scenario(seed, SLOW_TICKS, handler_rate=0.3)
     assert ledger.started > 1000
