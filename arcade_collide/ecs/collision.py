@@ -41,10 +41,14 @@ Event rules:
   naming it are dropped and the pair is forgotten (no ended event follows it), and
   :meth:`contacts` leaves it out.
 * Handlers may create and delete entities; new entities collide from the next tick.
-* A handler that raises does not stop delivery: the remaining events of the tick are
-  still delivered, then the first exception is re-raised (later ones of the same tick
-  are attached to it as notes on Python 3.11+). The system state was stored before
-  delivery, so the next tick proceeds normally.
+* A handler that raises an ``Exception`` does not stop delivery: the remaining events
+  of the tick are still delivered, then the first exception is re-raised (later ones of
+  the same tick are attached to it as notes on Python 3.11+). The system state was
+  stored before delivery, so the next tick proceeds normally. A ``BaseException``
+  (``KeyboardInterrupt``, ``SystemExit``) stops delivery at once: the ended events not
+  yet delivered are delivered first thing next tick, and pairs whose started event was
+  not delivered are forgotten (they start again next tick if they still touch), so
+  every delivered start still gets exactly one end.
 
 Worlds: a CollisionSystem belongs to the esper world it first runs in; processing it
 while another world is current raises ``RuntimeError`` (add one system per world).
@@ -157,6 +161,7 @@ class CollisionSystem(esper.Processor):
         self._grid = GridBroadPhase()
         self._state = _Snapshot()
         self._subscriptions: list[Subscription] = []
+        self._pending_ended: list[CollisionEnded] = []
 
     # -- public API ---------------------------------------------------------
 
@@ -333,43 +338,65 @@ class CollisionSystem(esper.Processor):
     def _deliver(
         self, ended: list[CollisionEnded], started: list[CollisionStarted]
     ) -> None:
+        if self._pending_ended:
+            # Ended events a BaseException cut off last time come first.
+            ended = self._pending_ended + ended
+            self._pending_ended = []
         errors: list[BaseException] = []
         dropped: list[int] = []
-        if ended:
-            handlers = self._handlers(ON_COLLISION_ENDED)
-            for ended_event in ended:
-                for handler in handlers:
-                    try:
-                        handler(ended_event)
-                    except Exception as error:  # re-raised after delivery
-                        errors.append(error)
-        if started:
-            handlers = self._handlers(ON_COLLISION_STARTED)
-            entities: dict[int, object] = world_identity()  # type: ignore[assignment]
-            dead = pending_deletions()
-            population = len(entities)
-            for event in started:
-                # Checking existence costs a little, so only once the world changed:
-                # a pending deletion, a structural change (esper marks its cache dirty)
-                # or an immediate deletion (the entity table shrank).
-                if (
-                    dead or getattr(esper, "_cache_dirty") or len(entities) != population  # noqa: B009
-                ) and not (
-                    event.a in entities
-                    and event.b in entities
-                    and event.a not in dead
-                    and event.b not in dead
-                ):
-                    dropped.append((event.a << _PAIR_SHIFT) | event.b)
-                    continue
-                for handler in handlers:
-                    try:
-                        handler(event)
-                    except Exception as error:  # re-raised after delivery
-                        errors.append(error)
-        if dropped:
-            state = self._state
-            state.select(~np.isin(state.keys, np.array(dropped, dtype=np.int64)))
+        # Index of the next event not yet handed to any handler (an event whose
+        # delivery began counts as delivered).
+        next_ended = 0
+        next_started = 0
+        try:
+            if ended:
+                handlers = self._handlers(ON_COLLISION_ENDED)
+                for ended_event in ended:
+                    next_ended += 1
+                    for handler in handlers:
+                        try:
+                            handler(ended_event)
+                        except Exception as error:  # re-raised after delivery
+                            errors.append(error)
+            if started:
+                handlers = self._handlers(ON_COLLISION_STARTED)
+                entities: dict[int, object] = world_identity()  # type: ignore[assignment]
+                dead = pending_deletions()
+                population = len(entities)
+                for event in started:
+                    next_started += 1
+                    # Checking existence costs a little, so only once the world changed:
+                    # a pending deletion, a structural change (esper marks its cache
+                    # dirty) or an immediate deletion (the entity table shrank).
+                    if (
+                        dead
+                        or getattr(esper, "_cache_dirty")  # noqa: B009
+                        or len(entities) != population
+                    ) and not (
+                        event.a in entities
+                        and event.b in entities
+                        and event.a not in dead
+                        and event.b not in dead
+                    ):
+                        dropped.append((event.a << _PAIR_SHIFT) | event.b)
+                        continue
+                    for handler in handlers:
+                        try:
+                            handler(event)
+                        except Exception as error:  # re-raised after delivery
+                            errors.append(error)
+        except BaseException:
+            # KeyboardInterrupt, SystemExit...: stop at once, but keep the books
+            # balanced. Undelivered ended events wait for the next tick; pairs whose
+            # started event was never delivered are forgotten, so no ended event can
+            # follow a start nobody saw (the pair starts again if it still touches).
+            self._pending_ended = ended[next_ended:]
+            dropped.extend((e.a << _PAIR_SHIFT) | e.b for e in started[next_started:])
+            raise
+        finally:
+            if dropped:
+                state = self._state
+                state.select(~np.isin(state.keys, np.array(dropped, dtype=np.int64)))
         if errors:
             first = errors[0]
             for later in errors[1:]:

@@ -347,3 +347,31 @@ def test_no_listener_means_no_event_objects_but_state_is_kept() -> None:
     esper.component_for_entity(b, Position).x = 50
     esper.process(1 / 60)
     assert got == [CollisionEnded(a, b, False)]
+
+
+class Interrupt(BaseException):
+    """Like KeyboardInterrupt: not caught by ``except Exception``."""
+
+
+def test_base_exception_defers_undelivered_ended_events_to_the_next_tick() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    ids = [circle(10 * k, 0) for k in range(4)]  # three touching neighbours
+    esper.process(1 / 60)
+    got: list[Event] = []
+
+    def on_ended(event: CollisionEnded) -> None:
+        got.append(event)
+        if len(got) == 1:
+            raise Interrupt
+
+    system.subscribe(on_ended=on_ended)
+    for k, entity in enumerate(ids):
+        esper.component_for_entity(entity, Position).y = 100 * k  # everyone apart
+    with pytest.raises(Interrupt):
+        esper.process(1 / 60)
+    assert [(e.a, e.b) for e in got] == [(ids[0], ids[1])]
+    esper.process(1 / 60)
+    assert [(e.a, e.b) for e in got] == [(ids[k], ids[k + 1]) for k in range(3)]
+    esper.process(1 / 60)
+    assert len(got) == 3
