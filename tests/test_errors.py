@@ -507,23 +507,12 @@ def test_ecs_row_leaves_nothing_half_updated(row: Row, scene: Scene) -> None:
     assert scene.events == []
 
 
-_HALF_TICK = pytest.mark.xfail(
-    strict=True,
-    reason="MovementSystem moves every entity, then its table refresh raises for the "
-    "shape without a Position: the failed tick is half applied (notes/bugs.md)",
-)
 _SETS_POSES_ITSELF = ("velocity-overflow", "angle-overflow")
 
 
 @pytest.mark.parametrize(
     "row",
-    [
-        pytest.param(row, marks=_HALF_TICK)
-        if row.id in ("shape-without-position", "position-removed")
-        else row
-        for row in ECS_ROWS
-        if row.id not in _SETS_POSES_ITSELF
-    ],
+    [row for row in ECS_ROWS if row.id not in _SETS_POSES_ITSELF],
     ids=lambda row: row.id,
 )
 def test_ecs_row_moves_nothing(row: Row, scene: Scene) -> None:

@@ -23,8 +23,8 @@ class MovementSystem(esper.Processor):
     no-op after this one). ``dt`` is the first argument of ``esper.process`` in
     seconds.
 
-    If the step would make a position NaN or infinite (an overflow), nothing is
-    moved and ``ValueError`` names the first such entity.
+    If the step would make a position NaN or infinite (an overflow), or an entity has
+    a Shape but no Position, nothing is moved and ``ValueError`` names the entity.
     """
 
     def __init__(self) -> None:
@@ -41,6 +41,9 @@ class MovementSystem(esper.Processor):
             ValueError: ``dt`` is not finite, or the step overflows a position.
         """
         step = check_number(dt, "dt")
+        table = table_for_current_world()
+        # Structural errors (a Shape without a Position) raise before anything moves.
+        table.prepare()
         source = esper.get_components(Position, Velocity)
         if source is not self._source:
             self._index(source)
@@ -58,7 +61,7 @@ class MovementSystem(esper.Processor):
                 )
             p[self._positions] = moved
             POSITIONS.touch()
-        table_for_current_world().refresh()
+        table.refresh()
 
     def _index(self, source: list[tuple[int, tuple[Position, Velocity]]]) -> None:
         # Only when the world's structure changed: esper hands back the same cached

@@ -112,11 +112,26 @@ class ShapeTable:
         self._dead: frozenset[int] = frozenset()
         self._pool_data: object = None
         self._pool_version = -1
+        self._prepared: tuple[_StructureKey, _Layout] | None = None
 
     @property
     def size(self) -> int:
         """Number of rows (collidable entities)."""
         return len(self.entities)
+
+    def prepare(self) -> None:
+        """Rebuild the row layout now if the world's structure changed, without placing.
+
+        MovementSystem calls this before it moves anything, so a structural error (a
+        Shape without a Position) raises before any position changed. The layout built
+        here is reused by the following :meth:`refresh`.
+
+        Raises:
+            ValueError: an entity has a Shape but no Position (named in the message).
+        """
+        key, structural = self._structure()
+        if structural and (self._prepared is None or not _same(self._prepared[0], key)):
+            self._prepared = (key, _Layout.build(key[0], key[1], key[3]))
 
     def refresh(self) -> None:
         """Bring the table up to date with the current esper world.
@@ -125,6 +140,37 @@ class ShapeTable:
             ValueError: an entity has a Shape but no Position, or a non-finite
                 position (the message names the entity). The table is left as it was.
         """
+        key, structural = self._structure()
+        if (
+            not structural
+            and POSITIONS.version == self._pool_version
+            and POSITIONS.data is self._pool_data
+        ):
+            return
+        rebuilt = None
+        if structural:
+            prepared = self._prepared
+            if prepared is not None and _same(prepared[0], key):
+                rebuilt = prepared[1]
+            else:
+                rebuilt = _Layout.build(key[0], key[1], key[3])
+        self._prepared = None
+        layout = rebuilt if rebuilt is not None else self._layout()
+        world, aabbs = _place(layout)
+        # Everything validated and computed: commit.
+        if rebuilt is not None:
+            self._adopt(rebuilt)
+            self.layout += 1
+            self._source, self._shape_list, self._epoch = key[0], key[1], key[2]
+            self._dead = frozenset(key[3])
+        self.world = world
+        self.aabbs = aabbs
+        self._pool_data = POSITIONS.data
+        self._pool_version = POSITIONS.version
+        self.revision += 1
+
+    def _structure(self) -> tuple[_StructureKey, bool]:
+        """What the layout depends on, and whether it differs from the current layout's."""
         source = esper.get_components(Position, Shape)
         shapes_only = esper.get_component(Shape)
         dead = pending_deletions()
@@ -134,28 +180,7 @@ class ShapeTable:
             or shape_epoch() != self._epoch
             or ((bool(dead) or bool(self._dead)) and dead != self._dead)
         )
-        if (
-            not structural
-            and POSITIONS.version == self._pool_version
-            and POSITIONS.data is self._pool_data
-        ):
-            return
-        rebuilt = _Layout.build(source, shapes_only, dead) if structural else None
-        layout = rebuilt if rebuilt is not None else self._layout()
-        world, aabbs = _place(layout)
-        # Everything validated and computed: commit.
-        if rebuilt is not None:
-            self._adopt(rebuilt)
-            self.layout += 1
-            self._source = source
-            self._shape_list = shapes_only
-            self._epoch = shape_epoch()
-            self._dead = frozenset(dead)
-        self.world = world
-        self.aabbs = aabbs
-        self._pool_data = POSITIONS.data
-        self._pool_version = POSITIONS.version
-        self.revision += 1
+        return (source, shapes_only, shape_epoch(), frozenset(dead)), structural
 
     def _layout(self) -> _Layout:
         return _Layout(self.entities, self._rows, self._rows_slice, self.kinds, self.blocks,
@@ -175,6 +200,14 @@ class ShapeTable:
         )
 
 
+_StructureKey = tuple[Any, Any, int, frozenset[int]]
+"""(esper's Position+Shape list, its Shape list, shape epoch, pending deletions)."""
+
+
+def _same(a: _StructureKey, b: _StructureKey) -> bool:
+    return a[0] is b[0] and a[1] is b[1] and a[2] == b[2] and a[3] == b[3]
+
+
 class _Layout(NamedTuple):
     entities: IntArray
     rows: IntArray
@@ -189,7 +222,7 @@ class _Layout(NamedTuple):
     def build(
         source: list[tuple[int, tuple[Position, Shape]]],
         shapes_only: list[tuple[int, Shape]],
-        dead: set[int],
+        dead: set[int] | frozenset[int],
     ) -> _Layout:
         if len(shapes_only) != len(source):
             placed = {entity for entity, _ in source}
