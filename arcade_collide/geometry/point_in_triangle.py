@@ -24,9 +24,10 @@ integer grids that include edge and vertex points.
 ``line_equation``
     Each edge's line ``a*x + b*y + c = 0`` (``a = yb - ya``, ``b = xa - xb``,
     ``c = xb*ya - xa*yb``) is evaluated at P; P is inside when the three
-    values never have opposite signs. The vertices are first expressed
-    relative to P, so P is the origin and each value is just ``c``: this avoids
-    the cancellation the absolute-origin form suffers far from the origin.
+    values never have opposite signs. Each line is evaluated relative to its
+    edge's start vertex (``c`` cancels), so the rounding error scales with the
+    edge rather than with the distance to P: a tiny triangle far from P, or far
+    from the origin, keeps the right answer.
     Exact on integer coordinates. This is the default: the fastest measured
     (``benchmarks/bench_point_in_triangle.py``), tied with ``barycentric``.
 ``barycentric``
@@ -250,7 +251,7 @@ def point_in_triangle_same_side(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 
 
 def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
-    """Line-equation method, with P moved to the origin (the default method).
+    """Line-equation method, each edge measured from its own start (the default method).
 
     Unchecked fast path (finite pairs, non-degenerate triangle). Exact on
     integer coordinates up to ``2**24``.
@@ -280,15 +281,18 @@ def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     True
     """
     px, py = p
-    ax, ay = a[0] - px, a[1] - py
-    bx, by = b[0] - px, b[1] - py
-    cx, cy = c[0] - px, c[1] - py
-    # Line through (xa, ya), (xb, yb) evaluated at the origin: only
-    # c = xb*ya - xa*yb remains. The edges go round in one winding order, so
-    # inside means the three values never have opposite signs (zero = on a line).
-    d1 = bx * ay - ax * by
-    d2 = cx * by - bx * cy
-    d3 = ax * cy - cx * ay
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
+    # The seed's line through (xa, ya), (xb, yb): A = yb - ya, B = xa - xb and
+    # d = A*x + B*y + C. Evaluated relative to the edge's own start vertex, C
+    # cancels: d = A*(x - xa) + B*(y - ya). The rounding error then scales with
+    # the edge, not with |P|, so a tiny triangle far from P keeps its sign. The
+    # edges go round in one winding order, so inside means the three values never
+    # have opposite signs (zero = on a line).
+    d1 = (by - ay) * (px - ax) + (ax - bx) * (py - ay)
+    d2 = (cy - by) * (px - bx) + (bx - cx) * (py - by)
+    d3 = (ay - cy) * (px - cx) + (cx - ax) * (py - cy)
     return not ((d1 < 0.0 or d2 < 0.0 or d3 < 0.0) and (d1 > 0.0 or d2 > 0.0 or d3 > 0.0))
 
 
@@ -353,14 +357,19 @@ def point_in_triangle_area(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     True
     """
     px, py = p
-    ax, ay = a[0] - px, a[1] - py
-    bx, by = b[0] - px, b[1] - py
-    cx, cy = c[0] - px, c[1] - py
-    # Twice the areas of PAB, PBC, PCA and ABC.
-    parts = abs(ax * by - ay * bx) + abs(bx * cy - by * cx) + abs(cx * ay - cy * ax)
+    ax, ay = a
+    bx, by = b
+    cx, cy = c
     abx, aby = bx - ax, by - ay
     bcx, bcy = cx - bx, cy - by
     cax, cay = ax - cx, ay - cy
+    # Twice the areas of PAB, PBC, PCA, each measured from its edge's start so the
+    # rounding error scales with the triangle rather than with |P|; then ABC.
+    parts = (
+        abs(abx * (py - ay) - aby * (px - ax))
+        + abs(bcx * (py - by) - bcy * (px - bx))
+        + abs(cax * (py - cy) - cay * (px - cx))
+    )
     whole = abs(abx * bcy - aby * bcx)
     longest_sq = max(abx * abx + aby * aby, bcx * bcx + bcy * bcy, cax * cax + cay * cay)
     return parts - whole <= AREA_TOLERANCE * longest_sq
@@ -523,15 +532,15 @@ def points_in_triangles(points: NDArray[np.float64], vertices: NDArray[np.float6
         raise ValueError(f"vertices must have shape ({pts.shape[0]}, 3, 2), got {tri.shape}")
     px = pts[:, 0]
     py = pts[:, 1]
-    ax = tri[:, 0, 0] - px
-    ay = tri[:, 0, 1] - py
-    bx = tri[:, 1, 0] - px
-    by = tri[:, 1, 1] - py
-    cx = tri[:, 2, 0] - px
-    cy = tri[:, 2, 1] - py
-    d1 = bx * ay - ax * by
-    d2 = cx * by - bx * cy
-    d3 = ax * cy - cx * ay
+    ax = tri[:, 0, 0]
+    ay = tri[:, 0, 1]
+    bx = tri[:, 1, 0]
+    by = tri[:, 1, 1]
+    cx = tri[:, 2, 0]
+    cy = tri[:, 2, 1]
+    d1 = (by - ay) * (px - ax) + (ax - bx) * (py - ay)
+    d2 = (cy - by) * (px - bx) + (bx - cx) * (py - by)
+    d3 = (ay - cy) * (px - cx) + (cx - ax) * (py - cy)
     negative = (d1 < 0.0) | (d2 < 0.0) | (d3 < 0.0)
     positive = (d1 > 0.0) | (d2 > 0.0) | (d3 > 0.0)
     result: NDArray[np.bool_] = ~(negative & positive)

@@ -339,3 +339,13 @@ def test_exact_methods_on_large_integer_coordinates(
     for order in ((fa, fb, fc), (fa, fc, fb)):
         for m in EXACT_METHODS:
             assert point_in_triangle(fp, *order, method=m) == expected, m
+
+
+@pytest.mark.parametrize("method", POINT_IN_TRIANGLE_METHODS)
+@pytest.mark.parametrize("size", [2.212e-26, 1e-12, 1e-9])
+def test_tiny_triangle_far_from_the_point_is_missed(method: str, size: float) -> None:
+    # Found by hypothesis: measuring every vertex from P rounded the triangle away.
+    a, b, c = (size, 0.0), (0.0, 0.0), (0.0, size)
+    assert not point_in_triangle((1.0, 1.0), a, b, c, method=method)
+    assert point_in_triangle((size / 4, size / 4), a, b, c, method=method)
+    assert point_in_triangle((size / 2, size / 2), a, b, c, method=method)
