@@ -1,0 +1,88 @@
+"""Component rows are released under churn: storage never outgrows the live entities.
+
+A short version of ``benchmarks/soak.py``: ~2,000 ticks in which entities are created
+and deleted every tick. After every tick the Position and Velocity pools
+(:mod:`arcade_collide.ecs.storage`) hold no more rows than there are live components,
+the pools' capacity stops growing once the population is reached, and deleting
+everything gives every row back.
+
+The pools are shared by all esper worlds, so counts are taken relative to what was in
+use before the test (other tests' components may still be alive).
+Each test runs in its own esper world (``tests/ecs/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+import esper
+
+from arcade_collide import Circle, Point, Rect, Triangle
+from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Velocity
+from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.geometry.shapes import AnyShape
+
+TICKS = 2000
+POPULATION = 60
+CHURN = 6
+
+
+def _geometry(rng: random.Random) -> AnyShape:
+    return rng.choice(
+        [Point(), Circle(rng.uniform(2, 8)), Rect(6, 4), Triangle((0, 0), (6, 0), (0, 6))]
+    )
+
+
+def test_pool_rows_follow_the_live_entities() -> None:
+    gc.collect()
+    base_positions, base_velocities = POSITIONS.live, VELOCITIES.live
+    rng = random.Random(3)
+    esper.add_processor(MovementSystem(), priority=1)
+    collisions = CollisionSystem()
+    esper.add_processor(collisions)
+    events = []
+    collisions.subscribe(on_started=events.append, on_ended=events.append)
+    live: list[int] = []
+
+    def spawn() -> None:
+        components: list[object] = [
+            Position(rng.uniform(0, 100), rng.uniform(0, 100)),
+            Shape(_geometry(rng)),
+        ]
+        if rng.random() < 0.7:
+            components.append(Velocity(rng.uniform(-30, 30), rng.uniform(-30, 30)))
+        live.append(esper.create_entity(*components))
+
+    for _ in range(POPULATION):
+        spawn()
+    capacity = None
+    for tick in range(TICKS):
+        for _ in range(CHURN):
+            esper.delete_entity(live.pop(rng.randrange(len(live))))
+            spawn()
+        if tick % 50 == 0:
+            # Strip and re-add components too: rows of replaced components are released.
+            entity = rng.choice(live)
+            if esper.has_component(entity, Velocity):
+                esper.remove_component(entity, Velocity)
+            esper.add_component(entity, Position(1.0, 2.0))
+        esper.process(1 / 60)
+        positions = len(esper.get_component(Position))
+        velocities = len(esper.get_component(Velocity))
+        assert positions == len(live) == POPULATION
+        # CPython frees a component as soon as its entity is dropped; no gc needed.
+        assert POSITIONS.live - base_positions <= positions, tick
+        assert VELOCITIES.live - base_velocities <= velocities, tick
+        if tick == 100:
+            capacity = (len(POSITIONS.data), len(VELOCITIES.data))
+    assert capacity == (len(POSITIONS.data), len(VELOCITIES.data))
+    assert len(events) > 500  # the churn does collide
+    for entity in live:
+        esper.delete_entity(entity)
+    esper.process(1 / 60)
+    live.clear()
+    events.clear()
+    gc.collect()
+    assert POSITIONS.live == base_positions
+    assert VELOCITIES.live == base_velocities
