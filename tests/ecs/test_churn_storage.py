@@ -84,5 +84,6 @@ def test_pool_rows_follow_the_live_entities() -> None:
     live.clear()
     events.clear()
     gc.collect()
-    assert POSITIONS.live == base_positions
-    assert VELOCITIES.live == base_velocities
+    # Other tests' leftovers may have been freed meanwhile, hence <= rather than ==.
+    assert POSITIONS.live <= base_positions
+    assert VELOCITIES.live <= base_velocities
