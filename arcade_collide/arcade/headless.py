@@ -15,9 +15,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 import arcade
 import PIL.Image
+
+ViewT = TypeVar("ViewT", bound=arcade.View)
 
 
 @dataclass(frozen=True)
@@ -37,7 +40,7 @@ class HeadlessRun:
 
 
 def run_view(
-    view: arcade.View,
+    make_view: Callable[[], ViewT],
     ticks: int,
     *,
     window: arcade.Window | None = None,
@@ -45,13 +48,14 @@ def run_view(
     title: str = "arcade_collide",
     delta_time: float = 1.0 / 60.0,
     draw_every: int = 1,
-    before_tick: Callable[[int], object] | None = None,
+    before_tick: Callable[[ViewT, int], object] | None = None,
     capture: bool = True,
-) -> HeadlessRun:
-    """Run ``view`` for ``ticks`` fixed ticks and return timings and the last frame.
+) -> tuple[ViewT, HeadlessRun]:
+    """Run a view for ``ticks`` fixed ticks; return it with timings and the last frame.
 
     Args:
-        view: The view to drive; it is shown in the window first.
+        make_view: Builds the view once the window exists (Arcade views need
+            one); it is shown in the window, then driven.
         ticks: Number of fixed-update ticks (>= 1).
         window: A window to reuse (left open). By default one of ``size`` is
             created and closed before returning.
@@ -59,11 +63,11 @@ def run_view(
         title: Its title.
         delta_time: Seconds per tick.
         draw_every: Draw every this many ticks (the last tick is always drawn).
-        before_tick: Called with the tick index before each tick (scripted input).
+        before_tick: ``fn(view, tick)`` called before each tick (scripted input).
         capture: Read the last frame back into :attr:`HeadlessRun.image`.
 
     Returns:
-        The measurements.
+        The view and the measurements.
 
     Raises:
         ValueError: ``ticks`` or ``draw_every`` is below 1.
@@ -76,13 +80,14 @@ def run_view(
     if window is None:
         window = arcade.Window(size[0], size[1], title)
     try:
+        view = make_view()
         window.show_view(view)
         update_time = 0.0
         draw_time = 0.0
         draws = 0
         for tick in range(ticks):
             if before_tick is not None:
-                before_tick(tick)
+                before_tick(view, tick)
             started = time.perf_counter()
             view.on_fixed_update(delta_time)
             view.on_update(delta_time)
@@ -93,7 +98,7 @@ def run_view(
                 draw_time += time.perf_counter() - started
                 draws += 1
         image = arcade.get_image() if capture else None
-        return HeadlessRun(
+        return view, HeadlessRun(
             ticks=ticks,
             game_seconds=ticks * delta_time,
             update_ms=update_time * 1000.0 / ticks,

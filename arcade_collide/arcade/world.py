@@ -1,0 +1,556 @@
+"""``CollisionWorld``: Arcade sprites as entities of an esper collision world.
+
+One tick of :meth:`CollisionWorld.step`:
+
+1. **read**: poses of sprites the game moved since the last tick (compared with
+   what the world wrote last) go into the ``Position`` components; sprites whose
+   width, height or texture changed get a rebuilt ``Shape``.
+2. **simulate**: the ECS processors run (movement, then collision detection).
+3. **write back**: every sprite whose component pose changed gets its new
+   ``position`` and ``angle`` once, in bulk (:mod:`.sprite_sync`).
+4. **dispatch**: collision events buffered during the tick reach the sprites
+   (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and
+   the pair handlers registered with :meth:`CollisionWorld.on_collision`, in the
+   ECS's deterministic order, after the write-back so handlers see the new poses.
+
+Angles need no conversion: ``Sprite.angle`` and the pose angle are both
+clockwise degrees.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import arcade
+import esper
+import numpy as np
+from arcade.types import RGBOrA255
+from numpy.typing import NDArray
+
+from arcade_collide.arcade.debug_draw import draw_world_debug
+from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
+from arcade_collide.arcade.sprite_sync import (
+    has_fast_pose,
+    read_poses,
+    read_sizes,
+    write_poses,
+)
+from arcade_collide.ecs import (
+    CollisionEnded,
+    CollisionStarted,
+    CollisionSystem,
+    MovementSystem,
+    Position,
+    Shape,
+    Velocity,
+)
+from arcade_collide.ecs.storage import POSITIONS
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.shapes import AnyShape
+
+StartHandler = Callable[[arcade.Sprite, arcade.Sprite, Contact], Any]
+"""``fn(sprite_a, sprite_b, contact)``; ``contact.normal`` points from a to b."""
+EndHandler = Callable[[arcade.Sprite, arcade.Sprite], Any]
+"""``fn(sprite_a, sprite_b)``."""
+
+FloatArray = NDArray[np.float64]
+
+
+@dataclass
+class _PairHandlers:
+    start: list[StartHandler] = field(default_factory=list)
+    end: list[EndHandler] = field(default_factory=list)
+
+
+@dataclass
+class _Body:
+    """What the world remembers about one registered sprite."""
+
+    sprite: arcade.Sprite
+    entity: int
+    position: Position
+    kind: Hashable
+    geometry: AnyShape
+    auto_shape: bool
+    hull: bool
+    shape_options: dict[str, Any]
+
+
+class CollisionWorld:
+    """Collision detection and movement for Arcade sprites.
+
+    The world owns its own esper world (``esper.switch_world`` is used around
+    every call, and the previously current world is restored), so it can sit
+    beside a game's own esper world.
+
+    Example::
+
+        from arcade_collide.arcade import CollisionWorld
+
+        world = CollisionWorld()
+        world.add_sprite(ship, kind="ship")
+        world.add_sprite(rock, velocity=(40, 0), angular=30, kind="rock")
+        world.on_collision("ship", "rock", start=lambda ship, rock, contact: ...)
+
+        def on_fixed_update(self, delta_time):
+            world.step(delta_time)
+
+    Args:
+        name: The esper world name to use; a unique one by default.
+    """
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
+        self._bodies: list[_Body] = []
+        self._row_of: dict[arcade.Sprite, int] = {}
+        self._body_of_entity: dict[int, _Body] = {}
+        self._fast: list[bool] = []
+        self._rows: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
+        self._written_xy: FloatArray = np.zeros((0, 2))
+        self._written_angle: FloatArray = np.zeros(0)
+        self._size: FloatArray = np.zeros((0, 2))
+        self._texture: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+        self._pair_handlers: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
+        self._active: dict[tuple[int, int], Contact] = {}
+        self._pending: list[CollisionStarted | CollisionEnded] = []
+        self._ended_by_removal: list[tuple[_Body, _Body]] = []
+        self._dispatching = False
+        self.ticks = 0
+        with self._in_world():
+            self._movement = MovementSystem()
+            self._collisions = CollisionSystem()
+            esper.add_processor(self._movement, priority=2)
+            esper.add_processor(self._collisions, priority=1)
+        # Events are buffered during esper.process and handed to sprites after the
+        # write-back, so handlers see this tick's poses.
+        self._subscription = self._collisions.subscribe(
+            on_started=self._pending.append, on_ended=self._pending.append
+        )
+
+    # --- registration -------------------------------------------------------------------
+
+    def add_sprite(
+        self,
+        sprite: arcade.Sprite,
+        shape: AnyShape | None = None,
+        *,
+        velocity: tuple[float, float] | None = None,
+        angular: float = 0.0,
+        kind: Hashable = None,
+        hull: bool = False,
+        **shape_options: Any,
+    ) -> int:
+        """Register ``sprite``; it collides from the next :meth:`step` on.
+
+        Args:
+            sprite: An :class:`arcade.Sprite` (or subclass), not yet in this world.
+            shape: An explicit local-frame shape. By default it is derived from the
+                sprite (:func:`~.shapes_from_sprites.shape_for_sprite`) and rebuilt
+                when the sprite's scale or texture changes; an explicit shape is kept.
+            velocity: ``(vx, vy)`` in pixels per second. ``None`` (the default) and
+                ``angular == 0`` leave the sprite static: only the game moves it.
+            angular: Turn rate in degrees per second, clockwise like ``Sprite.angle``.
+            kind: Any hashable label (``"bullet"``) used by :meth:`on_collision`.
+            hull: Derive a convex polygon from the sprite's hit box instead of a
+                rectangle or circle.
+            **shape_options: Passed to the ``Shape`` component (collision ``layer``,
+                ``mask``, ``sensor``).
+
+        Returns:
+            The sprite's entity id in this world's esper world.
+
+        Raises:
+            TypeError: ``sprite`` is not an :class:`arcade.Sprite`.
+            ValueError: the sprite is already registered.
+        """
+        if not isinstance(sprite, arcade.Sprite):
+            raise TypeError(f"sprite must be an arcade.Sprite, got {type(sprite).__name__}")
+        if sprite in self._row_of:
+            raise ValueError("sprite is already in this CollisionWorld")
+        geometry = shape if shape is not None else shape_for_sprite(sprite, hull=hull)
+        x, y = sprite.position
+        components: list[Any] = [
+            Position(float(x), float(y), angle=float(sprite.angle)),
+            Shape(geometry, **shape_options),
+        ]
+        if velocity is not None or angular != 0.0:
+            vx, vy = velocity if velocity is not None else (0.0, 0.0)
+            components.append(Velocity(float(vx), float(vy), angular=float(angular)))
+        with self._in_world():
+            entity = int(esper.create_entity(*components))
+        body = _Body(
+            sprite, entity, components[0], kind, geometry, shape is None, hull,
+            dict(shape_options),
+        )
+        self._row_of[sprite] = len(self._bodies)
+        self._bodies.append(body)
+        self._body_of_entity[entity] = body
+        self._fast.append(has_fast_pose(sprite))
+        self._rows = np.append(self._rows, np.intp(_table_row(body.position)))
+        (xy, angle) = read_poses([sprite])
+        size, texture = read_sizes([sprite])
+        self._written_xy = np.concatenate([self._written_xy, xy])
+        self._written_angle = np.concatenate([self._written_angle, angle])
+        self._size = np.concatenate([self._size, size])
+        self._texture = np.concatenate([self._texture, texture])
+        if self not in sprite.physics_engines:
+            sprite.register_physics_engine(self)
+        return entity
+
+    def remove_sprite(self, sprite: arcade.Sprite) -> None:
+        """Take ``sprite`` out of the world, ending its contacts.
+
+        Called automatically by ``sprite.remove_from_sprite_lists()`` (the world
+        registers itself with ``sprite.register_physics_engine``). Both sprites
+        of every pair it was touching get their end events at once (after the
+        current event, when called from a collision handler). Removing a sprite
+        that is not in the world does nothing.
+
+        Args:
+            sprite: The sprite to remove.
+        """
+        row = self._row_of.pop(sprite, None)
+        if row is None:
+            return
+        body = self._bodies[row]
+        last = len(self._bodies) - 1
+        if row != last:
+            # Swap-remove keeps every per-row array dense without shifting.
+            moved = self._bodies[last]
+            self._bodies[row] = moved
+            self._row_of[moved.sprite] = row
+            self._fast[row] = self._fast[last]
+            for array in (
+                self._written_xy, self._written_angle, self._size, self._texture, self._rows
+            ):
+                array[row] = array[last]
+        self._bodies.pop()
+        self._fast.pop()
+        self._rows = self._rows[:last]
+        self._written_xy = self._written_xy[:last]
+        self._written_angle = self._written_angle[:last]
+        self._size = self._size[:last]
+        self._texture = self._texture[:last]
+        del self._body_of_entity[body.entity]
+        with self._in_world():
+            esper.delete_entity(body.entity)
+        for pair in [p for p in self._active if body.entity in p]:
+            del self._active[pair]
+            a, b = self._body_of_entity.get(pair[0], body), self._body_of_entity.get(pair[1], body)
+            self._ended_by_removal.append((a, b))
+        if not self._dispatching:
+            self._deliver_removal_ends()
+
+    def __contains__(self, sprite: object) -> bool:
+        return sprite in self._row_of
+
+    def __len__(self) -> int:
+        return len(self._bodies)
+
+    def entity(self, sprite: arcade.Sprite) -> int:
+        """The esper entity id of a registered sprite.
+
+        Raises:
+            KeyError: the sprite is not in this world.
+        """
+        return self._bodies[self._row_of[sprite]].entity
+
+    def sprites(self) -> list[arcade.Sprite]:
+        """The registered sprites, in row order (the order of :meth:`poses`)."""
+        return [body.sprite for body in self._bodies]
+
+    def poses(self) -> tuple[FloatArray, FloatArray]:
+        """Copies of the poses written at the last step: ``(N, 2)`` xy and ``(N,)`` angles.
+
+        Rows follow :meth:`sprites`, so a game can find sprites to act on with
+        numpy (off-screen, say) instead of a Python loop over every sprite.
+        """
+        return self._written_xy.copy(), self._written_angle.copy()
+
+    # --- velocities ---------------------------------------------------------------------
+
+    def set_velocity(
+        self, sprite: arcade.Sprite, vx: float, vy: float, angular: float | None = None
+    ) -> None:
+        """Set a sprite's velocity (pixels per second) and optionally its turn rate.
+
+        Args:
+            sprite: A registered sprite.
+            vx: Horizontal speed, pixels per second.
+            vy: Vertical speed, pixels per second.
+            angular: Clockwise degrees per second; ``None`` keeps the current rate.
+
+        Raises:
+            KeyError: the sprite is not in this world.
+        """
+        entity = self.entity(sprite)
+        with self._in_world():
+            current = esper.try_component(entity, Velocity)
+            if current is None:
+                esper.add_component(
+                    entity, Velocity(float(vx), float(vy), angular=float(angular or 0.0))
+                )
+                return
+            current.x = float(vx)
+            current.y = float(vy)
+            if angular is not None:
+                current.angular = float(angular)
+
+    def velocity(self, sprite: arcade.Sprite) -> tuple[float, float, float]:
+        """``(vx, vy, angular)`` of a registered sprite (zeros for a static one).
+
+        Raises:
+            KeyError: the sprite is not in this world.
+        """
+        entity = self.entity(sprite)
+        with self._in_world():
+            current = esper.try_component(entity, Velocity)
+        if current is None:
+            return (0.0, 0.0, 0.0)
+        return (float(current.x), float(current.y), float(current.angular))
+
+    # --- events -------------------------------------------------------------------------
+
+    def on_collision(
+        self,
+        kind_a: Hashable,
+        kind_b: Hashable,
+        start: StartHandler | None = None,
+        end: EndHandler | None = None,
+    ) -> None:
+        """Call ``start``/``end`` when a sprite of ``kind_a`` meets one of ``kind_b``.
+
+        Handlers are held strongly (lambdas are fine) and always get the
+        ``kind_a`` sprite first, with ``contact.normal`` pointing from it to the
+        ``kind_b`` sprite, whatever the entity order.
+
+        Args:
+            kind_a: The first kind (as given to :meth:`add_sprite`).
+            kind_b: The second kind; may equal ``kind_a``.
+            start: ``fn(sprite_a, sprite_b, contact)`` when the pair starts touching.
+            end: ``fn(sprite_a, sprite_b)`` when it stops touching or one leaves.
+        """
+        handlers = self._pair_handlers.setdefault((kind_a, kind_b), _PairHandlers())
+        if start is not None:
+            handlers.start.append(start)
+        if end is not None:
+            handlers.end.append(end)
+
+    def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
+        """Pairs touching after the last step, with the contact reported when they met.
+
+        ``contact.normal`` points from the first sprite to the second.
+        """
+        out = []
+        for (a, b), contact in self._active.items():
+            out.append((self._body_of_entity[a].sprite, self._body_of_entity[b].sprite, contact))
+        return out
+
+    def touching(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
+        """The sprites touching ``sprite`` after the last step."""
+        entity = self.entity(sprite)
+        out = []
+        for a, b in self._active:
+            if a == entity:
+                out.append(self._body_of_entity[b].sprite)
+            elif b == entity:
+                out.append(self._body_of_entity[a].sprite)
+        return out
+
+    # --- the tick -----------------------------------------------------------------------
+
+    def step(self, delta_time: float) -> None:
+        """Advance the world by ``delta_time`` seconds (call from ``on_fixed_update``).
+
+        Args:
+            delta_time: Seconds; ``>= 0``.
+
+        Raises:
+            ValueError: ``delta_time`` is negative or not finite.
+        """
+        if not math.isfinite(delta_time) or delta_time < 0.0:
+            raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
+        sprites = [body.sprite for body in self._bodies]
+        xy, angle = read_poses(sprites)
+        moved = np.flatnonzero(
+            (xy != self._written_xy).any(axis=1) | (angle != self._written_angle)
+        )
+        self._refresh_shapes(sprites)
+        if moved.size:
+            if not (np.isfinite(xy[moved]).all() and np.isfinite(angle[moved]).all()):
+                bad = self._bodies[int(moved[0])].entity
+                raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
+            # The Position components are handles on rows of one shared table, so the
+            # game's moves go in with one scatter instead of a setter call per sprite.
+            table = POSITIONS.data
+            table[self._rows[moved], 0:2] = xy[moved]
+            table[self._rows[moved], 2] = angle[moved]
+            POSITIONS.touch()
+        with self._in_world():
+            esper.process(delta_time)
+        # Read the table afresh: it may have been reallocated while entities were created.
+        poses = POSITIONS.data[self._rows]
+        new_xy = poses[:, 0:2]
+        new_angle = poses[:, 2]
+        changed = np.flatnonzero((new_xy != xy).any(axis=1) | (new_angle != angle))
+        if changed.size == len(sprites):
+            write_poses(sprites, new_xy, new_angle, self._fast)
+        elif changed.size:
+            rows = changed.tolist()
+            write_poses(
+                [sprites[i] for i in rows],
+                new_xy[changed],
+                new_angle[changed],
+                [self._fast[i] for i in rows],
+            )
+        self._written_xy = new_xy
+        self._written_angle = new_angle
+        self.ticks += 1
+        self._dispatch()
+
+    def _refresh_shapes(self, sprites: list[arcade.Sprite]) -> None:
+        """Rebuild derived shapes of sprites whose size or texture changed."""
+        if not sprites:
+            return
+        size, texture = read_sizes(sprites)
+        rows = np.flatnonzero((size != self._size).any(axis=1) | (texture != self._texture))
+        if rows.size == 0:
+            return
+        self._size = size
+        self._texture = texture
+        with self._in_world():
+            for row in rows.tolist():
+                body = self._bodies[row]
+                if body.auto_shape:
+                    body.geometry = shape_for_sprite(body.sprite, hull=body.hull)
+                    esper.add_component(body.entity, Shape(body.geometry, **body.shape_options))
+
+    def _dispatch(self) -> None:
+        """Deliver the events buffered during the tick, then any removal ends."""
+        events, self._pending[:] = list(self._pending), []
+        self._dispatching = True
+        try:
+            for event in events:
+                if isinstance(event, CollisionStarted):
+                    self._started(int(event.a), int(event.b), event.contact)
+                else:
+                    self._ended(int(event.a), int(event.b))
+                self._deliver_removal_ends()
+        finally:
+            self._dispatching = False
+        self._deliver_removal_ends()
+
+    def _started(self, a: int, b: int, contact: Contact) -> None:
+        body_a = self._body_of_entity.get(a)
+        body_b = self._body_of_entity.get(b)
+        # A sprite removed earlier in this dispatch (a bullet that already hit
+        # something) gets no further events.
+        if body_a is None or body_b is None or (a, b) in self._active:
+            return
+        self._active[(a, b)] = contact
+        # Handlers that remove either sprite queue the pair's end events, which
+        # are delivered after this start has reached both sprites and the pair handlers.
+        _call(body_a.sprite, "on_collision_start", body_b.sprite, contact)
+        _call(body_b.sprite, "on_collision_start", body_a.sprite, contact.flipped())
+        self._pair_start(body_a, body_b, contact)
+
+    def _ended(self, a: int, b: int) -> None:
+        if self._active.pop((a, b), None) is None:
+            return
+        self._end_pair(self._body_of_entity[a], self._body_of_entity[b])
+
+    def _deliver_removal_ends(self) -> None:
+        while self._ended_by_removal:
+            body_a, body_b = self._ended_by_removal.pop(0)
+            self._end_pair(body_a, body_b)
+
+    def _end_pair(self, body_a: _Body, body_b: _Body) -> None:
+        _call(body_a.sprite, "on_collision_end", body_b.sprite)
+        _call(body_b.sprite, "on_collision_end", body_a.sprite)
+        forward = self._pair_handlers.get((body_a.kind, body_b.kind))
+        if forward is not None:
+            for end in list(forward.end):
+                end(body_a.sprite, body_b.sprite)
+        if body_a.kind != body_b.kind:
+            backward = self._pair_handlers.get((body_b.kind, body_a.kind))
+            if backward is not None:
+                for end in list(backward.end):
+                    end(body_b.sprite, body_a.sprite)
+
+    def _pair_start(self, body_a: _Body, body_b: _Body, contact: Contact) -> None:
+        forward = self._pair_handlers.get((body_a.kind, body_b.kind))
+        if forward is not None:
+            for start in list(forward.start):
+                start(body_a.sprite, body_b.sprite, contact)
+        if body_a.kind != body_b.kind:
+            backward = self._pair_handlers.get((body_b.kind, body_a.kind))
+            if backward is not None:
+                flipped = contact.flipped()
+                for start in list(backward.start):
+                    start(body_b.sprite, body_a.sprite, flipped)
+
+    def shapes(self) -> list[AnyShape]:
+        """The local-frame collision shapes, in the order of :meth:`sprites`."""
+        return [body.geometry for body in self._bodies]
+
+    def draw_debug(
+        self,
+        *,
+        outline: RGBOrA255 = (0, 255, 0, 255),
+        bounds: RGBOrA255 | None = (255, 255, 0, 120),
+        normals: RGBOrA255 = (255, 0, 255, 255),
+        normal_length: float = 16.0,
+    ) -> None:
+        """Draw shape outlines, their axis-aligned bounds and contact normals.
+
+        Call inside ``on_draw`` after drawing the sprites. Everything is drawn in
+        three batched line calls, so it stays usable with thousands of sprites.
+
+        Args:
+            outline: Colour of the shape outlines.
+            bounds: Colour of the axis-aligned bounding boxes; ``None`` skips them.
+            normals: Colour of the contact normals (drawn from the contact point).
+            normal_length: Length of a drawn normal, pixels.
+        """
+        xy, angle = self.poses()
+        draw_world_debug(
+            self.shapes(), xy, angle, [c for _, _, c in self.contacts()],
+            outline=outline, bounds=bounds, normals=normals, normal_length=normal_length,
+        )
+
+    @contextmanager
+    def _in_world(self) -> Iterator[None]:
+        previous = esper.current_world
+        esper.switch_world(self.name)
+        try:
+            yield
+        finally:
+            esper.switch_world(previous)
+
+    def close(self) -> None:
+        """Remove every sprite (ending contacts), unsubscribe and delete the esper world."""
+        for body in list(self._bodies):
+            self.remove_sprite(body.sprite)
+        self._subscription.unsubscribe()
+        if esper.current_world == self.name:
+            esper.switch_world("default")
+        esper.delete_world(self.name)
+
+
+def _call(sprite: arcade.Sprite, method: str, *args: Any) -> None:
+    handler = getattr(sprite, method, None)
+    if handler is not None:
+        handler(*args)
+
+
+def _table_row(position: Position) -> int:
+    """The row of ``position`` in the shared Position table (see ``arcade_collide.ecs.storage``).
+
+    The world keeps the Position objects it created alive in its bodies, so the rows
+    stay theirs for as long as the sprites are registered.
+    """
+    return int(position._row)

@@ -1,0 +1,229 @@
+"""CollisionWorld without a window: pose round trips, sprite events, removal, scale, pairs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import arcade
+import esper
+import pytest
+
+from arcade_collide.arcade import CollisionWorld
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.shapes import Circle, Rect, Triangle
+
+DT = 1.0 / 60.0
+
+
+class Recorder(arcade.SpriteSolidColor):
+    """A sprite that records the events it receives."""
+
+    def __init__(self, width: float, height: float, **kwargs: float) -> None:
+        super().__init__(width, height, **kwargs)
+        self.started: list[tuple[arcade.Sprite, Contact]] = []
+        self.ended: list[arcade.Sprite] = []
+
+    def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
+        self.started.append((other, contact))
+
+    def on_collision_end(self, other: arcade.Sprite) -> None:
+        self.ended.append(other)
+
+
+@pytest.fixture
+def world() -> CollisionWorld:
+    created = CollisionWorld()
+    yield created
+    created.close()
+
+
+def test_importing_the_package_does_not_import_arcade() -> None:
+    code = "import sys, arcade_collide; sys.exit('arcade' in sys.modules)"
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_moving_sprite_writes_back_position_and_clockwise_angle(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(10, 10, center_x=100, center_y=50, angle=10)
+    world.add_sprite(sprite, velocity=(60, -30), angular=90)
+    for _ in range(60):
+        world.step(DT)
+    assert sprite.position == pytest.approx((160.0, 20.0))
+    assert sprite.angle == pytest.approx(100.0)
+    assert world.ticks == 60
+
+
+def test_game_moves_are_read_into_the_components(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+    world.add_sprite(sprite, velocity=(60, 0))
+    world.step(DT)
+    sprite.position = (500.0, 300.0)
+    sprite.angle = 45.0
+    world.step(DT)
+    assert sprite.position == pytest.approx((501.0, 300.0))
+    assert sprite.angle == pytest.approx(45.0)
+    xy, angle = world.poses()
+    assert xy.tolist() == [list(sprite.position)]
+    assert angle.tolist() == [sprite.angle]
+
+
+def test_a_static_sprite_is_not_written(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(10, 10, center_x=3, center_y=4, angle=7)
+    world.add_sprite(sprite)
+    world.step(DT)
+    assert (sprite.position, sprite.angle) == ((3, 4), 7)
+    assert world.velocity(sprite) == (0.0, 0.0, 0.0)
+    world.set_velocity(sprite, 60, 0)
+    world.step(DT)
+    assert sprite.position == pytest.approx((4.0, 4.0))
+
+
+def test_callbacks_fire_once_per_start_and_end_with_normals_towards_the_other(
+    world: CollisionWorld,
+) -> None:
+    left = Recorder(20, 20, center_x=0, center_y=0)
+    right = Recorder(20, 20, center_x=40, center_y=0)
+    world.add_sprite(left, velocity=(600, 0))
+    world.add_sprite(right)
+    for _ in range(12):  # passes right through in 0.2 s
+        world.step(DT)
+    assert [other for other, _ in left.started] == [right]
+    assert [other for other, _ in right.started] == [left]
+    assert left.started[0][1].normal == pytest.approx((1.0, 0.0))
+    assert right.started[0][1].normal == pytest.approx((-1.0, 0.0))
+    assert left.ended == [right] and right.ended == [left]
+    assert world.contacts() == []
+
+
+def test_touching_counts(world: CollisionWorld) -> None:
+    a = Recorder(20, 20, center_x=0, center_y=0)
+    b = Recorder(20, 20, center_x=20, center_y=0)
+    world.add_sprite(a)
+    world.add_sprite(b)
+    world.step(DT)
+    assert len(a.started) == 1
+    assert world.touching(a) == [b]
+
+
+def test_removed_sprite_leaves_the_world_and_ends_its_contacts(world: CollisionWorld) -> None:
+    sprites = arcade.SpriteList()
+    a = Recorder(20, 20, center_x=0, center_y=0)
+    b = Recorder(20, 20, center_x=10, center_y=0)
+    sprites.extend([a, b])
+    world.add_sprite(a)
+    world.add_sprite(b)
+    world.step(DT)
+    assert len(world.contacts()) == 1
+    b.remove_from_sprite_lists()
+    assert b not in world and len(world) == 1
+    assert a.ended == [b] and b.ended == [a]
+    world.step(DT)
+    world.step(DT)
+    assert len(a.ended) == 1 and world.contacts() == []
+
+
+def test_removal_inside_a_handler_ends_every_contact_once(world: CollisionWorld) -> None:
+    bullet = Recorder(4, 4, center_x=0, center_y=0)
+    rocks = [Recorder(20, 20, center_x=0, center_y=y) for y in (5, -5)]
+    world.add_sprite(bullet, kind="bullet")
+    for rock in rocks:
+        world.add_sprite(rock, kind="rock")
+    hits: list[arcade.Sprite] = []
+
+    def hit(b: arcade.Sprite, rock: arcade.Sprite, contact: Contact) -> None:
+        hits.append(rock)
+        world.remove_sprite(b)
+
+    world.on_collision("bullet", "rock", start=hit)
+    world.step(DT)
+    world.step(DT)
+    assert len(hits) == 1
+    assert bullet.ended == [hits[0]] and hits[0].ended == [bullet]
+    assert [len(rock.started) for rock in rocks].count(1) == 1
+
+
+def test_a_scaled_sprite_collides_at_its_new_size(world: CollisionWorld) -> None:
+    a = Recorder(20, 20, center_x=0, center_y=0)
+    b = Recorder(20, 20, center_x=30, center_y=0)
+    world.add_sprite(a)
+    world.add_sprite(b)
+    world.step(DT)
+    assert a.started == []
+    a.scale = 2.0  # now 40 x 40: its right side reaches x = 20, b's left side
+    world.step(DT)
+    assert [other for other, _ in a.started] == [b]
+    assert world.shapes()[0] == Rect(40, 40)
+    a.scale = 1.0
+    world.step(DT)
+    assert a.ended == [b]
+
+
+def test_shapes_follow_the_sprite_kind_and_explicit_shapes_are_kept(
+    world: CollisionWorld,
+) -> None:
+    ball = arcade.SpriteCircle(8, arcade.color.RED)
+    ship = arcade.SpriteSolidColor(30, 30)
+    world.add_sprite(ball)
+    world.add_sprite(ship, Triangle((15, 0), (-10, 10), (-10, -10)))
+    ship.scale = 2.0
+    world.step(DT)
+    assert world.shapes() == [Circle(8), Triangle((15, 0), (-10, 10), (-10, -10))]
+
+
+def test_pair_handlers_get_their_kinds_in_order(world: CollisionWorld) -> None:
+    rock = Recorder(20, 20, center_x=0, center_y=0)
+    bullet = Recorder(4, 4, center_x=-11, center_y=0)
+    world.add_sprite(rock, kind="rock")
+    world.add_sprite(bullet, velocity=(600, 0), kind="bullet")
+    calls: list[tuple[str, arcade.Sprite, arcade.Sprite, tuple[float, float] | None]] = []
+    world.on_collision(
+        "bullet", "rock",
+        start=lambda b, r, c: calls.append(("start", b, r, c.normal)),
+        end=lambda b, r: calls.append(("end", b, r, None)),
+    )
+    world.on_collision("rock", "ship", start=lambda *_: calls.append(("x", rock, rock, None)))
+    for _ in range(10):
+        world.step(DT)
+    assert [c[0] for c in calls] == ["start", "end"]
+    assert all(c[1] is bullet and c[2] is rock for c in calls)
+    assert calls[0][3] == pytest.approx((1.0, 0.0))
+
+
+def test_layers_and_masks_filter_pairs(world: CollisionWorld) -> None:
+    a = Recorder(20, 20)
+    b = Recorder(20, 20)
+    world.add_sprite(a, layer=0b01, mask=0b01)
+    world.add_sprite(b, layer=0b10, mask=0b10)
+    world.step(DT)
+    assert a.started == [] and b.started == []
+
+
+def test_two_worlds_and_the_game_esper_world_stay_apart() -> None:
+    esper.switch_world("game")
+    first, second = CollisionWorld(), CollisionWorld()
+    try:
+        for w in (first, second):
+            w.add_sprite(Recorder(20, 20))
+            w.add_sprite(Recorder(20, 20))
+            w.step(DT)
+            assert len(w.contacts()) == 1
+        assert esper.current_world == "game"
+    finally:
+        first.close()
+        second.close()
+        esper.switch_world("default")
+        esper.delete_world("game")
+
+
+def test_bad_input_is_refused(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(4, 4)
+    with pytest.raises(TypeError, match="sprite"):
+        world.add_sprite("not a sprite")  # type: ignore[arg-type]
+    world.add_sprite(sprite)
+    with pytest.raises(ValueError, match="already"):
+        world.add_sprite(sprite)
+    with pytest.raises(ValueError, match="delta_time"):
+        world.step(-1.0)
+    sprite.center_x = float("nan")
+    with pytest.raises(ValueError, match="non-finite"):
+        world.step(DT)
