@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world screenshots clean
+.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,22 @@ bench-narrowphase: $(STAMP)
 
 bench-world: $(STAMP)
 	$(BIN)/python benchmarks/bench_world.py
+
+# Headless (EGL, software rendering) when asked to, or on Linux without a display.
+HEADLESS := $(if $(ARCADE_HEADLESS),1,$(if $(filter Linux,$(shell uname -s)),$(if $(DISPLAY)$(WAYLAND_DISPLAY),,1),))
+EXAMPLES := space_shooter triangle_lab
+
+demo: $(STAMP)
+ifeq ($(HEADLESS),1)
+	ARCADE_HEADLESS=1 $(BIN)/python examples/space_shooter.py --screenshot build/demo_space_shooter.png
+else
+	$(BIN)/python examples/space_shooter.py
+endif
+
+screenshots: $(STAMP)
+	for name in $(EXAMPLES); do \
+		ARCADE_HEADLESS=1 $(BIN)/python examples/$$name.py --screenshot docs/images/$$name.png || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
