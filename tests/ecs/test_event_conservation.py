@@ -46,7 +46,7 @@ from arcade_collide.geometry.shapes import AnyShape
 ARENA = 80.0
 FAST_SEEDS = range(10)
 FAST_TICKS = 1000
-SLOW_SEEDS = range(100, 140)
+SLOW_SEEDS = range(100, 120)
 SLOW_TICKS = 5000
 LAYERS = (1, 2, 4)
 MASKS = (ALL_LAYERS, ALL_LAYERS, 1 | 2, 4, 2 | 4, 0)

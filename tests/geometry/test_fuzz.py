@@ -101,7 +101,7 @@ SLOW_ROWS = 256
 FAST = settings(
     max_examples=5, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
-SLOW = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def _ids(pair: tuple[ShapeKind, ShapeKind]) -> str:
