@@ -43,6 +43,7 @@ from arcade_collide.ecs import (
     CollisionEnded,
     CollisionStarted,
     CollisionSystem,
+    HandlerDroppedWarning,
     MovementSystem,
     Position,
     Shape,
@@ -624,11 +625,12 @@ def test_numpy_scalars_are_accepted() -> None:
 def test_lambda_handlers(scene: Scene) -> None:
     """The documented rule: ``subscribe`` holds lambdas strongly; ``esper.set_handler``
     holds only a weak reference, so a lambda given to it is gone at once (esper's
-    behaviour, documented in :mod:`arcade_collide.ecs.events`)."""
+    behaviour), and the CollisionSystem makes that drop warn rather than pass silently."""
     strong: list[object] = []
     scene.collisions.subscribe(on_started=lambda event: strong.append(event))
     weak: list[object] = []
-    esper.set_handler("on_collision_started", lambda event: weak.append(event))
+    with pytest.warns(HandlerDroppedWarning, match="'on_collision_started'.*subscribe"):
+        esper.set_handler("on_collision_started", lambda event: weak.append(event))
     try:
         scene.position(scene.c).x = 10.0
         esper.process(1 / 60)

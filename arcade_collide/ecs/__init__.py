@@ -30,6 +30,7 @@ from arcade_collide.ecs.events import (
     ON_COLLISION_STARTED,
     CollisionEnded,
     CollisionStarted,
+    HandlerDroppedWarning,
     Subscription,
 )
 from arcade_collide.ecs.movement import MovementSystem
@@ -41,6 +42,7 @@ __all__ = [
     "CollisionEnded",
     "CollisionStarted",
     "CollisionSystem",
+    "HandlerDroppedWarning",
     "MovementSystem",
     "Position",
     "Shape",

@@ -27,7 +27,9 @@ Event rules:
   subscriptions in the order they were made (esper keeps its handlers in a set, so
   among several esper handlers the order is esper's; subscriptions are ordered).
   esper keeps only weak references to handlers: a lambda given to
-  ``esper.set_handler`` is dropped at once and never called, and
+  ``esper.set_handler`` is dropped at once and never called (the system makes esper
+  warn with a :class:`~arcade_collide.ecs.events.HandlerDroppedWarning` when that
+  happens), and
   ``esper.remove_handler`` cannot remove a bound method. Use
   :meth:`CollisionSystem.subscribe`, which holds callbacks strongly and returns a
   handle with ``unsubscribe()`` (also a context manager). No event object is built
@@ -77,6 +79,7 @@ from arcade_collide.ecs.events import (
     EndedHandler,
     StartedHandler,
     Subscription,
+    watch_handlers,
 )
 from arcade_collide.ecs.table import (
     KINDS,
@@ -162,6 +165,7 @@ class CollisionSystem(esper.Processor):
         self._state = _Snapshot()
         self._subscriptions: list[Subscription] = []
         self._pending_ended: list[CollisionEnded] = []
+        watch_handlers()
 
     # -- public API ---------------------------------------------------------
 
@@ -256,6 +260,7 @@ class CollisionSystem(esper.Processor):
             Exception: the first exception a handler raised, after delivering all events.
         """
         self._check_world()
+        watch_handlers()
         table = table_for_current_world()
         table.refresh()
         new = self._touching(table)

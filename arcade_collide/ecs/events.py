@@ -11,13 +11,21 @@ registered it returns, and ``esper.remove_handler`` cannot remove a bound method
 (it compares a new weak reference to the bound method, which never matches). A
 :class:`Subscription` holds its callbacks strongly until
 :meth:`Subscription.unsubscribe` (or the end of a ``with`` block).
+
+Nothing is dropped silently: a :class:`CollisionSystem` watches esper's handler sets
+for its two event names (:func:`watch_handlers`), and when esper drops a handler
+because nothing else referenced it, a :class:`HandlerDroppedWarning` names the event
+and points at :meth:`CollisionSystem.subscribe`.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from types import TracebackType
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+import esper
 
 from arcade_collide.geometry.contact import Contact
 
@@ -61,6 +69,58 @@ class CollisionEnded(NamedTuple):
     """The higher entity id."""
     sensor: bool
     """True when either shape was a sensor."""
+
+
+class HandlerDroppedWarning(UserWarning):
+    """esper dropped a collision handler nothing else referenced (see :func:`watch_handlers`)."""
+
+
+class _WatchedHandlers(set[Any]):
+    """esper's set of weak handler references for one event name, warning on silent drops.
+
+    esper removes a handler's weak reference from this set in two cases: through
+    ``esper.remove_handler`` (the reference is alive: no warning) and from the weak
+    reference's own callback once the handler was garbage-collected (the reference
+    is dead: the handler was dropped without the game asking, so warn).
+    """
+
+    def __init__(self, name: str, refs: Any = ()) -> None:
+        super().__init__(refs)
+        self.name = name
+
+    def remove(self, ref: Any) -> None:
+        super().remove(ref)
+        if ref() is None:
+            warnings.warn(
+                f"esper dropped a handler for {self.name!r}: esper keeps handlers by weak "
+                "reference, so a lambda, a nested function or a method of a deleted object "
+                "passed to esper.set_handler is never called. Keep a reference to it, or use "
+                "CollisionSystem.subscribe(), which holds callbacks strongly.",
+                HandlerDroppedWarning,
+                stacklevel=3,
+            )
+
+
+def watch_handlers() -> None:
+    """Make esper's handler sets for the collision events in the current world warn on drops.
+
+    Existing handlers are kept. Cheap when already in place, so the
+    :class:`CollisionSystem` calls it at construction and every tick (esper deletes
+    an event's set when it empties and makes a plain one on the next ``set_handler``).
+
+    >>> import warnings
+    >>> watch_handlers()
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     esper.set_handler(ON_COLLISION_STARTED, lambda event: None)
+    >>> caught[0].category.__name__
+    'HandlerDroppedWarning'
+    """
+    registry = esper.event_registry
+    for name in (ON_COLLISION_STARTED, ON_COLLISION_ENDED):
+        refs = registry.get(name)
+        if type(refs) is not _WatchedHandlers:
+            registry[name] = _WatchedHandlers(name, refs or ())
 
 
 StartedHandler = Callable[[CollisionStarted], object]

@@ -14,6 +14,7 @@ from arcade_collide.ecs import (
     CollisionEnded,
     CollisionStarted,
     CollisionSystem,
+    HandlerDroppedWarning,
     MovementSystem,
     Position,
     Shape,
@@ -223,8 +224,10 @@ def test_esper_handlers_are_weak_as_documented() -> None:
         got.append(event)
 
     esper.set_handler(ON_COLLISION_STARTED, keep)
-    esper.set_handler(ON_COLLISION_STARTED, lambda e: got.append(e))  # dropped by esper
-    esper.set_handler(ON_COLLISION_ENDED, lambda e: got.append(e))
+    with pytest.warns(HandlerDroppedWarning):  # dropped by esper, and said so
+        esper.set_handler(ON_COLLISION_STARTED, lambda e: got.append(e))
+    with pytest.warns(HandlerDroppedWarning):
+        esper.set_handler(ON_COLLISION_ENDED, lambda e: got.append(e))
     gc.collect()
     circle(0, 0)
     circle(8, 0)
