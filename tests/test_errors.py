@@ -617,6 +617,28 @@ def test_ecs_at_huge_and_tiny_scales(where: float, size: float) -> None:
         esper.delete_world("errors-scales")
 
 
+@pytest.mark.parametrize("angle", [90 * 2.0**70, 1e308, -1e308, 90 * 2.0**62 + 90])
+def test_huge_finite_angles_work_without_warnings(angle: float) -> None:
+    """Any finite angle is a valid pose: scalar, batch and ECS agree, and no numpy
+    overflow warning escapes (RuntimeWarnings are errors in this suite)."""
+    rect = Rect(4, 2)
+    scalar = intersects(rect, (0, 0, angle), Point(), (0, 1.5))
+    batch = intersects_batch(pack([rect], [(0, 0, angle)]), pack([Point()], [(0, 1.5)]))
+    assert bool(batch[0]) == scalar
+    previous = esper.current_world
+    esper.switch_world("errors-angles")
+    try:
+        collisions = CollisionSystem()
+        esper.add_processor(collisions)
+        esper.create_entity(Position(0, 0, angle), Shape(rect))
+        esper.create_entity(Position(0, 1.5), Shape(Point()))
+        esper.process(1 / 60)
+        assert (collisions.touching() == [(1, 2)]) == scalar
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world("errors-angles")
+
+
 def test_numpy_scalars_are_accepted() -> None:
     assert Circle(np.float32(2)).radius == 2.0
     assert intersects(Circle(np.int64(1)), np.array([0.0, 0.0]), Point(), (np.float64(1), 0))

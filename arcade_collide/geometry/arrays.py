@@ -180,7 +180,9 @@ def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
     quarter, rest = np.divmod(angles, 90.0)
     exact = rest == 0.0
     if exact.any():
-        q = quarter[exact].astype(np.int64) % 4
+        # Reduce in floating point first (fmod is exact): a finite angle beyond 2**63
+        # quarter turns would overflow the integer cast.
+        q = np.fmod(quarter[exact], 4.0).astype(np.int64) % 4
         cos[exact] = np.array([1.0, 0.0, -1.0, 0.0])[q]
         sin[exact] = np.array([0.0, 1.0, 0.0, -1.0])[q]
     return cos, sin
