@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade screenshots clean
+.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade screenshots clean soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,10 @@ bench-narrowphase: $(STAMP)
 
 bench-world: $(STAMP)
 	$(BIN)/python benchmarks/bench_world.py
+
+# Long churn run: memory and tick time must stay flat (`--ticks N` for a shorter run).
+soak: $(STAMP)
+	$(BIN)/python benchmarks/soak.py $(SOAK_ARGS)
 
 # Headless (EGL, software rendering) when asked to, or on Linux without a display.
 HEADLESS := $(if $(ARCADE_HEADLESS),1,$(if $(filter Linux,$(shell uname -s)),$(if $(DISPLAY)$(WAYLAND_DISPLAY),,1),))
