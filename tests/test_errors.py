@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -55,6 +56,7 @@ INF = math.inf
 DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 SCENE_WORLD = "errors-scene"
 OTHER_WORLD = "errors-other"
+BRIDGE_WORLD = "errors-bridge"
 
 
 class Scene:
@@ -129,6 +131,10 @@ class Row:
     """For ECS rows: the bad action on the scene."""
     repair: Callable[[Scene], object] | None = None
     """Undo what the bad action left behind (e.g. delete the shape-only entity)."""
+    bridge: Callable[[BridgeScene], object] | None = None
+    """For Arcade bridge rows: the bad action on a CollisionWorld scene."""
+    pending: str | None = None
+    """Set while the row fails (notes/bugs.md): the test is a strict xfail until fixed."""
 
     def doc_line(self) -> str:
         return f"| `{self.id}` | {self.input} | `{self.error.__name__}` | `{self.message}` |"
@@ -149,6 +155,56 @@ def _e(
     repair: Callable[[Scene], object] | None = None,
 ) -> Row:
     return Row(id, input, error, message, ecs=action, repair=repair)
+
+
+def _b(
+    id: str,
+    input: str,
+    error: type[Exception],
+    message: str,
+    action: Callable[[BridgeScene], object],
+    pending: str | None = None,
+) -> Row:
+    return Row(id, input, error, message, bridge=action, pending=pending)
+
+
+class BridgeScene:
+    """A CollisionWorld: sprites a and b overlap, c is apart; it has stepped once."""
+
+    def __init__(self) -> None:
+        import arcade
+
+        from arcade_collide.arcade import CollisionWorld
+
+        self.arcade = arcade
+        self.world = CollisionWorld(BRIDGE_WORLD)
+        self.a = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+        self.b = arcade.SpriteSolidColor(10, 10, center_x=8, center_y=0)
+        self.c = arcade.SpriteSolidColor(10, 10, center_x=100, center_y=0)
+        self.world.add_sprite(self.a, velocity=(1.0, 0.0))
+        self.world.add_sprite(self.b, velocity=(1.0, 0.0))
+        self.world.add_sprite(self.c)
+        self.world.step(1 / 60)
+
+    def sprite(self, x: float = 0.0, y: float = 0.0) -> object:
+        return self.arcade.SpriteSolidColor(10, 10, center_x=x, center_y=y)
+
+    def state(self) -> tuple[object, ...]:
+        sprites = (self.a, self.b, self.c)
+        return (
+            len(self.world),
+            [self.world.velocity(s) for s in sprites],
+            [(s.center_x, s.center_y, s.angle) for s in sprites],
+            [(id(x), id(y)) for x, y, _ in self.world.contacts()],
+        )
+
+
+def _move_to_nan(s: BridgeScene) -> None:
+    s.c.center_x = NAN
+    try:
+        s.world.step(1 / 60)
+    finally:
+        s.c.center_x = 100.0
 
 
 _TRI = ((0.0, 0.0), (4.0, 0.0), (0.0, 3.0))
@@ -464,6 +520,66 @@ ROWS: tuple[Row, ...] = (
        _process_in_other_world),
 )
 
+_HALF_VELOCITY = "set_velocity assigns vx before checking vy: half updated (notes/bugs.md)"
+_UNCLEAR = "the message does not name the argument (notes/bugs.md)"
+
+ROWS += (
+    # -- Arcade bridge (arcade_collide.arcade.CollisionWorld) ------------------------------
+    _b("bridge-add-not-a-sprite", "`world.add_sprite('player')`", TypeError,
+       "sprite must be an arcade.Sprite, got str",
+       lambda s: s.world.add_sprite("player")),  # type: ignore[arg-type]
+    _b("bridge-add-twice", "`world.add_sprite(sprite)` for a sprite already added", ValueError,
+       "sprite is already in this CollisionWorld", lambda s: s.world.add_sprite(s.a)),
+    _b("bridge-add-zero-size", "`world.add_sprite(arcade.Sprite(scale=0))` (no explicit shape)",
+       ValueError, "sprite has zero size (0 x 0); give an explicit shape",
+       lambda s: s.world.add_sprite(s.arcade.Sprite(scale=0))),
+    _b("bridge-add-nan-position", "`world.add_sprite(sprite)` with `sprite.center_x = nan`",
+       ValueError, "Position.x must be finite, got nan",
+       lambda s: s.world.add_sprite(s.sprite(x=NAN))),
+    _b("bridge-add-velocity-nan", "`world.add_sprite(sprite, velocity=(nan, 0))`", ValueError,
+       "Velocity.x must be finite, got nan",
+       lambda s: s.world.add_sprite(s.sprite(), velocity=(NAN, 0))),
+    _b("bridge-add-shape-str", "`world.add_sprite(sprite, shape='circle')`", TypeError,
+       "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str",
+       lambda s: s.world.add_sprite(s.sprite(), shape="circle")),  # type: ignore[arg-type]
+    _b("bridge-add-layer-negative", "`world.add_sprite(sprite, layer=-1)`", ValueError,
+       "layer must be a 32-bit mask in [0, 0xFFFFFFFF], got -1",
+       lambda s: s.world.add_sprite(s.sprite(), layer=-1)),
+    _b("bridge-add-velocity-three-values", "`world.add_sprite(sprite, velocity=(1, 2, 3))`",
+       ValueError, "velocity must be (vx, vy), got 3 values",
+       lambda s: s.world.add_sprite(s.sprite(), velocity=(1, 2, 3)),  # type: ignore[arg-type]
+       pending=_UNCLEAR),
+    _b("bridge-add-angular-str", "`world.add_sprite(sprite, angular='fast')`", TypeError,
+       "angular must be a real number, got str",
+       lambda s: s.world.add_sprite(s.sprite(), angular="fast"),  # type: ignore[arg-type]
+       pending=_UNCLEAR),
+    _b("bridge-set-velocity-inf", "`world.set_velocity(sprite, 5.0, inf)`", ValueError,
+       "Velocity.y must be finite, got inf",
+       lambda s: s.world.set_velocity(s.a, 5.0, INF), pending=_HALF_VELOCITY),
+    _b("bridge-set-velocity-str", "`world.set_velocity(sprite, 'fast', 0)`", TypeError,
+       "vx must be a real number, got str",
+       lambda s: s.world.set_velocity(s.a, "fast", 0),  # type: ignore[arg-type]
+       pending=_UNCLEAR),
+    _b("bridge-set-velocity-none", "`world.set_velocity(sprite, 0, None)`", TypeError,
+       "vy must be a real number, got NoneType",
+       lambda s: s.world.set_velocity(s.a, 0, None),  # type: ignore[arg-type]
+       pending=_UNCLEAR),
+    _b("bridge-step-nan", "`world.step(nan)`", ValueError,
+       "delta_time must be finite and >= 0, got nan", lambda s: s.world.step(NAN)),
+    _b("bridge-step-negative", "`world.step(-1)`", ValueError,
+       "delta_time must be finite and >= 0, got -1", lambda s: s.world.step(-1)),
+    _b("bridge-step-str", "`world.step('1/60')`", TypeError,
+       "delta_time must be a real number, got str",
+       lambda s: s.world.step("1/60"),  # type: ignore[arg-type]
+       pending=_UNCLEAR),
+    _b("bridge-sprite-moved-to-nan", "`sprite.center_x = nan`, then `world.step(1/60)`",
+       ValueError, "a sprite (entity 3) was moved to a non-finite pose", _move_to_nan),
+    _b("bridge-on-collision-not-callable", "`world.on_collision('ship', 'rock', start=5)`",
+       TypeError, "start must be callable, got int",
+       lambda s: s.world.on_collision("ship", "rock", start=5),  # type: ignore[arg-type]
+       pending="a non-callable handler is accepted and fails only at dispatch (notes/bugs.md)"),
+)
+
 GEOMETRY_ROWS = [row for row in ROWS if row.geometry is not None]
 ECS_ROWS = [row for row in ROWS if row.ecs is not None]
 
@@ -523,6 +639,42 @@ def test_ecs_row_moves_nothing(row: Row, scene: Scene) -> None:
         row.ecs(scene)
     now = scene.poses()
     assert {e: now[e] for e in poses if e in now} == {e: poses[e] for e in poses if e in now}
+
+
+BRIDGE_ROWS = [
+    pytest.param(row, marks=pytest.mark.xfail(strict=True, reason=row.pending))
+    if row.pending
+    else row
+    for row in ROWS
+    if row.bridge is not None
+]
+
+
+@pytest.fixture
+def bridge() -> Iterator[BridgeScene]:
+    os.environ.setdefault("ARCADE_HEADLESS", "1")
+    previous = esper.current_world
+    scene = BridgeScene()
+    try:
+        yield scene
+    finally:
+        if BRIDGE_WORLD in esper.list_worlds():
+            scene.world.close()
+        esper.switch_world(previous)
+
+
+@pytest.mark.parametrize("row", BRIDGE_ROWS, ids=lambda row: row.id)
+def test_bridge_row_leaves_nothing_half_updated(row: Row, bridge: BridgeScene) -> None:
+    assert row.bridge is not None
+    before = bridge.state()
+    assert len(before[3]) == 1  # a and b touch  # type: ignore[arg-type]
+    with pytest.raises(row.error) as raised:
+        row.bridge(bridge)
+    assert type(raised.value) is row.error
+    assert str(raised.value) == row.message
+    assert bridge.state() == before
+    bridge.world.step(1 / 60)
+    assert [(id(x), id(y)) for x, y, _ in bridge.world.contacts()] == before[3]
 
 
 def test_overflow_moves_nothing(scene: Scene) -> None:
