@@ -106,6 +106,8 @@ class CollisionWorld:
     def __init__(self, name: str | None = None) -> None:
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
         self._bodies: list[_Body] = []
+        self._sprites: list[arcade.Sprite] = []
+        """The sprites of ``_bodies``, row for row (kept to avoid a list per tick)."""
         self._row_of: dict[arcade.Sprite, int] = {}
         self._body_of_entity: dict[int, _Body] = {}
         self._fast: list[bool] = []
@@ -114,6 +116,7 @@ class CollisionWorld:
         self._written_angle: FloatArray = np.zeros(0)
         self._size: FloatArray = np.zeros((0, 2))
         self._texture: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
+        self._auto: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         self._pair_handlers: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
         self._active: dict[tuple[int, int], Contact] = {}
         self._pending: list[CollisionStarted | CollisionEnded] = []
@@ -188,6 +191,7 @@ class CollisionWorld:
         )
         self._row_of[sprite] = len(self._bodies)
         self._bodies.append(body)
+        self._sprites.append(sprite)
         self._body_of_entity[entity] = body
         self._fast.append(has_fast_pose(sprite))
         self._rows = np.append(self._rows, np.intp(_table_row(body.position)))
@@ -197,6 +201,7 @@ class CollisionWorld:
         self._written_angle = np.concatenate([self._written_angle, angle])
         self._size = np.concatenate([self._size, size])
         self._texture = np.concatenate([self._texture, texture])
+        self._auto = np.append(self._auto, shape is None)
         if self not in sprite.physics_engines:
             sprite.register_physics_engine(self)
         return entity
@@ -222,19 +227,23 @@ class CollisionWorld:
             # Swap-remove keeps every per-row array dense without shifting.
             moved = self._bodies[last]
             self._bodies[row] = moved
+            self._sprites[row] = moved.sprite
             self._row_of[moved.sprite] = row
             self._fast[row] = self._fast[last]
             for array in (
-                self._written_xy, self._written_angle, self._size, self._texture, self._rows
+                self._written_xy, self._written_angle, self._size, self._texture, self._rows,
+                self._auto,
             ):
                 array[row] = array[last]
         self._bodies.pop()
+        self._sprites.pop()
         self._fast.pop()
         self._rows = self._rows[:last]
         self._written_xy = self._written_xy[:last]
         self._written_angle = self._written_angle[:last]
         self._size = self._size[:last]
         self._texture = self._texture[:last]
+        self._auto = self._auto[:last]
         del self._body_of_entity[body.entity]
         with self._in_world():
             esper.delete_entity(body.entity)
@@ -261,7 +270,7 @@ class CollisionWorld:
 
     def sprites(self) -> list[arcade.Sprite]:
         """The registered sprites, in row order (the order of :meth:`poses`)."""
-        return [body.sprite for body in self._bodies]
+        return list(self._sprites)
 
     def poses(self) -> tuple[FloatArray, FloatArray]:
         """Copies of the poses written at the last step: ``(N, 2)`` xy and ``(N,)`` angles.
@@ -374,7 +383,7 @@ class CollisionWorld:
         """
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
-        sprites = [body.sprite for body in self._bodies]
+        sprites = self._sprites
         xy, angle = read_poses(sprites)
         moved = np.flatnonzero(
             (xy != self._written_xy).any(axis=1) | (angle != self._written_angle)
@@ -413,21 +422,26 @@ class CollisionWorld:
         self._dispatch()
 
     def _refresh_shapes(self, sprites: list[arcade.Sprite]) -> None:
-        """Rebuild derived shapes of sprites whose size or texture changed."""
-        if not sprites:
+        """Rebuild derived shapes of sprites whose size or texture changed.
+
+        Only sprites with a derived shape are read: an explicit shape is kept as given,
+        so a game of explicit shapes pays nothing here.
+        """
+        auto = np.flatnonzero(self._auto)
+        if auto.size == 0:
             return
-        size, texture = read_sizes(sprites)
-        rows = np.flatnonzero((size != self._size).any(axis=1) | (texture != self._texture))
-        if rows.size == 0:
+        everyone = auto.size == len(sprites)
+        size, texture = read_sizes(sprites if everyone else [sprites[i] for i in auto.tolist()])
+        changed = (size != self._size[auto]).any(axis=1) | (texture != self._texture[auto])
+        if not changed.any():
             return
-        self._size = size
-        self._texture = texture
+        self._size[auto] = size
+        self._texture[auto] = texture
         with self._in_world():
-            for row in rows.tolist():
+            for row in auto[changed].tolist():
                 body = self._bodies[row]
-                if body.auto_shape:
-                    body.geometry = shape_for_sprite(body.sprite, hull=body.hull)
-                    esper.add_component(body.entity, Shape(body.geometry, **body.shape_options))
+                body.geometry = shape_for_sprite(body.sprite, hull=body.hull)
+                esper.add_component(body.entity, Shape(body.geometry, **body.shape_options))
 
     def _dispatch(self) -> None:
         """Deliver the events buffered during the tick, then any removal ends."""
