@@ -34,13 +34,16 @@ bench-narrowphase: $(STAMP)
 bench-world: $(STAMP)
 	$(BIN)/python benchmarks/bench_world.py
 
+bench-arcade: $(STAMP)
+	$(BIN)/python benchmarks/bench_arcade.py
+
 # Long churn run: memory and tick time must stay flat (`--ticks N` for a shorter run).
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py $(SOAK_ARGS)
 
 # Headless (EGL, software rendering) when asked to, or on Linux without a display.
 HEADLESS := $(if $(ARCADE_HEADLESS),1,$(if $(filter Linux,$(shell uname -s)),$(if $(DISPLAY)$(WAYLAND_DISPLAY),,1),))
-EXAMPLES := space_shooter triangle_lab
+EXAMPLES := space_shooter breakout triangle_lab stress
 
 demo: $(STAMP)
 ifeq ($(HEADLESS),1)

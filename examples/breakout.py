@@ -1,0 +1,174 @@
+"""Breakout: a ball bounces off a paddle, walls and rotated bricks using the contact normal.
+
+Left/right arrows or the mouse move the paddle. The ball is a sprite that defines
+``on_collision_start(other, contact)``: the CollisionWorld calls it with the normal
+pointing from the ball towards what it hit, and the ball reflects its velocity about it.
+Bricks are rotated rectangles, so the ball leaves them at honest angles.
+
+Run: ``python examples/breakout.py``. With ``ARCADE_HEADLESS=1`` the paddle follows
+the ball by itself for a few seconds off-screen, then a screenshot is saved.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from pathlib import Path
+
+import arcade
+
+from arcade_collide.arcade import CollisionWorld, HeadlessRun, run_view
+from arcade_collide.geometry.contact import Contact
+
+WIDTH, HEIGHT = 800, 600
+TITLE = "arcade_collide - breakout"
+BALL_SPEED, PADDLE_SPEED = 380.0, 520.0
+PADDLE_Y = 40.0
+BACKGROUND = (14, 16, 30)
+BALL_COLOR = (255, 255, 255)
+PADDLE_COLOR = (90, 200, 255)
+WALL_COLOR = (60, 64, 90)
+ROW_COLORS = [(240, 90, 90), (240, 160, 70), (230, 220, 80), (110, 210, 120)]
+
+
+class Ball(arcade.SpriteCircle):
+    """The ball: bounces off whatever it starts touching."""
+
+    def __init__(self, game: Breakout) -> None:
+        super().__init__(8, BALL_COLOR)
+        self.game = game
+
+    def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
+        self.game.bounce(other, contact)
+
+
+class Breakout(arcade.View):
+    """The game. Tests drive the paddle with :meth:`move_paddle` or :meth:`autopilot`."""
+
+    def __init__(self, seed_angle: float = 60.0) -> None:
+        super().__init__()
+        self.world = CollisionWorld()
+        self.walls = arcade.SpriteList()
+        for x, y, w, h in ((6, HEIGHT / 2, 12, HEIGHT), (WIDTH - 6, HEIGHT / 2, 12, HEIGHT),
+                           (WIDTH / 2, HEIGHT - 6, WIDTH, 12)):
+            wall = arcade.SpriteSolidColor(w, h, x, y, WALL_COLOR)
+            self.walls.append(wall)
+            self.world.add_sprite(wall, kind="wall")
+        self.bricks = arcade.SpriteList()
+        for row, color in enumerate(ROW_COLORS):
+            for col in range(8):
+                # Alternate tilts: the rotation is part of the pose, not of the shape.
+                tilt = 12.0 if (row + col) % 2 else -12.0
+                brick = arcade.SpriteSolidColor(76, 22, 70 + col * 94, 400 + row * 46, color,
+                                                angle=tilt)
+                self.bricks.append(brick)
+                self.world.add_sprite(brick, kind="brick")
+        self.paddle = arcade.SpriteSolidColor(110, 14, WIDTH / 2, PADDLE_Y, PADDLE_COLOR)
+        self.world.add_sprite(self.paddle, kind="paddle")
+        self.ball = Ball(self)
+        self.world.add_sprite(self.ball, velocity=(0, 0), kind="ball")
+        self.movers = arcade.SpriteList()
+        self.movers.extend([self.paddle, self.ball])
+        self.score = self.paddle_bounces = self.lives_lost = 0
+        self.paddle_direction = 0
+        self.serve(seed_angle)
+        self.text = arcade.Text("", 20, 20, arcade.color.WHITE, 14)
+
+    def serve(self, degrees: float) -> None:
+        """Put the ball above the paddle, leaving at ``degrees`` from the x axis."""
+        self.ball.position = (self.paddle.center_x, PADDLE_Y + 40)
+        radians = math.radians(degrees)
+        self.world.set_velocity(self.ball, BALL_SPEED * math.cos(radians),
+                                BALL_SPEED * math.sin(radians))
+
+    def bounce(self, other: arcade.Sprite, contact: Contact) -> None:
+        """Reflect the ball's velocity about the contact normal and step out of ``other``."""
+        vx, vy, _ = self.world.velocity(self.ball)
+        nx, ny = contact.normal
+        along = vx * nx + vy * ny
+        if along > 0.0:  # still heading into ``other`` (two bricks in one tick bounce once)
+            vx, vy = vx - 2.0 * along * nx, vy - 2.0 * along * ny
+        if other is self.paddle:
+            self.paddle_bounces += 1
+            # Where the ball lands on the paddle steers it, as in the original game.
+            offset = (self.ball.center_x - other.center_x) / (other.width / 2)
+            angle = math.radians(90.0 - 55.0 * max(-1.0, min(1.0, offset)))
+            vx, vy = BALL_SPEED * math.cos(angle), BALL_SPEED * abs(math.sin(angle))
+        self.world.set_velocity(self.ball, vx, vy)
+        self.ball.position = (self.ball.center_x - nx * contact.depth,
+                              self.ball.center_y - ny * contact.depth)
+        if other in self.bricks:
+            self.score += 10
+            other.remove_from_sprite_lists()  # leaves the world too
+
+    def move_paddle(self, direction: int) -> None:
+        """-1 moves the paddle left, 1 right, 0 stops it."""
+        self.paddle_direction = direction
+
+    def on_key_press(self, symbol: int, modifiers: int) -> None:
+        if symbol in (arcade.key.LEFT, arcade.key.RIGHT):
+            self.move_paddle(-1 if symbol == arcade.key.LEFT else 1)
+
+    def on_key_release(self, symbol: int, modifiers: int) -> None:
+        if symbol in (arcade.key.LEFT, arcade.key.RIGHT):
+            self.move_paddle(0)
+
+    def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
+        self.paddle.center_x = min(max(x, 55), WIDTH - 55)
+
+    def autopilot(self) -> None:
+        """A scripted player: keep the paddle under the ball."""
+        gap = self.ball.center_x - self.paddle.center_x
+        self.move_paddle(0 if abs(gap) < 6 else (1 if gap > 0 else -1))
+
+    def on_fixed_update(self, delta_time: float) -> None:
+        x = self.paddle.center_x + self.paddle_direction * PADDLE_SPEED * delta_time
+        self.paddle.center_x = min(max(x, 67), WIDTH - 67)
+        self.world.step(delta_time)
+        if self.ball.center_y < -20:
+            self.lives_lost += 1
+            self.serve(60.0)
+
+    def on_draw(self) -> None:
+        self.clear(color=BACKGROUND)
+        self.walls.draw()
+        self.bricks.draw()
+        self.movers.draw()
+        self.text.text = f"score {self.score}  bricks {len(self.bricks)}  missed {self.lives_lost}"
+        self.text.draw()
+
+
+def run_headless(
+    seconds: float = 6.0, *, window: arcade.Window | None = None, autopilot: bool = True
+) -> tuple[Breakout, HeadlessRun]:
+    """Play ``seconds`` of game time with the autopilot; return the game and the run."""
+
+    def script(game: Breakout, tick: int) -> None:
+        if autopilot:
+            game.autopilot()
+
+    return run_view(Breakout, max(1, round(seconds * 60)), window=window,
+                    size=(WIDTH, HEIGHT), title=TITLE, before_tick=script)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--screenshot", default="docs/images/breakout.png")
+    parser.add_argument("--seconds", type=float, default=6.0)
+    args = parser.parse_args()
+    if arcade.headless:
+        game, run = run_headless(args.seconds)
+        if run.image is not None:
+            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
+            run.image.save(args.screenshot)
+        print(f"breakout (headless): {run.ticks} ticks, score {game.score}, "
+              f"{game.paddle_bounces} paddle bounces, {len(game.bricks)} bricks left, "
+              f"{run.update_ms:.2f} ms/tick; screenshot {args.screenshot}")
+        return
+    window = arcade.Window(WIDTH, HEIGHT, TITLE)
+    window.show_view(Breakout())
+    arcade.run()
+
+
+if __name__ == "__main__":
+    main()

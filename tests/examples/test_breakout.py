@@ -1,0 +1,58 @@
+"""Breakout, headless: the ball bounces off the paddle and breaks bricks; pixels match poses."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import arcade
+import pytest
+from example_loader import example_window, load_example
+
+from arcade_collide.arcade import pixel_at
+from arcade_collide.geometry.pose import rotation, to_world
+
+breakout = load_example("breakout")
+
+
+@pytest.fixture(scope="module")
+def window() -> Iterator[arcade.Window]:
+    yield from example_window()
+
+
+def test_the_ball_bounces_off_the_paddle_and_breaks_bricks(window: arcade.Window) -> None:
+    game, run = breakout.run_headless(7.0, window=window)
+    assert game.paddle_bounces >= 1
+    assert game.score > 0 and len(game.bricks) == 32 - game.score // 10
+    assert game.lives_lost == 0
+    assert run.image is not None
+    assert pixel_at(run.image, *game.ball.position) == breakout.BALL_COLOR
+    assert pixel_at(run.image, *game.paddle.position) == breakout.PADDLE_COLOR
+    # Rotated bricks: points near each corner (placed with the world's pose, angle
+    # clockwise) are brick-coloured, and the corners of the brick's axis-aligned
+    # bounds, which a rotated rectangle leaves empty, show the background.
+    xy, angle = game.world.poses()
+    for row, sprite in enumerate(game.world.sprites()):
+        if sprite not in game.bricks:
+            continue
+        x, y = (float(v) for v in xy[row])
+        cos, sin = rotation(float(angle[row]))
+        for cx, cy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+            inside = to_world((cx * 0.4 * sprite.width, cy * 0.4 * sprite.height), x, y, cos, sin)
+            assert pixel_at(run.image, *inside) == sprite.color[:3]
+        half_w = 0.5 * sprite.width * abs(cos) + 0.5 * sprite.height * abs(sin)
+        half_h = 0.5 * sprite.width * abs(sin) + 0.5 * sprite.height * abs(cos)
+        for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1)):
+            corner = (x + sx * (half_w - 2), y + sy * (half_h - 2))
+            assert pixel_at(run.image, *corner) == breakout.BACKGROUND
+
+
+def test_the_contact_normal_reflects_the_ball(window: arcade.Window) -> None:
+    def drop(game: breakout.Breakout, tick: int) -> None:
+        if tick == 0:
+            game.serve(-90.0)  # straight down onto the paddle's centre
+
+    game, _ = breakout.run_view(breakout.Breakout, 15, window=window, before_tick=drop)
+    vx, vy, _ = game.world.velocity(game.ball)
+    assert game.paddle_bounces == 1
+    assert vy > 0 and abs(vx) < 0.2 * breakout.BALL_SPEED
+    assert game.ball.bottom >= game.paddle.top - 1e-6
