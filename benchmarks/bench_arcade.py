@@ -1,0 +1,120 @@
+"""The Arcade plugin against the Arcade way, on the same moving sprites.
+
+Scenes come from ``bench_world.make_scene`` ("mixed": circles, rotated rectangles,
+triangles and hexagons; N bodies on a square of side ``sqrt(N) * 30`` px).
+
+* plugin: every sprite registered with a :class:`~arcade_collide.arcade.CollisionWorld`
+  (explicit shape, velocity, turn rate) and held in a ``SpriteList`` as a game would
+  for drawing; each sprite class defines ``on_collision_start``/``on_collision_end``.
+  One tick is ``world.step(1/60)``: read the sprites, move, detect, write positions
+  and angles back to the sprites and the sprite list, deliver the events to sprites.
+* Arcade: move every sprite with its setters, then
+  ``arcade.check_for_collision_with_list(sprite, sprites)`` for each one against a
+  ``SpriteList(use_spatial_hash=True)``.
+
+ms per tick: median of the timed ticks after warm-up ticks. The machine is shared;
+compare the ratio within one run.
+
+Run: ``python benchmarks/bench_arcade.py`` (``--quick`` for a smoke run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+from typing import Any
+
+os.environ.setdefault("ARCADE_HEADLESS", "1")
+
+import arcade
+from bench_world import DT, Body, make_scene, run_arcade, timed
+
+from arcade_collide.arcade import CollisionWorld
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.shapes import Circle, Rect
+
+TARGET_RATIO = 20.0
+TARGET_MS = 8.0
+
+
+class Counter:
+    """Collision events received by sprites."""
+
+    started = 0
+    ended = 0
+
+
+class EventCircle(arcade.SpriteCircle):
+    def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
+        Counter.started += 1
+
+    def on_collision_end(self, other: arcade.Sprite) -> None:
+        Counter.ended += 1
+
+
+class EventBox(arcade.SpriteSolidColor):
+    def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
+        Counter.started += 1
+
+    def on_collision_end(self, other: arcade.Sprite) -> None:
+        Counter.ended += 1
+
+
+def run_plugin(bodies: list[Body], warmup: int, ticks: int) -> tuple[list[float], int, Any]:
+    """Time ``world.step`` on the scene; return ms per tick, touching pairs, the world."""
+    world = CollisionWorld()
+    drawn = arcade.SpriteList()
+    for b in bodies:
+        g = b.geometry
+        if isinstance(g, Circle):
+            sprite: arcade.Sprite = EventCircle(max(1, round(g.radius)), arcade.color.WHITE)
+        elif isinstance(g, Rect):
+            sprite = EventBox(int(g.width), int(g.height), color=arcade.color.WHITE)
+        else:
+            sprite = EventBox(20, 20, color=arcade.color.WHITE)
+        sprite.position = (b.x, b.y)
+        sprite.angle = b.angle
+        drawn.append(sprite)
+        world.add_sprite(sprite, g, velocity=(b.vx, b.vy), angular=b.angular)
+    world.step(DT)
+    pairs = len(world.contacts())
+    times = timed(lambda: world.step(DT), warmup, ticks)
+    world.close()
+    return times, pairs, drawn
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes, few ticks")
+    args = parser.parse_args()
+    sizes = [500, 1000] if args.quick else [1000, 2000, 5000, 10000]
+    arcade_limit = 1000 if args.quick else 5000
+    ticks, arcade_ticks = (5, 2) if args.quick else (40, 4)
+    print(f"{'N':>6} {'plugin ms':>10} {'Arcade ms':>10} {'ratio':>7} {'pairs':>7}")
+    verdict = 0
+    for n in sizes:
+        bodies = make_scene(n, mixed=True)
+        plugin, pairs, _ = run_plugin(bodies, 5, ticks)
+        plugin_ms = statistics.median(plugin)
+        if n <= arcade_limit:
+            arc, _ = run_arcade(bodies, 1, arcade_ticks)
+            arcade_ms = statistics.median(arc)
+            ratio = f"{arcade_ms / plugin_ms:6.1f}x"
+            arcade_text = f"{arcade_ms:10.2f}"
+        else:
+            ratio, arcade_text, arcade_ms = "", f"{'-':>10}", 0.0
+        print(f"{n:>6} {plugin_ms:10.2f} {arcade_text} {ratio:>7} {pairs:>7}", flush=True)
+        if n == 5000:
+            ok = plugin_ms <= TARGET_MS and arcade_ms / plugin_ms >= TARGET_RATIO
+            print(f"N=5000: {plugin_ms:.2f} ms per plugin step (target <= {TARGET_MS}), "
+                  f"{arcade_ms / plugin_ms:.1f}x the Arcade way (target >= {TARGET_RATIO}x): "
+                  f"{'met' if ok else 'NOT met'}")
+            verdict = 0 if ok else 1
+    print(f"events delivered to sprites: {Counter.started} starts, {Counter.ended} ends")
+    return verdict if not args.quick else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
