@@ -520,8 +520,6 @@ ROWS: tuple[Row, ...] = (
        _process_in_other_world),
 )
 
-_HALF_VELOCITY = "set_velocity assigns vx before checking vy: half updated (notes/bugs.md)"
-_UNCLEAR = "the message does not name the argument (notes/bugs.md)"
 
 ROWS += (
     # -- Arcade bridge (arcade_collide.arcade.CollisionWorld) ------------------------------
@@ -547,37 +545,31 @@ ROWS += (
        lambda s: s.world.add_sprite(s.sprite(), layer=-1)),
     _b("bridge-add-velocity-three-values", "`world.add_sprite(sprite, velocity=(1, 2, 3))`",
        ValueError, "velocity must be (vx, vy), got 3 values",
-       lambda s: s.world.add_sprite(s.sprite(), velocity=(1, 2, 3)),  # type: ignore[arg-type]
-       pending=_UNCLEAR),
+       lambda s: s.world.add_sprite(s.sprite(), velocity=(1, 2, 3))),  # type: ignore[arg-type]
     _b("bridge-add-angular-str", "`world.add_sprite(sprite, angular='fast')`", TypeError,
        "angular must be a real number, got str",
-       lambda s: s.world.add_sprite(s.sprite(), angular="fast"),  # type: ignore[arg-type]
-       pending=_UNCLEAR),
+       lambda s: s.world.add_sprite(s.sprite(), angular="fast")),  # type: ignore[arg-type]
     _b("bridge-set-velocity-inf", "`world.set_velocity(sprite, 5.0, inf)`", ValueError,
        "Velocity.y must be finite, got inf",
-       lambda s: s.world.set_velocity(s.a, 5.0, INF), pending=_HALF_VELOCITY),
+       lambda s: s.world.set_velocity(s.a, 5.0, INF)),
     _b("bridge-set-velocity-str", "`world.set_velocity(sprite, 'fast', 0)`", TypeError,
        "vx must be a real number, got str",
-       lambda s: s.world.set_velocity(s.a, "fast", 0),  # type: ignore[arg-type]
-       pending=_UNCLEAR),
+       lambda s: s.world.set_velocity(s.a, "fast", 0)),  # type: ignore[arg-type]
     _b("bridge-set-velocity-none", "`world.set_velocity(sprite, 0, None)`", TypeError,
        "vy must be a real number, got NoneType",
-       lambda s: s.world.set_velocity(s.a, 0, None),  # type: ignore[arg-type]
-       pending=_UNCLEAR),
+       lambda s: s.world.set_velocity(s.a, 0, None)),  # type: ignore[arg-type]
     _b("bridge-step-nan", "`world.step(nan)`", ValueError,
        "delta_time must be finite and >= 0, got nan", lambda s: s.world.step(NAN)),
     _b("bridge-step-negative", "`world.step(-1)`", ValueError,
        "delta_time must be finite and >= 0, got -1", lambda s: s.world.step(-1)),
     _b("bridge-step-str", "`world.step('1/60')`", TypeError,
        "delta_time must be a real number, got str",
-       lambda s: s.world.step("1/60"),  # type: ignore[arg-type]
-       pending=_UNCLEAR),
+       lambda s: s.world.step("1/60")),  # type: ignore[arg-type]
     _b("bridge-sprite-moved-to-nan", "`sprite.center_x = nan`, then `world.step(1/60)`",
        ValueError, "a sprite (entity 3) was moved to a non-finite pose", _move_to_nan),
     _b("bridge-on-collision-not-callable", "`world.on_collision('ship', 'rock', start=5)`",
        TypeError, "start must be callable, got int",
-       lambda s: s.world.on_collision("ship", "rock", start=5),  # type: ignore[arg-type]
-       pending="a non-callable handler is accepted and fails only at dispatch (notes/bugs.md)"),
+       lambda s: s.world.on_collision("ship", "rock", start=5)),  # type: ignore[arg-type]
 )
 
 GEOMETRY_ROWS = [row for row in ROWS if row.geometry is not None]

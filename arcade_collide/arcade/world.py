@@ -20,10 +20,10 @@ clockwise degrees.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, SupportsFloat
 
 import arcade
 import esper
@@ -167,8 +167,10 @@ class CollisionWorld:
             The sprite's entity id in this world's esper world.
 
         Raises:
-            TypeError: ``sprite`` is not an :class:`arcade.Sprite`.
-            ValueError: the sprite is already registered.
+            TypeError: ``sprite`` is not an :class:`arcade.Sprite`, or a number is
+                not a real number.
+            ValueError: the sprite is already registered, ``velocity`` is not a
+                pair, or a pose or velocity value is not finite.
         """
         if not isinstance(sprite, arcade.Sprite):
             raise TypeError(f"sprite must be an arcade.Sprite, got {type(sprite).__name__}")
@@ -180,9 +182,10 @@ class CollisionWorld:
             Position(float(x), float(y), angle=float(sprite.angle)),
             Shape(geometry, **shape_options),
         ]
+        angular = _require_real(angular, "angular")
         if velocity is not None or angular != 0.0:
-            vx, vy = velocity if velocity is not None else (0.0, 0.0)
-            components.append(Velocity(float(vx), float(vy), angular=float(angular)))
+            vx, vy = _velocity_pair(velocity) if velocity is not None else (0.0, 0.0)
+            components.append(Velocity(vx, vy, angular=angular))
         with self._in_world():
             entity = int(esper.create_entity(*components))
         body = _Body(
@@ -266,7 +269,10 @@ class CollisionWorld:
         Raises:
             KeyError: the sprite is not in this world.
         """
-        return self._bodies[self._row_of[sprite]].entity
+        row = self._row_of.get(sprite)
+        if row is None:
+            raise KeyError("sprite is not in this CollisionWorld")
+        return self._bodies[row].entity
 
     def sprites(self) -> list[arcade.Sprite]:
         """The registered sprites, in row order (the order of :meth:`poses`)."""
@@ -295,19 +301,23 @@ class CollisionWorld:
 
         Raises:
             KeyError: the sprite is not in this world.
+            TypeError: a value is not a real number.
+            ValueError: a value is not finite (the velocity is then unchanged).
         """
         entity = self.entity(sprite)
+        _require_real(vx, "vx")
+        _require_real(vy, "vy")
+        if angular is not None:
+            _require_real(angular, "angular")
         with self._in_world():
             current = esper.try_component(entity, Velocity)
+            turn = angular if angular is not None else (current.angular if current else 0.0)
+            # A new component validates all three numbers before anything is changed.
+            new = Velocity(vx, vy, angular=turn)
             if current is None:
-                esper.add_component(
-                    entity, Velocity(float(vx), float(vy), angular=float(angular or 0.0))
-                )
+                esper.add_component(entity, new)
                 return
-            current.x = float(vx)
-            current.y = float(vy)
-            if angular is not None:
-                current.angular = float(angular)
+            current.x, current.y, current.angular = new.x, new.y, new.angular
 
     def velocity(self, sprite: arcade.Sprite) -> tuple[float, float, float]:
         """``(vx, vy, angular)`` of a registered sprite (zeros for a static one).
@@ -342,7 +352,13 @@ class CollisionWorld:
             kind_b: The second kind; may equal ``kind_a``.
             start: ``fn(sprite_a, sprite_b, contact)`` when the pair starts touching.
             end: ``fn(sprite_a, sprite_b)`` when it stops touching or one leaves.
+
+        Raises:
+            TypeError: ``start`` or ``end`` is given but not callable.
         """
+        for name, handler in (("start", start), ("end", end)):
+            if handler is not None and not callable(handler):
+                raise TypeError(f"{name} must be callable, got {type(handler).__name__}")
         handlers = self._pair_handlers.setdefault((kind_a, kind_b), _PairHandlers())
         if start is not None:
             handlers.start.append(start)
@@ -381,6 +397,7 @@ class CollisionWorld:
         Raises:
             ValueError: ``delta_time`` is negative or not finite.
         """
+        _require_real(delta_time, "delta_time")
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
         sprites = self._sprites
@@ -553,6 +570,26 @@ class CollisionWorld:
         if esper.current_world == self.name:
             esper.switch_world("default")
         esper.delete_world(self.name)
+
+
+def _require_real(value: object, name: str) -> float:
+    """``value`` as a float; ``TypeError`` naming ``name`` unless it is a real number.
+
+    Finiteness is left to the components, whose messages name the field.
+    """
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, SupportsFloat):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    return float(value)
+
+
+def _velocity_pair(velocity: object) -> tuple[float, float]:
+    """``velocity`` as ``(vx, vy)``, checked for length and number types."""
+    if isinstance(velocity, (str, bytes)) or not isinstance(velocity, Iterable):
+        raise TypeError(f"velocity must be (vx, vy), got {type(velocity).__name__}")
+    values = tuple(velocity)
+    if len(values) != 2:
+        raise ValueError(f"velocity must be (vx, vy), got {len(values)} values")
+    return _require_real(values[0], "vx"), _require_real(values[1], "vy")
 
 
 def _call(sprite: arcade.Sprite, method: str, *args: Any) -> None:
