@@ -12,6 +12,8 @@ One tick of :meth:`CollisionWorld.step`:
    (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and
    the pair handlers registered with :meth:`CollisionWorld.on_collision`, in the
    ECS's deterministic order, after the write-back so handlers see the new poses.
+   A sprite's two methods are looked up once, when it is added. A callback that
+   raises does not stop the others; the first exception is re-raised at the end.
 
 Angles need no conversion: ``Sprite.angle`` and the pose angle are both
 clockwise degrees.
@@ -78,6 +80,9 @@ class _Body:
     auto_shape: bool
     hull: bool
     shape_options: dict[str, Any]
+    on_start: Callable[[arcade.Sprite, Contact], Any] | None
+    """The sprite's ``on_collision_start``, looked up once when it was added."""
+    on_end: Callable[[arcade.Sprite], Any] | None
 
 
 class CollisionWorld:
@@ -122,6 +127,7 @@ class CollisionWorld:
         self._pending: list[CollisionStarted | CollisionEnded] = []
         self._ended_by_removal: list[tuple[_Body, _Body]] = []
         self._dispatching = False
+        self._error: Exception | None = None
         self.ticks = 0
         with self._in_world():
             self._movement = MovementSystem()
@@ -190,7 +196,8 @@ class CollisionWorld:
             entity = int(esper.create_entity(*components))
         body = _Body(
             sprite, entity, components[0], kind, geometry, shape is None, hull,
-            dict(shape_options),
+            dict(shape_options), _hook(sprite, "on_collision_start"),
+            _hook(sprite, "on_collision_end"),
         )
         self._row_of[sprite] = len(self._bodies)
         self._bodies.append(body)
@@ -256,6 +263,7 @@ class CollisionWorld:
             self._ended_by_removal.append((a, b))
         if not self._dispatching:
             self._deliver_removal_ends()
+            self._raise_first_error()
 
     def __contains__(self, sprite: object) -> bool:
         return sprite in self._row_of
@@ -461,19 +469,38 @@ class CollisionWorld:
                 esper.add_component(body.entity, Shape(body.geometry, **body.shape_options))
 
     def _dispatch(self) -> None:
-        """Deliver the events buffered during the tick, then any removal ends."""
+        """Deliver the events buffered during the tick, then any removal ends.
+
+        As in the ECS, a handler that raises an ``Exception`` does not stop delivery:
+        every other callback of the tick still runs (so each start keeps its matching
+        end), then the first exception is re-raised.
+        """
         events, self._pending[:] = list(self._pending), []
         self._dispatching = True
         try:
             for event in events:
-                if isinstance(event, CollisionStarted):
-                    self._started(int(event.a), int(event.b), event.contact)
+                if type(event) is CollisionStarted:
+                    self._started(event.a, event.b, event.contact)
                 else:
-                    self._ended(int(event.a), int(event.b))
+                    self._ended(event.a, event.b)
                 self._deliver_removal_ends()
         finally:
             self._dispatching = False
         self._deliver_removal_ends()
+        self._raise_first_error()
+
+    def _run(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Call a user callback; keep the first exception for after the delivery."""
+        try:
+            callback(*args)
+        except Exception as error:  # re-raised by _raise_first_error
+            if self._error is None:
+                self._error = error
+
+    def _raise_first_error(self) -> None:
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
 
     def _started(self, a: int, b: int, contact: Contact) -> None:
         body_a = self._body_of_entity.get(a)
@@ -485,9 +512,12 @@ class CollisionWorld:
         self._active[(a, b)] = contact
         # Handlers that remove either sprite queue the pair's end events, which
         # are delivered after this start has reached both sprites and the pair handlers.
-        _call(body_a.sprite, "on_collision_start", body_b.sprite, contact)
-        _call(body_b.sprite, "on_collision_start", body_a.sprite, contact.flipped())
-        self._pair_start(body_a, body_b, contact)
+        if body_a.on_start is not None:
+            self._run(body_a.on_start, body_b.sprite, contact)
+        if body_b.on_start is not None:
+            self._run(body_b.on_start, body_a.sprite, contact.flipped())
+        if self._pair_handlers:
+            self._pair_start(body_a, body_b, contact)
 
     def _ended(self, a: int, b: int) -> None:
         if self._active.pop((a, b), None) is None:
@@ -500,29 +530,33 @@ class CollisionWorld:
             self._end_pair(body_a, body_b)
 
     def _end_pair(self, body_a: _Body, body_b: _Body) -> None:
-        _call(body_a.sprite, "on_collision_end", body_b.sprite)
-        _call(body_b.sprite, "on_collision_end", body_a.sprite)
+        if body_a.on_end is not None:
+            self._run(body_a.on_end, body_b.sprite)
+        if body_b.on_end is not None:
+            self._run(body_b.on_end, body_a.sprite)
+        if not self._pair_handlers:
+            return
         forward = self._pair_handlers.get((body_a.kind, body_b.kind))
         if forward is not None:
             for end in list(forward.end):
-                end(body_a.sprite, body_b.sprite)
+                self._run(end, body_a.sprite, body_b.sprite)
         if body_a.kind != body_b.kind:
             backward = self._pair_handlers.get((body_b.kind, body_a.kind))
             if backward is not None:
                 for end in list(backward.end):
-                    end(body_b.sprite, body_a.sprite)
+                    self._run(end, body_b.sprite, body_a.sprite)
 
     def _pair_start(self, body_a: _Body, body_b: _Body, contact: Contact) -> None:
         forward = self._pair_handlers.get((body_a.kind, body_b.kind))
         if forward is not None:
             for start in list(forward.start):
-                start(body_a.sprite, body_b.sprite, contact)
+                self._run(start, body_a.sprite, body_b.sprite, contact)
         if body_a.kind != body_b.kind:
             backward = self._pair_handlers.get((body_b.kind, body_a.kind))
             if backward is not None:
                 flipped = contact.flipped()
                 for start in list(backward.start):
-                    start(body_b.sprite, body_a.sprite, flipped)
+                    self._run(start, body_b.sprite, body_a.sprite, flipped)
 
     def shapes(self) -> list[AnyShape]:
         """The local-frame collision shapes, in the order of :meth:`sprites`."""
@@ -592,10 +626,10 @@ def _velocity_pair(velocity: object) -> tuple[float, float]:
     return _require_real(values[0], "vx"), _require_real(values[1], "vy")
 
 
-def _call(sprite: arcade.Sprite, method: str, *args: Any) -> None:
-    handler = getattr(sprite, method, None)
-    if handler is not None:
-        handler(*args)
+def _hook(sprite: arcade.Sprite, name: str) -> Any:
+    """The sprite's bound ``name`` method, or None when it has none (or it is not callable)."""
+    method = getattr(sprite, name, None)
+    return method if callable(method) else None
 
 
 def _table_row(position: Position) -> int:

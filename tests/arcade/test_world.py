@@ -227,3 +227,32 @@ def test_bad_input_is_refused(world: CollisionWorld) -> None:
     sprite.center_x = float("nan")
     with pytest.raises(ValueError, match="non-finite"):
         world.step(DT)
+
+
+def test_a_raising_handler_does_not_lose_the_other_events(world: CollisionWorld) -> None:
+    class Fragile(Recorder):
+        def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
+            super().on_collision_start(other, contact)
+            raise RuntimeError("boom")
+
+    fragile = Fragile(20, 20, center_x=0, center_y=0)
+    others = [Recorder(20, 20, center_x=x, center_y=0) for x in (-15, 15)]
+    world.add_sprite(fragile)
+    for other in others:
+        world.add_sprite(other)
+    with pytest.raises(RuntimeError, match="boom"):
+        world.step(DT)
+    assert len(fragile.started) == 2
+    assert all(other.started == [(fragile, other.started[0][1])] for other in others)
+    fragile.remove_from_sprite_lists()
+    assert all(other.ended == [fragile] for other in others)
+    assert world.contacts() == []
+
+
+def test_hooks_and_sensors(world: CollisionWorld) -> None:
+    trigger = Recorder(40, 40, center_x=0, center_y=0)
+    walker = Recorder(10, 10, center_x=100, center_y=0)
+    world.add_sprite(trigger, sensor=True)
+    world.add_sprite(walker, velocity=(-6000, 0))
+    world.step(DT)
+    assert [other for other, _ in walker.started] == [trigger]
