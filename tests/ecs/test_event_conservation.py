@@ -210,7 +210,9 @@ def mutate(rng: random.Random, entity: int, ledger: Ledger) -> None:
     """One random change to a live entity."""
     op = rng.randrange(9)
     if op == 0:
-        esper.delete_entity(entity)
+        # esper either marks the entity dead (removed at the next process) or, with
+        # immediate=True, removes it at once: both must end its contacts exactly once.
+        esper.delete_entity(entity, immediate=rng.random() < 0.3)
         ledger.deleted_in_handlers.add(entity)
     elif op == 1:
         position = esper.component_for_entity(entity, Position)
