@@ -344,6 +344,19 @@ def lex_less_batch(ka: FloatArray, kb: FloatArray) -> BoolArray:
     return result
 
 
+BLOCK = 65_536
+"""Elements per ``(K, axes, rows)`` projection block of the batch cores (512 kB): small
+batches project every axis in one numpy call, large ones a few axes at a time, so the
+block stays in the CPU cache while each call still covers many rows."""
+
+
+ROWS_ABOVE = 2048
+"""Batches of more rows than this use the per-axis, per-vertex forms (``*_rows``): their
+per-call overhead is then small against the work, and their ``(M,)`` temporaries are
+cheaper than the blocks of the all-axes forms (measured with
+``benchmarks/bench_narrowphase.py``)."""
+
+
 def columns(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
     """``(M, K, 2)`` vertices as contiguous ``(K, M)`` x and y arrays.
 
@@ -353,28 +366,49 @@ def columns(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
     return np.ascontiguousarray(vertices[..., 0].T), np.ascontiguousarray(vertices[..., 1].T)
 
 
-def _axes_batch(x: FloatArray, y: FloatArray, count: int) -> list[tuple[FloatArray, FloatArray]]:
-    """Vectorised :func:`_axes`; a padded row's closing edge is edge ``K-1`` (see the mask)."""
+def _axes_batch(x: FloatArray, y: FloatArray, count: int) -> tuple[FloatArray, FloatArray]:
+    """Vectorised :func:`_axes`: ``(count, M)`` arrays of the axes ``(ey, -ex)``.
+
+    A padded row's closing edge is edge ``K-1`` (see :func:`polygon_edge_mask`).
+    """
     k = x.shape[0]
-    return [(y[(i + 1) % k] - y[i], x[i] - x[(i + 1) % k]) for i in range(count)]
+    ends = np.arange(1, count + 1) % k
+    return y[ends] - y[:count], x[:count] - x[ends]
 
 
 def _extent(
     nx: FloatArray, ny: FloatArray, x: FloatArray, y: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
-    """Max and min over the K vertices of ``nx*x + ny*y`` (same order of operations as scalar).
+    """Max and min over the K vertices of ``nx*x + ny*y`` for every axis.
 
-    One vertex at a time: temporaries stay ``(M,)``-sized, which is much faster
-    than one ``(K, M)`` product for large M (no fresh pages for every product).
+    ``nx``/``ny`` are ``(A, M)`` axes and ``x``/``y`` ``(K, M)`` vertices; the
+    ``(K, axes, M)`` projections are formed with the scalar form's operations
+    (``nx*x``, ``ny*y``, then their sum) and reduced over the first axis, which
+    numpy does as elementwise passes. Returns ``(A, M)`` highs and lows.
+
+    The axes go in groups of at most :data:`BLOCK` projections, through two
+    scratch buffers reused between groups: fresh arrays of that size would each
+    cost new memory pages, and bigger ones would leave the CPU cache.
     """
-    high = nx * x[0]
-    high += ny * y[0]
-    low = high.copy()
-    for i in range(1, x.shape[0]):
-        p = nx * x[i]
-        p += ny * y[i]
-        np.maximum(high, p, out=high)
-        np.minimum(low, p, out=low)
+    k = x.shape[0]
+    axes, m = nx.shape
+    group = max(1, min(axes, BLOCK // max(1, k * m)))
+    high = np.empty((axes, m))
+    low = np.empty((axes, m))
+    p_flat = np.empty(k * group * m)
+    q_flat = np.empty(k * group * m)
+    xs = x[:, None]
+    ys = y[:, None]
+    for start in range(0, axes, group):
+        stop = min(start + group, axes)
+        shape = (k, stop - start, m)
+        p = p_flat[: k * (stop - start) * m].reshape(shape)
+        q = q_flat[: p.size].reshape(shape)
+        np.multiply(nx[start:stop], xs, out=p)
+        np.multiply(ny[start:stop], ys, out=q)
+        p += q
+        np.max(p, axis=0, out=high[start:stop])
+        np.min(p, axis=0, out=low[start:stop])
     return high, low
 
 
@@ -397,13 +431,24 @@ def _separated(
     xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray, axes_a: int, axes_b: int
 ) -> BoolArray:
     """Columns where some axis separates the outlines."""
-    separated = np.zeros(xa.shape[1], dtype=bool)
-    for nx, ny in _axes_batch(xa, ya, axes_a) + _axes_batch(xb, yb, axes_b):
-        max_a, min_a = _extent(nx, ny, xa, ya)
-        max_b, min_b = _extent(nx, ny, xb, yb)
-        separated |= max_a < min_b
-        separated |= max_b < min_a
+    if xa.shape[1] > ROWS_ABOVE:
+        return _separated_rows(xa, ya, xb, yb, axes_a, axes_b)
+    nx, ny = _all_axes(xa, ya, xb, yb, axes_a, axes_b)
+    max_a, min_a = _extent(nx, ny, xa, ya)
+    max_b, min_b = _extent(nx, ny, xb, yb)
+    apart: BoolArray = max_a < min_b
+    apart |= max_b < min_a
+    separated: BoolArray = np.logical_or.reduce(apart, axis=0)
     return separated
+
+
+def _all_axes(
+    xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray, axes_a: int, axes_b: int
+) -> tuple[FloatArray, FloatArray]:
+    """``(axes_a + axes_b, M)`` axes: A's edge normals in edge order, then B's."""
+    ax, ay = _axes_batch(xa, ya, axes_a)
+    bx, by = _axes_batch(xb, yb, axes_b)
+    return np.concatenate([ax, bx]), np.concatenate([ay, by])
 
 
 def _sat_batch(
@@ -417,17 +462,109 @@ def _sat_batch(
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
     """Vectorised :func:`_sat` over columns of touching pairs: ``(ux, uy, depth, point, tie)``.
 
+    All axes are projected at once (``(A, M)`` overlaps); the first minimum of the
+    ranks wins, as in the scalar loop (``argmin`` returns the first minimum).
+    """
+    m = xa.shape[1]
+    if m > ROWS_ABOVE:
+        return _sat_rows(xa, ya, xb, yb, axes_a, axes_b, valid)
+    nx, ny = _all_axes(xa, ya, xb, yb, axes_a, axes_b)
+    max_a, min_a = _extent(nx, ny, xa, ya)
+    max_b, min_b = _extent(nx, ny, xb, yb)
+    forward = max_a - min_b
+    backward = max_b - min_a
+    rank = np.minimum(forward, backward)
+    rank *= rank
+    len2 = nx * nx
+    len2 += ny * ny
+    if valid is not None:
+        fake = ~valid
+        np.putmask(len2, fake, 1.0)
+    rank /= len2
+    if valid is not None:
+        np.putmask(rank, fake, np.inf)
+    k = rank.argmin(axis=0)
+    cols = np.arange(m)
+    best = rank[k, cols]
+    tie_a = (rank[:axes_a] == best).any(axis=0)
+    tie_b = (rank[axes_a:] == best).any(axis=0)
+    forward = forward[k, cols]
+    backward = backward[k, cols]
+    best_nx = nx[k, cols]
+    best_ny = ny[k, cols]
+    tie = (tie_a & tie_b) | (forward == backward)
+    length = np.sqrt(len2[k, cols])
+    positive = forward <= backward
+    sign = np.where(positive, 1.0, -1.0)
+    depth = np.where(positive, forward, backward) / length
+    ux = best_nx / length * sign + 0.0
+    uy = best_ny / length * sign + 0.0
+    point = _sat_point_batch(ux, uy, xa, ya, xb, yb)
+    return ux, uy, depth, point, tie
+
+
+# Large batches: one axis and one vertex at a time. Every temporary is then (M,)-sized
+# (80 kB at 10,000 rows) and comes from the heap; the (K, axes, M) blocks of the
+# all-axes form would be fresh memory-mapped pages at that size. Same operations, same
+# order, so both forms give the same bits.
+
+
+def _axes_rows(x: FloatArray, y: FloatArray, count: int) -> list[tuple[FloatArray, FloatArray]]:
+    """:func:`_axes_batch` as a list of ``(M,)`` pairs (padded rows: see the mask)."""
+    k = x.shape[0]
+    return [(y[(i + 1) % k] - y[i], x[i] - x[(i + 1) % k]) for i in range(count)]
+
+
+def _extent_rows(
+    nx: FloatArray, ny: FloatArray, x: FloatArray, y: FloatArray
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`_extent` for one axis, one vertex at a time (``(M,)`` temporaries only)."""
+    high = nx * x[0]
+    high += ny * y[0]
+    low = high.copy()
+    for i in range(1, x.shape[0]):
+        p = nx * x[i]
+        p += ny * y[i]
+        np.maximum(high, p, out=high)
+        np.minimum(low, p, out=low)
+    return high, low
+
+
+def _separated_rows(
+    xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray, axes_a: int, axes_b: int
+) -> BoolArray:
+    """Large-batch form of :func:`_separated`: one axis and one vertex at a time."""
+    separated = np.zeros(xa.shape[1], dtype=bool)
+    for nx, ny in _axes_rows(xa, ya, axes_a) + _axes_rows(xb, yb, axes_b):
+        max_a, min_a = _extent_rows(nx, ny, xa, ya)
+        max_b, min_b = _extent_rows(nx, ny, xb, yb)
+        separated |= max_a < min_b
+        separated |= max_b < min_a
+    return separated
+
+
+def _sat_rows(
+    xa: FloatArray,
+    ya: FloatArray,
+    xb: FloatArray,
+    yb: FloatArray,
+    axes_a: int,
+    axes_b: int,
+    valid: BoolArray | None,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
+    """Large-batch form of :func:`_sat_batch`, one axis at a time.
+
     The best axis is tracked while looping over the axes (first minimum wins,
     as in the scalar loop), so nothing of size ``axes x M`` is gathered.
     """
     m = xa.shape[1]
-    axes = _axes_batch(xa, ya, axes_a) + _axes_batch(xb, yb, axes_b)
+    axes = _axes_rows(xa, ya, axes_a) + _axes_rows(xb, yb, axes_b)
     ranks: list[FloatArray] = []
     best = np.full(m, np.inf)
     k = np.zeros(m, dtype=np.intp)
     for j, (nx, ny) in enumerate(axes):
-        max_a, min_a = _extent(nx, ny, xa, ya)
-        max_b, min_b = _extent(nx, ny, xb, yb)
+        max_a, min_a = _extent_rows(nx, ny, xa, ya)
+        max_b, min_b = _extent_rows(nx, ny, xb, yb)
         overlap = np.minimum(max_a - min_b, max_b - min_a)
         len2 = nx * nx + ny * ny
         if valid is not None:
@@ -453,8 +590,8 @@ def _sat_batch(
     best_nx = np.stack([nx for nx, _ in axes])[k, cols]
     best_ny = np.stack([ny for _, ny in axes])[k, cols]
     # The winning axis's overlaps, recomputed with the same operations as in the loop.
-    max_a, min_a = _extent(best_nx, best_ny, xa, ya)
-    max_b, min_b = _extent(best_nx, best_ny, xb, yb)
+    max_a, min_a = _extent_rows(best_nx, best_ny, xa, ya)
+    max_b, min_b = _extent_rows(best_nx, best_ny, xb, yb)
     forward = max_a - min_b
     backward = max_b - min_a
     tie = (tie_a & tie_b) | (forward == backward)
@@ -465,8 +602,21 @@ def _sat_batch(
     depth = np.where(positive, forward, backward) / length
     ux = best_nx / length * sign + 0.0
     uy = best_ny / length * sign + 0.0
-    point = _sat_point_batch(ux, uy, xa, ya, xb, yb)
+    point = _sat_point_rows(ux, uy, xa, ya, xb, yb)
     return ux, uy, depth, point, tie
+
+
+def _sat_point_rows(
+    ux: FloatArray, uy: FloatArray, xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray
+) -> FloatArray:
+    """Vectorised :func:`_sat_point` (padding repeats a real vertex, so it changes no extreme)."""
+    tx = -uy
+    ty = ux
+    s_n = (_extent_rows(ux, uy, xa, ya)[0] + _extent_rows(ux, uy, xb, yb)[1]) * 0.5
+    ta_max, ta_min = _extent_rows(tx, ty, xa, ya)
+    tb_max, tb_min = _extent_rows(tx, ty, xb, yb)
+    s_t = (np.maximum(ta_min, tb_min) + np.minimum(ta_max, tb_max)) * 0.5
+    return np.stack([ux * s_n + tx * s_t, uy * s_n + ty * s_t], axis=1)
 
 
 def sat_contact_batch(
@@ -483,10 +633,6 @@ def sat_contact_batch(
     xb, yb = columns(vb)
     ka = axes_a or xa.shape[0]
     kb = axes_b or xb.shape[0]
-    full_a = None if nverts_a is None else padding_mask(nverts_a, xa.shape[0])
-    full_b = None if nverts_b is None else padding_mask(nverts_b, xb.shape[0])
-    mask_a = None if full_a is None else full_a.T
-    mask_b = None if full_b is None else full_b.T
     m = xa.shape[1]
     # The contact geometry costs several times the separation test: work it out
     # for the touching rows only.
@@ -500,10 +646,12 @@ def sat_contact_batch(
     if rows.size < m:
         xa, ya, xb, yb = xa[:, rows], ya[:, rows], xb[:, rows], yb[:, rows]
         va, vb = va[rows], vb[rows]
-        mask_a = None if mask_a is None else mask_a[:, rows]
-        mask_b = None if mask_b is None else mask_b[:, rows]
         nverts_a = None if nverts_a is None else nverts_a[rows]
         nverts_b = None if nverts_b is None else nverts_b[rows]
+    full_a = None if nverts_a is None else padding_mask(nverts_a, xa.shape[0])
+    full_b = None if nverts_b is None else padding_mask(nverts_b, xb.shape[0])
+    mask_a = None if full_a is None else full_a.T
+    mask_b = None if full_b is None else full_b.T
     valid = _stack_masks(mask_a, mask_b, ka, kb, rows.size)
     ux, uy, sub_depth, sub_point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid)
     if canonical:
@@ -561,16 +709,24 @@ def _stack_masks(
 
 
 def _sat_point_batch(
-    ux: FloatArray, uy: FloatArray, xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray
+    ux: FloatArray,
+    uy: FloatArray,
+    xa: FloatArray,
+    ya: FloatArray,
+    xb: FloatArray,
+    yb: FloatArray,
 ) -> FloatArray:
-    """Vectorised :func:`_sat_point` (padding repeats a real vertex, so it changes no extreme)."""
-    tx = -uy
-    ty = ux
-    s_n = (_extent(ux, uy, xa, ya)[0] + _extent(ux, uy, xb, yb)[1]) * 0.5
-    ta_max, ta_min = _extent(tx, ty, xa, ya)
-    tb_max, tb_min = _extent(tx, ty, xb, yb)
-    s_t = (np.maximum(ta_min, tb_min) + np.minimum(ta_max, tb_max)) * 0.5
-    return np.stack([ux * s_n + tx * s_t, uy * s_n + ty * s_t], axis=1)
+    """Vectorised :func:`_sat_point` (padding repeats a real vertex, so it changes no extreme).
+
+    Projects on the normal ``u`` and the tangent ``t = (-u.y, u.x)`` as two axes at once.
+    """
+    axes_x = np.stack([ux, -uy])
+    axes_y = np.stack([uy, ux])
+    high_a, low_a = _extent(axes_x, axes_y, xa, ya)
+    high_b, low_b = _extent(axes_x, axes_y, xb, yb)
+    s_n = (high_a[0] + low_b[0]) * 0.5
+    s_t = (np.maximum(low_a[1], low_b[1]) + np.minimum(high_a[1], high_b[1])) * 0.5
+    return np.stack([ux * s_n + axes_x[1] * s_t, uy * s_n + axes_y[1] * s_t], axis=1)
 
 
 def masked(
