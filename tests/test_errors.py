@@ -394,6 +394,18 @@ ROWS: tuple[Row, ...] = (
     _g("pose-none-coordinate", "`intersects(Circle(1), (0, None), Circle(1), (0, 0))`", TypeError,
        "pose_a y must be a real number, got NoneType",
        lambda: intersects(Circle(1), (0, None), Circle(1), (0, 0))),
+    _g("pose-dict", "`intersects(Circle(1), {'x': 1, 'y': 2}, Circle(1), (0, 0))`", TypeError,
+       "pose_a must be (x, y) or (x, y, angle), got dict",
+       lambda: intersects(Circle(1), {"x": 1, "y": 2}, Circle(1), (0, 0))),
+    _g("pose-set", "`intersects(Circle(1), {3.0, 0.5}, Circle(1), (0, 0))` (no order)",
+       TypeError, "pose_a must be (x, y) or (x, y, angle), got set",
+       lambda: intersects(Circle(1), {3.0, 0.5}, Circle(1), (0, 0))),
+    _g("triangle-vertex-set", "`Triangle({0, 5}, (1, 0), (0, 1))` (no order)", TypeError,
+       "a must be a pair of numbers (x, y), got set",
+       lambda: Triangle({0.0, 5.0}, (1, 0), (0, 1))),  # type: ignore[arg-type]
+    _g("polygon-point-set", "`Polygon([(0, 0), {1, 2}, (0, 1)])` (no order)", TypeError,
+       "points[1] must be a pair of numbers (x, y), got set",
+       lambda: Polygon([(0, 0), {1.0, 2.0}, (0, 1)])),  # type: ignore[list-item]
     _g("shape-str", "`intersects('circle', (0, 0), Circle(1), (0, 0))`", TypeError,
        "shape_a must be a Point, Circle, Rect, Triangle or Polygon, got str",
        lambda: intersects("circle", (0, 0), Circle(1), (0, 0))),  # type: ignore[arg-type]

@@ -11,7 +11,7 @@ This module never imports esper or arcade.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence, Set
 
 Vec2 = tuple[float, float]
 """A 2D point or vector ``(x, y)``."""
@@ -57,9 +57,10 @@ def check_vec2(value: object, name: str) -> Vec2:
     ...
     ValueError: a must have exactly 2 coordinates, got 3
     """
-    if isinstance(value, (str, bytes)) or (not isinstance(value, Sequence) and not hasattr(
-        value, "__len__"
-    )):
+    # Sets and mappings have a length but no order: {x, y} would be read in hash order.
+    if isinstance(value, (str, bytes, Set, Mapping)) or (
+        not isinstance(value, Sequence) and not hasattr(value, "__len__")
+    ):
         raise TypeError(f"{name} must be a pair of numbers (x, y), got {type(value).__name__}")
     items = list(value)  # type: ignore[call-overload]
     if len(items) != 2:
@@ -86,8 +87,12 @@ def parse_pose(pose: object, name: str = "pose") -> tuple[float, float, float]:
     Traceback (most recent call last):
     ...
     ValueError: pose must be (x, y) or (x, y, angle), got 1 values
+    >>> parse_pose({"x": 1, "y": 2})
+    Traceback (most recent call last):
+    ...
+    TypeError: pose must be (x, y) or (x, y, angle), got dict
     """
-    if isinstance(pose, (str, bytes)) or not hasattr(pose, "__len__"):
+    if isinstance(pose, (str, bytes, Set, Mapping)) or not hasattr(pose, "__len__"):
         raise TypeError(f"{name} must be (x, y) or (x, y, angle), got {type(pose).__name__}")
     items = list(pose)  # type: ignore[call-overload]
     if len(items) not in (2, 3):
