@@ -83,6 +83,8 @@ class _Body:
     on_start: Callable[[arcade.Sprite, Contact], Any] | None
     """The sprite's ``on_collision_start``, looked up once when it was added."""
     on_end: Callable[[arcade.Sprite], Any] | None
+    layer: int
+    """The layer bits of the sprite's Shape (for :meth:`CollisionWorld.on_layers`)."""
 
 
 class CollisionWorld:
@@ -123,6 +125,7 @@ class CollisionWorld:
         self._texture: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._auto: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         self._pair_handlers: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
+        self._layer_handlers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
         self._active: dict[tuple[int, int], Contact] = {}
         self._pending: list[CollisionStarted | CollisionEnded] = []
         self._ended_by_removal: list[tuple[_Body, _Body]] = []
@@ -197,7 +200,7 @@ class CollisionWorld:
         body = _Body(
             sprite, entity, components[0], kind, geometry, shape is None, hull,
             dict(shape_options), _hook(sprite, "on_collision_start"),
-            _hook(sprite, "on_collision_end"),
+            _hook(sprite, "on_collision_end"), components[1].layer,
         )
         self._row_of[sprite] = len(self._bodies)
         self._bodies.append(body)
@@ -373,6 +376,37 @@ class CollisionWorld:
         if end is not None:
             handlers.end.append(end)
 
+    def on_layers(
+        self,
+        layer_a: int,
+        layer_b: int,
+        start: StartHandler | None = None,
+        end: EndHandler | None = None,
+    ) -> None:
+        """Call ``start``/``end`` when a sprite on ``layer_a`` meets one on ``layer_b``.
+
+        Like :meth:`on_collision`, keyed by the ``layer`` bits given to
+        :meth:`add_sprite` (default ``1``) instead of kinds: a pair matches when one
+        sprite's layer shares a bit with ``layer_a`` and the other's with ``layer_b``;
+        that first sprite is passed first, with the normal pointing away from it.
+
+        Args:
+            layer_a: Layer bits of the first sprite.
+            layer_b: Layer bits of the second sprite.
+            start: ``fn(sprite_a, sprite_b, contact)`` when the pair starts touching.
+            end: ``fn(sprite_a, sprite_b)`` when it stops touching or one leaves.
+
+        Raises:
+            TypeError: a layer is not an int, or a handler is not callable.
+        """
+        for name, layer in (("layer_a", layer_a), ("layer_b", layer_b)):
+            if isinstance(layer, bool) or not isinstance(layer, int):
+                raise TypeError(f"{name} must be an int, got {type(layer).__name__}")
+        for name, handler in (("start", start), ("end", end)):
+            if handler is not None and not callable(handler):
+                raise TypeError(f"{name} must be callable, got {type(handler).__name__}")
+        self._layer_handlers.append((layer_a, layer_b, start, end))
+
     def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step, with the contact reported when they met.
 
@@ -516,7 +550,7 @@ class CollisionWorld:
             self._run(body_a.on_start, body_b.sprite, contact)
         if body_b.on_start is not None:
             self._run(body_b.on_start, body_a.sprite, contact.flipped())
-        if self._pair_handlers:
+        if self._pair_handlers or self._layer_handlers:
             self._pair_start(body_a, body_b, contact)
 
     def _ended(self, a: int, b: int) -> None:
@@ -534,6 +568,13 @@ class CollisionWorld:
             self._run(body_a.on_end, body_b.sprite)
         if body_b.on_end is not None:
             self._run(body_b.on_end, body_a.sprite)
+        for layer_a, layer_b, _, end in list(self._layer_handlers):
+            if end is None:
+                continue
+            if body_a.layer & layer_a and body_b.layer & layer_b:
+                self._run(end, body_a.sprite, body_b.sprite)
+            elif body_b.layer & layer_a and body_a.layer & layer_b:
+                self._run(end, body_b.sprite, body_a.sprite)
         if not self._pair_handlers:
             return
         forward = self._pair_handlers.get((body_a.kind, body_b.kind))
@@ -557,6 +598,13 @@ class CollisionWorld:
                 flipped = contact.flipped()
                 for start in list(backward.start):
                     self._run(start, body_b.sprite, body_a.sprite, flipped)
+        for layer_a, layer_b, start_fn, _ in list(self._layer_handlers):
+            if start_fn is None:
+                continue
+            if body_a.layer & layer_a and body_b.layer & layer_b:
+                self._run(start_fn, body_a.sprite, body_b.sprite, contact)
+            elif body_b.layer & layer_a and body_a.layer & layer_b:
+                self._run(start_fn, body_b.sprite, body_a.sprite, contact.flipped())
 
     def shapes(self) -> list[AnyShape]:
         """The local-frame collision shapes, in the order of :meth:`sprites`."""

@@ -256,3 +256,42 @@ def test_hooks_and_sensors(world: CollisionWorld) -> None:
     world.add_sprite(walker, velocity=(-6000, 0))
     world.step(DT)
     assert [other for other, _ in walker.started] == [trigger]
+
+
+def test_layer_handlers_get_the_layer_a_sprite_first(world: CollisionWorld) -> None:
+    PLAYER, ENEMY = 0b01, 0b10
+    enemy = Recorder(20, 20, center_x=0, center_y=0)
+    player = Recorder(20, 20, center_x=-25, center_y=0)
+    world.add_sprite(enemy, layer=ENEMY)
+    world.add_sprite(player, velocity=(600, 0), layer=PLAYER)
+    calls: list[tuple[str, arcade.Sprite, arcade.Sprite]] = []
+    world.on_layers(PLAYER, ENEMY, start=lambda p, e, c: calls.append(("start", p, e)),
+                    end=lambda p, e: calls.append(("end", p, e)))
+    world.on_layers(ENEMY, ENEMY, start=lambda *_: calls.append(("never", enemy, enemy)))
+    for _ in range(12):
+        world.step(DT)
+    assert calls == [("start", player, enemy), ("end", player, enemy)]
+    with pytest.raises(TypeError, match="layer_b must be an int"):
+        world.on_layers(1, "enemy")  # type: ignore[arg-type]
+
+
+def test_a_texture_change_rebuilds_the_derived_shape(world: CollisionWorld) -> None:
+    sprite = arcade.Sprite(arcade.make_soft_square_texture(20, arcade.color.RED, name="a"))
+    world.add_sprite(sprite)
+    world.step(DT)
+    assert world.shapes() == [Rect(20, 20)]
+    sprite.texture = arcade.make_soft_square_texture(50, arcade.color.RED, name="b")
+    world.step(DT)
+    assert world.shapes() == [Rect(50, 50)]
+
+
+def test_hull_follows_the_hit_box(world: CollisionWorld) -> None:
+    from arcade_collide.arcade import sprite_for_shape
+
+    triangle = Triangle((15, 0), (-10, 10), (-10, -10))
+    sprite = sprite_for_shape(triangle, (255, 255, 255, 255))
+    world.add_sprite(sprite, hull=True)
+    sprite.scale = 2.0
+    world.step(DT)
+    (shape,) = world.shapes()
+    assert sorted(shape.local_vertices()) == sorted([(30, 0), (-20, 20), (-20, -20)])
