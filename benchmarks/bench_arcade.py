@@ -13,7 +13,9 @@ triangles and hexagons, turning).
   ``arcade.check_for_collision_with_list(sprite, sprites)`` for each one against a
   ``SpriteList(use_spatial_hash=True)``.
 
-ms per tick: median of the timed ticks after warm-up ticks. The machine is shared;
+ms per tick: median of the timed ticks after warm-up ticks. "ECS part" times
+``esper.process`` alone in the same world: the rest of a plugin step is the bridge
+(reading sprites, writing back, delivering events to sprites). The machine is shared;
 compare the ratio within one run.
 
 Run: ``python benchmarks/bench_arcade.py`` (``--quick`` for a smoke run).
@@ -30,6 +32,7 @@ from typing import Any
 os.environ.setdefault("ARCADE_HEADLESS", "1")
 
 import arcade
+import esper
 from bench_world import DT, Body, make_scene, run_arcade, timed
 
 from arcade_collide.arcade import CollisionWorld
@@ -63,8 +66,12 @@ class EventBox(arcade.SpriteSolidColor):
         Counter.ended += 1
 
 
-def run_plugin(bodies: list[Body], warmup: int, ticks: int) -> tuple[list[float], int, Any]:
-    """Time ``world.step`` on the scene; return ms per tick, touching pairs, the world."""
+def run_plugin(
+    bodies: list[Body], warmup: int, ticks: int
+) -> tuple[list[float], list[float], int, Any]:
+    """Time ``world.step`` on the scene, then the ECS tick alone (``esper.process`` in
+    the world's esper world: no sprite reads, write-back or sprite events); return
+    both ms lists, the touching pairs and the sprites."""
     world = CollisionWorld()
     drawn = arcade.SpriteList()
     for b in bodies:
@@ -82,8 +89,12 @@ def run_plugin(bodies: list[Body], warmup: int, ticks: int) -> tuple[list[float]
     world.step(DT)
     pairs = len(world.contacts())
     times = timed(lambda: world.step(DT), warmup, ticks)
+    previous = esper.current_world
+    esper.switch_world(world.name)
+    ecs = timed(lambda: esper.process(DT), 1, ticks)
+    esper.switch_world(previous)
     world.close()
-    return times, pairs, drawn
+    return times, ecs, pairs, drawn
 
 
 def main() -> int:
@@ -93,13 +104,15 @@ def main() -> int:
     sizes = [500, 1000] if args.quick else [1000, 2000, 5000, 10000]
     arcade_limit = 1000 if args.quick else 5000
     ticks, arcade_ticks = (5, 2) if args.quick else (40, 4)
-    print(f"{'scene':8} {'N':>6} {'plugin ms':>10} {'Arcade ms':>10} {'ratio':>7} {'pairs':>7}")
+    print(f"{'scene':8} {'N':>6} {'plugin ms':>10} {'ECS part':>9} {'Arcade ms':>10} "
+          f"{'ratio':>7} {'pairs':>7}")
     verdict = 0
     verdicts: list[str] = []
     for scene, n in [(scene, n) for scene in ("circles", "mixed") for n in sizes]:
         bodies = make_scene(n, mixed=scene == "mixed")
-        plugin, pairs, _ = run_plugin(bodies, 5, ticks)
+        plugin, ecs, pairs, _ = run_plugin(bodies, 5, ticks)
         plugin_ms = statistics.median(plugin)
+        ecs_ms = statistics.median(ecs)
         if n <= arcade_limit:
             arc, _ = run_arcade(bodies, 1, arcade_ticks)
             arcade_ms = statistics.median(arc)
@@ -107,8 +120,8 @@ def main() -> int:
             arcade_text = f"{arcade_ms:10.2f}"
         else:
             ratio, arcade_text, arcade_ms = "", f"{'-':>10}", 0.0
-        print(f"{scene:8} {n:>6} {plugin_ms:10.2f} {arcade_text} {ratio:>7} {pairs:>7}",
-              flush=True)
+        print(f"{scene:8} {n:>6} {plugin_ms:10.2f} {ecs_ms:9.2f} {arcade_text} {ratio:>7} "
+              f"{pairs:>7}", flush=True)
         if n == 5000:
             ok = plugin_ms <= TARGET_MS and arcade_ms / plugin_ms >= TARGET_RATIO
             verdicts.append(
