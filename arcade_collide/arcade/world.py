@@ -107,10 +107,14 @@ class CollisionWorld:
             world.step(delta_time)
 
     Args:
-        name: The esper world name to use; a unique one by default.
+        name: An esper world to join (by default the world makes one of its own).
+            It adds a MovementSystem and a CollisionSystem to it, and :meth:`step`
+            runs ``esper.process`` there, so the game's own processors in that world
+            run on each step too; it must not hold its own Movement- or CollisionSystem.
     """
 
     def __init__(self, name: str | None = None) -> None:
+        self._owns_world = name is None
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
         self._bodies: list[_Body] = []
         self._sprites: list[arcade.Sprite] = []
@@ -645,10 +649,19 @@ class CollisionWorld:
             esper.switch_world(previous)
 
     def close(self) -> None:
-        """Remove every sprite (ending contacts), unsubscribe and delete the esper world."""
+        """Remove every sprite (ending contacts) and unsubscribe.
+
+        A world of its own is then deleted; a joined esper world (``name`` given) is
+        kept, with this world's two processors taken out of it.
+        """
         for body in list(self._bodies):
             self.remove_sprite(body.sprite)
         self._subscription.unsubscribe()
+        if not self._owns_world:
+            with self._in_world():
+                esper.remove_processor(MovementSystem)
+                esper.remove_processor(CollisionSystem)
+            return
         if esper.current_world == self.name:
             esper.switch_world("default")
         esper.delete_world(self.name)

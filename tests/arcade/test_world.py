@@ -10,6 +10,7 @@ import esper
 import pytest
 
 from arcade_collide.arcade import CollisionWorld
+from arcade_collide.ecs import CollisionSystem
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import Circle, Rect, Triangle
 
@@ -295,3 +296,29 @@ def test_hull_follows_the_hit_box(world: CollisionWorld) -> None:
     world.step(DT)
     (shape,) = world.shapes()
     assert sorted(shape.local_vertices()) == sorted([(30, 0), (-20, 20), (-20, -20)])
+
+
+def test_joining_a_game_esper_world_runs_its_processors_and_keeps_it() -> None:
+    class Counter(esper.Processor):
+        ticks = 0
+
+        def process(self, *args: object) -> None:
+            Counter.ticks += 1
+
+    esper.switch_world("joined")
+    esper.add_processor(Counter())
+    esper.switch_world("default")
+    world = CollisionWorld("joined")
+    try:
+        world.add_sprite(Recorder(20, 20))
+        world.step(DT)
+        world.step(DT)
+        assert Counter.ticks == 2
+    finally:
+        world.close()
+    assert "joined" in esper.list_worlds()
+    esper.switch_world("joined")
+    assert esper.get_processor(Counter) is not None
+    assert esper.get_processor(CollisionSystem) is None
+    esper.switch_world("default")
+    esper.delete_world("joined")
