@@ -107,14 +107,18 @@ class CollisionWorld:
             world.step(delta_time)
 
     Args:
-        name: An esper world to join (by default the world makes one of its own).
-            It adds a MovementSystem and a CollisionSystem to it, and :meth:`step`
-            runs ``esper.process`` there, so the game's own processors in that world
-            run on each step too; it must not hold its own Movement- or CollisionSystem.
+        name: The esper world name. By default, or when no esper world of that name
+            exists yet, the world is its own (and :meth:`close` deletes it). Naming an
+            existing esper world joins it: a MovementSystem and a CollisionSystem are
+            added to it, :meth:`step` runs ``esper.process`` there (so the game's own
+            processors in that world run on each step too), and :meth:`close` takes
+            the two systems out again. That world must not have its own MovementSystem
+            or CollisionSystem.
     """
 
     def __init__(self, name: str | None = None) -> None:
-        self._owns_world = name is None
+        # A world named here but not created yet is this world's own, deleted by close().
+        self._owns_world = name is None or name not in esper.list_worlds()
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
         self._bodies: list[_Body] = []
         self._sprites: list[arcade.Sprite] = []
