@@ -3,14 +3,16 @@
 One tick of :meth:`CollisionWorld.step`:
 
 1. **read**: poses of sprites the game moved since the last tick (compared with
-   what the world wrote last) go into the ``Position`` components; sprites whose
-   width, height or texture changed get a rebuilt ``Shape``.
+   what the world wrote last) go into the ``Position`` components; sprites with a
+   derived shape whose width, height or texture changed get a rebuilt ``Shape``
+   (an explicit shape is kept as given).
 2. **simulate**: the ECS processors run (movement, then collision detection).
 3. **write back**: every sprite whose component pose changed gets its new
    ``position`` and ``angle`` once, in bulk (:mod:`.sprite_sync`).
 4. **dispatch**: collision events buffered during the tick reach the sprites
    (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and
-   the pair handlers registered with :meth:`CollisionWorld.on_collision`, in the
+   the pair handlers registered with :meth:`CollisionWorld.on_collision` (kinds)
+   and :meth:`CollisionWorld.on_layers` (layer bits), in the
    ECS's deterministic order, after the write-back so handlers see the new poses.
    A sprite's two methods are looked up once, when it is added. A callback that
    raises does not stop the others; the first exception is re-raised at the end.
