@@ -199,16 +199,17 @@ def _sat_point(ux: float, uy: float, va: Outline, vb: Outline) -> Vec2:
 def _circle_edges(
     cx: float, cy: float, ccw: Outline
 ) -> tuple[bool, list[float], list[float], list[float], list[float], list[float]]:
-    """Per edge of a counter-clockwise outline: closest point to (cx, cy) and its squared distance.
+    """Per edge of a counter-clockwise outline: offset from its closest point to (cx, cy).
 
-    Returns ``(inside, d2, qx, qy, cross, len2)`` where ``cross >= 0`` on every
-    edge means the centre is inside or on the outline (closed set).
+    Returns ``(inside, d2, dx, dy, cross, len2)``: ``(dx, dy)`` is the centre minus
+    the edge's closest point and ``d2`` its square; ``cross >= 0`` on every edge
+    means the centre is inside or on the outline (closed set).
     """
     n = len(ccw)
     inside = True
     d2s: list[float] = []
-    qxs: list[float] = []
-    qys: list[float] = []
+    dxs: list[float] = []
+    dys: list[float] = []
     crosses: list[float] = []
     len2s: list[float] = []
     for i in range(n):
@@ -222,17 +223,18 @@ def _circle_edges(
         len2 = ex * ex + ey * ey
         # Closest point on the segment (RTCD 5.1.2): clamp the projection parameter to [0, 1].
         t = min(max((wx * ex + wy * ey) / len2, 0.0), 1.0)
-        qx = px + t * ex
-        qy = py + t * ey
-        dx = cx - qx
-        dy = cy - qy
+        # The offset centre - q is formed from w = centre - start, never from the world
+        # point q = start + t*e: far from the origin q would be rounded to the coordinates'
+        # ulp before the subtraction, and a circle exactly touching an edge would miss it.
+        dx = wx - t * ex
+        dy = wy - t * ey
         inside = inside and cross >= 0.0
         d2s.append(dx * dx + dy * dy)
-        qxs.append(qx)
-        qys.append(qy)
+        dxs.append(dx)
+        dys.append(dy)
         crosses.append(cross)
         len2s.append(len2)
-    return inside, d2s, qxs, qys, crosses, len2s
+    return inside, d2s, dxs, dys, crosses, len2s
 
 
 def circle_convex_intersects(cx: float, cy: float, r: float, ccw: Outline) -> bool:
@@ -253,7 +255,7 @@ def circle_convex_contact(cx: float, cy: float, r: float, ccw: Outline) -> Conta
     deepest point ``centre + r*normal`` and ``q`` (the face point level with the
     centre in the inside case).
     """
-    inside, d2s, qxs, qys, crosses, len2s = _circle_edges(cx, cy, ccw)
+    inside, d2s, dxs, dys, crosses, len2s = _circle_edges(cx, cy, ccw)
     d2 = min(d2s)
     if not (inside or d2 <= r * r):
         return None
@@ -278,11 +280,12 @@ def circle_convex_contact(cx: float, cy: float, r: float, ccw: Outline) -> Conta
         qy = cy - s * ny
     else:
         k = d2s.index(d2)
-        qx = qxs[k]
-        qy = qys[k]
         d = math.sqrt(d2)
-        nx = (qx - cx) / d
-        ny = (qy - cy) / d
+        # 0.0 - dx rather than -dx: no -0.0 components (same bits in the batch form).
+        nx = (0.0 - dxs[k]) / d
+        ny = (0.0 - dys[k]) / d
+        qx = cx - dxs[k]
+        qy = cy - dys[k]
         depth = r - d
     point = ((cx + nx * r + qx) * 0.5, (cy + ny * r + qy) * 0.5)
     return Contact((nx, ny), max(depth, 0.0), point)
@@ -744,90 +747,122 @@ class _EdgeScan(NamedTuple):
 
     inside: BoolArray
     d2: FloatArray
-    qx: FloatArray
-    qy: FloatArray
+    dx: FloatArray
+    dy: FloatArray
     s: FloatArray
     fx: FloatArray
     fy: FloatArray
 
 
-def _scan_edges(
-    center: FloatArray, ccw: FloatArray, mask: BoolArray | None, faces: bool
-) -> _EdgeScan:
-    """Vectorised :func:`_circle_edges`, keeping only the running winners.
+SCAN_BLOCK = 12_288
+"""Elements per ``(K, rows)`` array of the circle scan (96 kB): below the size from
+which numpy's allocator maps fresh pages, and cache-resident."""
 
-    Loops over the K edges with ``(M,)`` arrays: the closest edge point (first
-    minimum of the squared distance) and, when ``faces``, the face nearest from
-    inside (first minimum of ``cross / length``) with its unit inward normal.
-    ``mask`` is ``(M, K)``, True for real edges of padded rows.
+
+def _scan_edges(
+    center: FloatArray,
+    ccw: FloatArray,
+    mask: BoolArray | None,
+    faces: bool,
+    radius: FloatArray | None = None,
+) -> _EdgeScan:
+    """Vectorised :func:`_circle_edges` over all K edges at once, keeping the winners.
+
+    Per row: the closest edge point's offset (first minimum of the squared
+    distance) and, when ``faces``, the face nearest from inside (first minimum of
+    ``cross / length``) with its unit inward normal. ``mask`` is ``(M, K)``, True
+    for real edges of padded rows. Rows go in blocks of ``(K, rows)`` arrays of
+    at most :data:`SCAN_BLOCK` elements. With ``radius`` and not ``faces`` only
+    ``inside`` and ``d2`` are filled in (the boolean test).
     """
     x, y = columns(ccw)
     k, m = x.shape
-    cx = center[:, 0]
-    cy = center[:, 1]
-    inside = np.ones(m, dtype=bool)
-    best_d2 = np.full(m, np.inf)
-    best_qx = np.zeros(m)
-    best_qy = np.zeros(m)
-    best_s = np.full(m, np.inf)
-    best_fx = np.zeros(m)
-    best_fy = np.zeros(m)
     valid = None if mask is None else np.ascontiguousarray(mask.T)
-    for i in range(k):
-        j = (i + 1) % k
-        px = x[i]
-        py = y[i]
-        ex = x[j] - px
-        ey = y[j] - py
-        wx = cx - px
-        wy = cy - py
-        cross = ex * wy - ey * wx
-        len2 = ex * ex + ey * ey
-        if valid is not None:
-            real = valid[i]
-            len2 = np.where(real, len2, 1.0)
-        t = np.minimum(np.maximum((wx * ex + wy * ey) / len2, 0.0), 1.0)
-        qx = px + t * ex
-        qy = py + t * ey
-        dx = cx - qx
-        dy = cy - qy
-        d2 = dx * dx + dy * dy
-        if valid is not None:
-            d2[~real] = np.inf
-            inside &= (cross >= 0.0) | ~real
-        else:
-            inside &= cross >= 0.0
-        better = d2 < best_d2
-        np.copyto(best_d2, d2, where=better)
-        np.copyto(best_qx, qx, where=better)
-        np.copyto(best_qy, qy, where=better)
+    inside = np.empty(m, dtype=bool)
+    d2 = np.empty(m)
+    full = faces or radius is None
+    dx = np.empty(m) if full else d2
+    dy = np.empty(m) if full else d2
+    s = np.empty(m) if faces else d2
+    fx = np.empty(m) if faces else d2
+    fy = np.empty(m) if faces else d2
+    step = max(1, SCAN_BLOCK // k)
+    ends = np.arange(1, k + 1) % k
+    for start in range(0, m, step):
+        c = slice(start, min(start + step, m))
+        bx = x[:, c]
+        by = y[:, c]
+        ex = bx[ends] - bx
+        ey = by[ends] - by
+        wx = center[c, 0] - bx
+        wy = center[c, 1] - by
+        cross = ex * wy
+        cross -= ey * wx
+        len2 = ex * ex
+        len2 += ey * ey
+        fake = None if valid is None else ~valid[:, c]
+        if fake is not None:
+            np.putmask(len2, fake, 1.0)
+        t = wx * ex
+        t += wy * ey
+        t /= len2
+        np.maximum(t, 0.0, out=t)
+        np.minimum(t, 1.0, out=t)
+        # Offsets from the centre (see _circle_edges): wx - t*ex, never centre - (p + t*e).
+        ox = wx - t * ex
+        oy = wy - t * ey
+        dist2 = ox * ox
+        dist2 += oy * oy
+        on_left = cross >= 0.0
+        if fake is not None:
+            np.putmask(dist2, fake, np.inf)
+            on_left |= fake
+        np.logical_and.reduce(on_left, axis=0, out=inside[c])
+        cols = np.arange(c.stop - c.start)
+        best = dist2.argmin(axis=0)
+        d2[c] = dist2[best, cols]
+        if full:
+            dx[c] = ox[best, cols]
+            dy[c] = oy[best, cols]
         if faces:
             length = np.sqrt(len2)
-            s = cross / length
-            if valid is not None:
-                s[~real] = np.inf
-            better = s < best_s
-            np.copyto(best_s, s, where=better)
-            np.copyto(best_fx, -ey / length, where=better)
-            np.copyto(best_fy, ex / length, where=better)
-    return _EdgeScan(inside, best_d2, best_qx, best_qy, best_s, best_fx, best_fy)
+            dist = cross / length
+            if fake is not None:
+                np.putmask(dist, fake, np.inf)
+            face = dist.argmin(axis=0)
+            s[c] = dist[face, cols]
+            flen = length[face, cols]
+            fx[c] = -ey[face, cols] / flen
+            fy[c] = ex[face, cols] / flen
+    return _EdgeScan(inside, d2, dx, dy, s, fx, fy)
 
 
 def circle_convex_intersects_batch(
     center: FloatArray, radius: FloatArray, ccw: FloatArray, mask: BoolArray | None = None
 ) -> BoolArray:
     """Vectorised :func:`circle_convex_intersects` (``mask`` marks real edges of padded rows)."""
-    scan = _scan_edges(center, ccw, mask, faces=False)
-    result: BoolArray = scan.inside | (scan.d2 <= radius * radius)
+    scan = _scan_edges(center, ccw, mask, faces=False, radius=radius)
+    result: BoolArray = scan.d2 <= radius * radius
+    result |= scan.inside
     return result
 
 
 def circle_convex_contact_batch(
     center: FloatArray, radius: FloatArray, ccw: FloatArray, mask: BoolArray | None = None
 ) -> BatchContacts:
-    """Vectorised :func:`circle_convex_contact`."""
+    """Vectorised :func:`circle_convex_contact`.
+
+    The boolean test runs on every row, the contact geometry on the touching rows only.
+    """
+    hit = circle_convex_intersects_batch(center, radius, ccw, mask)
+    m = hit.shape[0]
+    rows = np.flatnonzero(hit)
+    if rows.size < m:
+        center = center[rows]
+        radius = radius[rows]
+        ccw = ccw[rows]
+        mask = None if mask is None else mask[rows]
     scan = _scan_edges(center, ccw, mask, faces=True)
-    hit = scan.inside | (scan.d2 <= radius * radius)
     near = NEAR_EDGE * (np.abs(center[:, 0]) + np.abs(center[:, 1]) + radius)
     face = scan.inside | (scan.d2 <= near * near)
     cx = center[:, 0]
@@ -835,10 +870,41 @@ def circle_convex_contact_batch(
     d = np.sqrt(scan.d2)
     d_safe = np.where(face, 1.0, d)
     s = np.where(face, scan.s, 0.0)
-    nx = np.where(face, scan.fx, (scan.qx - cx) / d_safe)
-    ny = np.where(face, scan.fy, (scan.qy - cy) / d_safe)
+    nx = np.where(face, scan.fx, (0.0 - scan.dx) / d_safe)
+    ny = np.where(face, scan.fy, (0.0 - scan.dy) / d_safe)
     depth = np.where(face, radius + s, radius - d)
-    qx = np.where(face, cx - s * scan.fx, scan.qx)
-    qy = np.where(face, cy - s * scan.fy, scan.qy)
-    point = np.stack([(cx + nx * radius + qx) * 0.5, (cy + ny * radius + qy) * 0.5], axis=1)
-    return masked(hit, np.stack([nx, ny], axis=1), np.maximum(depth, 0.0), point)
+    qx = np.where(face, cx - s * scan.fx, cx - scan.dx)
+    qy = np.where(face, cy - s * scan.fy, cy - scan.dy)
+    return scatter(
+        hit,
+        rows,
+        nx,
+        ny,
+        np.maximum(depth, 0.0),
+        (cx + nx * radius + qx) * 0.5,
+        (cy + ny * radius + qy) * 0.5,
+    )
+
+
+def scatter(
+    hit: BoolArray,
+    rows: IntArray,
+    nx: FloatArray,
+    ny: FloatArray,
+    depth: FloatArray,
+    px: FloatArray,
+    py: FloatArray,
+) -> BatchContacts:
+    """Contacts computed for the touching ``rows`` only, placed in zero-filled ``(M,)`` arrays."""
+    m = hit.shape[0]
+    if rows.size == m:
+        return BatchContacts(hit, np.stack([nx, ny], axis=1), depth, np.stack([px, py], axis=1))
+    normal = np.zeros((m, 2))
+    point = np.zeros((m, 2))
+    full_depth = np.zeros(m)
+    normal[rows, 0] = nx
+    normal[rows, 1] = ny
+    point[rows, 0] = px
+    point[rows, 1] = py
+    full_depth[rows] = depth
+    return BatchContacts(hit, normal, full_depth, point)
