@@ -486,15 +486,7 @@ def check_lattice_scene(
         assert intersects(sb[i], pb[i], sa[i], pa[i]) == bool(got[i]), i
 
 
-_FAR_CIRCLE_BUG = pytest.mark.xfail(
-    strict=True,
-    reason="circle vs triangle/polygon computes the closest point in absolute coordinates: "
-    "exact touching is lost far from the origin (notes/bugs.md)",
-)
-_KNOWN = {
-    ("circle-triangle", "lattice+2**30"): _FAR_CIRCLE_BUG,
-    ("circle-polygon", "lattice-3*2**30"): _FAR_CIRCLE_BUG,
-}
+_KNOWN: dict[tuple[str, str], pytest.MarkDecorator] = {}
 LATTICE_PARAMS = [
     pytest.param(pair, lattice, marks=_KNOWN.get((_ids(pair), lattice), ()),
                  id=f"{_ids(pair)}-{lattice}")
@@ -503,11 +495,6 @@ LATTICE_PARAMS = [
 ]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="circle vs triangle/polygon computes the closest point in absolute coordinates "
-    "(notes/bugs.md)",
-)
 @pytest.mark.parametrize("offset", [2.0**30, 1e9])
 def test_circle_touching_a_slanted_edge_far_from_the_origin(offset: float) -> None:
     """Exact lattice repro: the edge (-1, -3)-(2, 1) lies exactly 4 from (4, -3)."""
