@@ -732,16 +732,6 @@ def _sat_point_batch(
     return np.stack([ux * s_n + axes_x[1] * s_t, uy * s_n + axes_y[1] * s_t], axis=1)
 
 
-def masked(
-    hit: BoolArray, normal: FloatArray, depth: FloatArray, point: FloatArray
-) -> BatchContacts:
-    """Zero the rows that do not hit, as :class:`BatchContacts` promises."""
-    h = hit[:, None]
-    return BatchContacts(
-        hit, np.where(h, normal, 0.0), np.where(hit, depth, 0.0), np.where(h, point, 0.0)
-    )
-
-
 class _EdgeScan(NamedTuple):
     """Per-row results of scanning the edges of an outline against a circle centre."""
 
@@ -852,59 +842,87 @@ def circle_convex_contact_batch(
 ) -> BatchContacts:
     """Vectorised :func:`circle_convex_contact`.
 
-    The boolean test runs on every row, the contact geometry on the touching rows only.
+    One scan finds the closest edge points of every row; the faces (the inside
+    case) are scanned again only for the touching rows whose centre is inside or
+    on the outline, usually a small share.
     """
-    hit = circle_convex_intersects_batch(center, radius, ccw, mask)
-    m = hit.shape[0]
-    rows = np.flatnonzero(hit)
-    if rows.size < m:
-        center = center[rows]
-        radius = radius[rows]
-        ccw = ccw[rows]
+    scan = _scan_edges(center, ccw, mask, faces=False)
+    hit: BoolArray = scan.d2 <= radius * radius
+    hit |= scan.inside
+    rows = touching_rows(hit)
+    d2, ox, oy, inside = scan.d2, scan.dx, scan.dy, scan.inside
+    if rows is not None:
+        center, radius, ccw = center[rows], radius[rows], ccw[rows]
         mask = None if mask is None else mask[rows]
-    scan = _scan_edges(center, ccw, mask, faces=True)
-    near = NEAR_EDGE * (np.abs(center[:, 0]) + np.abs(center[:, 1]) + radius)
-    face = scan.inside | (scan.d2 <= near * near)
+        d2, ox, oy, inside = d2[rows], ox[rows], oy[rows], inside[rows]
     cx = center[:, 0]
     cy = center[:, 1]
-    d = np.sqrt(scan.d2)
-    d_safe = np.where(face, 1.0, d)
-    s = np.where(face, scan.s, 0.0)
-    nx = np.where(face, scan.fx, (0.0 - scan.dx) / d_safe)
-    ny = np.where(face, scan.fy, (0.0 - scan.dy) / d_safe)
-    depth = np.where(face, radius + s, radius - d)
-    qx = np.where(face, cx - s * scan.fx, cx - scan.dx)
-    qy = np.where(face, cy - s * scan.fy, cy - scan.dy)
+    near = NEAR_EDGE * (np.abs(cx) + np.abs(cy) + radius)
+    face = d2 <= near * near
+    face |= inside
+    d = np.sqrt(d2)
+    face_rows = np.flatnonzero(face)
+    if face_rows.size:
+        d[face_rows] = 1.0  # no division by a zero distance; these rows take the face below
+    nx = (0.0 - ox) / d
+    ny = (0.0 - oy) / d
+    depth = radius - d
+    qx = cx - ox
+    qy = cy - oy
+    if face_rows.size:
+        inner = _scan_edges(
+            center[face_rows], ccw[face_rows], None if mask is None else mask[face_rows], True
+        )
+        r = radius[face_rows]
+        nx[face_rows] = inner.fx
+        ny[face_rows] = inner.fy
+        depth[face_rows] = r + inner.s
+        qx[face_rows] = cx[face_rows] - inner.s * inner.fx
+        qy[face_rows] = cy[face_rows] - inner.s * inner.fy
+    np.maximum(depth, 0.0, out=depth)
     return scatter(
-        hit,
-        rows,
-        nx,
-        ny,
-        np.maximum(depth, 0.0),
-        (cx + nx * radius + qx) * 0.5,
-        (cy + ny * radius + qy) * 0.5,
+        hit, rows, nx, ny, depth, (cx + nx * radius + qx) * 0.5, (cy + ny * radius + qy) * 0.5
     )
+
+
+def touching_rows(hit: BoolArray) -> IntArray | None:
+    """Rows where ``hit`` holds, or None when every row does (nothing to compress)."""
+    rows = np.flatnonzero(hit)
+    return None if rows.size == hit.shape[0] else rows
 
 
 def scatter(
     hit: BoolArray,
-    rows: IntArray,
+    rows: IntArray | None,
     nx: FloatArray,
     ny: FloatArray,
     depth: FloatArray,
     px: FloatArray,
     py: FloatArray,
 ) -> BatchContacts:
-    """Contacts computed for the touching ``rows`` only, placed in zero-filled ``(M,)`` arrays."""
+    """Contacts computed for the touching ``rows`` only, placed in zero-filled ``(M,)`` arrays.
+
+    ``rows`` None means every row touches and the arrays are used as they are.
+    """
     m = hit.shape[0]
-    if rows.size == m:
+    if rows is None or rows.size == m:
         return BatchContacts(hit, np.stack([nx, ny], axis=1), depth, np.stack([px, py], axis=1))
-    normal = np.zeros((m, 2))
-    point = np.zeros((m, 2))
     full_depth = np.zeros(m)
-    normal[rows, 0] = nx
-    normal[rows, 1] = ny
-    point[rows, 0] = px
-    point[rows, 1] = py
     full_depth[rows] = depth
-    return BatchContacts(hit, normal, full_depth, point)
+    normal = _scatter_xy(m, rows, nx, ny)
+    return BatchContacts(hit, normal, full_depth, _scatter_xy(m, rows, px, py))
+
+
+def _scatter_xy(m: int, rows: IntArray, x: FloatArray, y: FloatArray) -> FloatArray:
+    """``(m, 2)`` zeros with ``(x, y)`` placed at ``rows``.
+
+    Each ``(x, y)`` pair is moved as one 16-byte item (a complex view: bits are
+    copied, no arithmetic), which numpy scatters about twice as fast as two
+    strided column assignments.
+    """
+    out = np.zeros((m, 2))
+    pairs = np.empty((rows.size, 2))
+    pairs[:, 0] = x
+    pairs[:, 1] = y
+    out.view(np.complex128)[rows, 0] = pairs.view(np.complex128)[:, 0]
+    return out

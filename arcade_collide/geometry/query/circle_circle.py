@@ -15,9 +15,9 @@ import math
 
 import numpy as np
 
-from arcade_collide.geometry.arrays import BatchContacts, BoolArray, CircleArrays
+from arcade_collide.geometry.arrays import BatchContacts, BoolArray, CircleArrays, take
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query._convex import TINY_SQUARED, masked
+from arcade_collide.geometry.query._convex import TINY_SQUARED, scatter, touching_rows
 from arcade_collide.geometry.shapes import Circle
 
 _UP = 2.0**600
@@ -144,6 +144,12 @@ def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContac
     >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0])
     """
+    # Only the touching rows get a direction and a point (scattered into zeros).
+    hit = intersects_circle_circle_batch(a, b)
+    rows = touching_rows(hit)
+    if rows is not None:
+        a = take(a, rows)
+        b = take(b, rows)
     ax = a.center[:, 0]
     ay = a.center[:, 1]
     bx = b.center[:, 0]
@@ -152,22 +158,33 @@ def contact_circle_circle_batch(a: CircleArrays, b: CircleArrays) -> BatchContac
     rb = b.radius
     dx = bx - ax
     dy = by - ay
-    d2 = dx * dx + dy * dy
+    d2 = dx * dx
+    d2 += dy * dy
     rs = ra + rb
-    hit = d2 <= rs * rs
     d = np.sqrt(d2)
-    apart = d2 >= TINY_SQUARED
-    d_safe = np.where(apart, d, 1.0)
-    nx = np.where(apart, dx / d_safe, np.where(ra <= rb, 1.0, -1.0))
-    ny = np.where(apart, dy / d_safe, 0.0)
-    tiny = ~apart & ((dx != 0.0) | (dy != 0.0))
-    if tiny.any():
-        sx = dx[tiny] * _UP
-        sy = dy[tiny] * _UP
-        ds = np.sqrt(sx * sx + sy * sy)
-        nx[tiny] = sx / ds
-        ny[tiny] = sy / ds
-    point = np.stack(
-        [(ax + nx * ra + (bx - nx * rb)) * 0.5, (ay + ny * ra + (by - ny * rb)) * 0.5], axis=1
+    close = d2 < TINY_SQUARED
+    some_close = bool(close.any())
+    d_safe = np.where(close, 1.0, d) if some_close else d
+    nx = dx / d_safe
+    ny = dy / d_safe
+    if some_close:
+        tiny = close & ((dx != 0.0) | (dy != 0.0))
+        nx[close] = np.where(ra[close] <= rb[close], 1.0, -1.0)
+        ny[close] = 0.0
+        if tiny.any():
+            sx = dx[tiny] * _UP
+            sy = dy[tiny] * _UP
+            ds = np.sqrt(sx * sx + sy * sy)
+            nx[tiny] = sx / ds
+            ny[tiny] = sy / ds
+    depth = rs - d
+    np.maximum(depth, 0.0, out=depth)
+    return scatter(
+        hit,
+        rows,
+        nx,
+        ny,
+        depth,
+        (ax + nx * ra + (bx - nx * rb)) * 0.5,
+        (ay + ny * ra + (by - ny * rb)) * 0.5,
     )
-    return masked(hit, np.stack([nx, ny], axis=1), np.maximum(rs - d, 0.0), point)

@@ -28,7 +28,7 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import rotation
-from arcade_collide.geometry.query._convex import TINY_SQUARED, masked
+from arcade_collide.geometry.query._convex import TINY_SQUARED, scatter, touching_rows
 from arcade_collide.geometry.shapes import Circle, Rect
 
 
@@ -209,6 +209,16 @@ def contact_circle_rect_batch(a: CircleArrays, b: RectArrays) -> BatchContacts:
     hh = b.half[:, 1]
     r = a.radius
     hit = _hit_batch(lx, ly, hw, hh, r)
+    cx = a.center[:, 0]
+    cy = a.center[:, 1]
+    bx = b.center[:, 0]
+    by = b.center[:, 1]
+    # The contact geometry only for the touching rows (scattered into zeros).
+    rows = touching_rows(hit)
+    if rows is not None:
+        lx, ly, ax, ay, hw, hh, r, cx, cy, bx, by = (
+            v[rows] for v in (lx, ly, ax, ay, hw, hh, r, cx, cy, bx, by)
+        )
     d1 = np.abs(ly)
     d2 = np.abs(lx)
     sx = np.where(lx >= 0.0, 1.0, -1.0)
@@ -233,9 +243,14 @@ def contact_circle_rect_batch(a: CircleArrays, b: RectArrays) -> BatchContacts:
     qy = np.where(inside, np.where(use_x, ly, sy * hh), qy_o)
     nx = nlx * ax - nly * ay
     ny = nlx * ay + nly * ax
-    qwx = b.center[:, 0] + (qx * ax - qy * ay)
-    qwy = b.center[:, 1] + (qx * ay + qy * ax)
-    cx = a.center[:, 0]
-    cy = a.center[:, 1]
-    point = np.stack([(cx + nx * r + qwx) * 0.5, (cy + ny * r + qwy) * 0.5], axis=1)
-    return masked(hit, np.stack([nx, ny], axis=1), np.maximum(depth, 0.0), point)
+    qwx = bx + (qx * ax - qy * ay)
+    qwy = by + (qx * ay + qy * ax)
+    return scatter(
+        hit,
+        rows,
+        nx,
+        ny,
+        np.maximum(depth, 0.0),
+        (cx + nx * r + qwx) * 0.5,
+        (cy + ny * r + qwy) * 0.5,
+    )

@@ -16,6 +16,7 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import BatchContacts, BoolArray, CircleArrays, PointArrays
 from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.query._convex import scatter, touching_rows
 from arcade_collide.geometry.shapes import Circle, Point
 
 FALLBACK_NORMAL = (1.0, 0.0)
@@ -135,13 +136,19 @@ def contact_point_circle_batch(a: PointArrays, b: CircleArrays) -> BatchContacts
     r = b.radius
     dist_sq = dx * dx + dy * dy
     hit = dist_sq <= r * r
+    # The direction and the point only for the touching rows (scattered into zeros).
+    rows = touching_rows(hit)
+    if rows is not None:
+        px, py, dx, dy, r, dist_sq = (v[rows] for v in (px, py, dx, dy, r, dist_sq))
     dist = np.sqrt(dist_sq)
     depth = np.maximum(r - dist, 0.0)
     away = dist > 0.0
-    safe = np.where(away, dist, 1.0)
-    nx = np.where(away, dx / safe, FALLBACK_NORMAL[0])
-    ny = np.where(away, dy / safe, FALLBACK_NORMAL[1])
+    if away.all():
+        nx = dx / dist
+        ny = dy / dist
+    else:
+        safe = np.where(away, dist, 1.0)
+        nx = np.where(away, dx / safe, FALLBACK_NORMAL[0])
+        ny = np.where(away, dy / safe, FALLBACK_NORMAL[1])
     half = depth * 0.5
-    normal = np.where(hit[:, None], np.stack([nx, ny], axis=1), 0.0)
-    point = np.where(hit[:, None], np.stack([px - nx * half, py - ny * half], axis=1), 0.0)
-    return BatchContacts(hit, normal, np.where(hit, depth, 0.0), point)
+    return scatter(hit, rows, nx, ny, depth, px - nx * half, py - ny * half)

@@ -106,7 +106,10 @@ def contact_point_point_batch(a: PointArrays, b: PointArrays) -> BatchContacts:
     hit = intersects_point_point_batch(a, b)
     m = hit.shape[0]
     normal = np.zeros((m, 2))
-    normal[hit, 0] = FALLBACK_NORMAL[0]
-    normal[hit, 1] = FALLBACK_NORMAL[1]
-    point = np.where(hit[:, None], a.xy, 0.0)
+    point = np.zeros((m, 2))
+    rows = np.flatnonzero(hit)
+    if rows.size:  # coincident points are rare: touch only their rows
+        normal[rows, 0] = FALLBACK_NORMAL[0]
+        normal[rows, 1] = FALLBACK_NORMAL[1]
+        point[rows] = a.xy[rows]
     return BatchContacts(hit, normal, np.zeros(m), point)

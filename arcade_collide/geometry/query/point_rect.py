@@ -26,6 +26,7 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import rotation
+from arcade_collide.geometry.query._convex import scatter, touching_rows
 from arcade_collide.geometry.shapes import Point, Rect
 
 
@@ -158,15 +159,17 @@ def contact_point_rect_batch(a: PointArrays, b: RectArrays) -> BatchContacts:
     lx, ly, cos, sin = _local_batch(a, b)
     hw = b.half[:, 0]
     hh = b.half[:, 1]
+    px = a.xy[:, 0]
+    py = a.xy[:, 1]
     hit = (np.abs(lx) <= hw) & (np.abs(ly) <= hh)
+    # The nearest side only for the touching rows (scattered into zeros).
+    rows = touching_rows(hit)
+    if rows is not None:
+        lx, ly, cos, sin, hw, hh, px, py = (v[rows] for v in (lx, ly, cos, sin, hw, hh, px, py))
     distances = np.stack([hh + ly, hw - lx, hh - ly, hw + lx], axis=1)
     best = np.argmin(distances, axis=1)[:, None]  # first minimum: lowest side wins ties
     depth = np.take_along_axis(distances, best, axis=1)[:, 0]
     ox = np.take_along_axis(np.stack([-sin, cos, sin, -cos], axis=1), best, axis=1)[:, 0]
     oy = np.take_along_axis(np.stack([-cos, -sin, cos, sin], axis=1), best, axis=1)[:, 0]
     half = depth * 0.5
-    normal = np.where(hit[:, None], np.stack([0.0 - ox, 0.0 - oy], axis=1), 0.0)
-    point = np.where(
-        hit[:, None], np.stack([a.xy[:, 0] + ox * half, a.xy[:, 1] + oy * half], axis=1), 0.0
-    )
-    return BatchContacts(hit, normal, np.where(hit, depth, 0.0), point)
+    return scatter(hit, rows, 0.0 - ox, 0.0 - oy, depth, px + ox * half, py + oy * half)

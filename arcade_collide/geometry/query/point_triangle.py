@@ -25,6 +25,7 @@ from arcade_collide.geometry.point_in_triangle import (
     points_in_triangles,
 )
 from arcade_collide.geometry.pose import Vec2, rotation, to_world
+from arcade_collide.geometry.query._convex import scatter, touching_rows
 from arcade_collide.geometry.shapes import Point, Triangle
 
 # The default point-in-triangle method; the batch form, points_in_triangles, is its
@@ -155,9 +156,12 @@ def contact_point_triangle_batch(a: PointArrays, b: TriangleArrays) -> BatchCont
     ([True, False, True], [0.5, 0.0, 0.0], [1.0, 0.0])
     """
     hit = points_in_triangles(a.xy, b.vertices)
-    px = a.xy[:, 0]
-    py = a.xy[:, 1]
-    v = b.vertices
+    # The nearest edge only for the touching rows (scattered into zeros).
+    rows = touching_rows(hit)
+    xy = a.xy if rows is None else a.xy[rows]
+    px = xy[:, 0]
+    py = xy[:, 1]
+    v = b.vertices if rows is None else np.take(b.vertices, rows, axis=0)
     start = v
     end = np.roll(v, -1, axis=1)  # edge i runs from vertex i to vertex i + 1 (mod 3)
     ax, ay = v[:, 0, 0], v[:, 0, 1]
@@ -179,6 +183,4 @@ def contact_point_triangle_batch(a: PointArrays, b: TriangleArrays) -> BatchCont
     ox = np.take_along_axis(ey / length * side, best, axis=1)[:, 0]
     oy = np.take_along_axis(-ex / length * side, best, axis=1)[:, 0]
     half = depth * 0.5
-    normal = np.where(hit[:, None], np.stack([0.0 - ox, 0.0 - oy], axis=1), 0.0)
-    point = np.where(hit[:, None], np.stack([px + ox * half, py + oy * half], axis=1), 0.0)
-    return BatchContacts(hit, normal, np.where(hit, depth, 0.0), point)
+    return scatter(hit, rows, 0.0 - ox, 0.0 - oy, depth, px + ox * half, py + oy * half)
