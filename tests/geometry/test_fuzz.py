@@ -506,6 +506,22 @@ def test_circle_touching_a_slanted_edge_far_from_the_origin(offset: float) -> No
         assert contact(Circle(4), (offset + 4, offset - 3), shape, (offset, offset)) is not None
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="circle vs outline rounds t = 0.8 in the closest point, so an exactly touching "
+    "interior edge point can come out a hair farther than r (notes/bugs.md)",
+)
+def test_circle_touching_an_edge_at_an_inexact_projection() -> None:
+    """Exact lattice repro: the edge (4, 4)-(-4, -2) lies exactly 1 from (-3, 0), and the
+    closest point is at t = 0.8 along it (not a binary fraction)."""
+    outline = [(3, 0), (-4, -2), (4, 4)]
+    for shape in (Triangle(*outline), Polygon(outline)):
+        assert intersects(Circle(1), (-3, 0), shape, (0, 0))
+        assert contact(Circle(1), (-3, 0), shape, (0, 0)) is not None
+        batch = intersects_batch(pack([Circle(1)], [(-3, 0)]), pack([shape], [(0, 0)]))
+        assert bool(batch[0])
+
+
 @pytest.mark.parametrize(("pair", "lattice"), LATTICE_PARAMS)
 @FAST
 @given(seed=st.integers(0, 2**32 - 1))
