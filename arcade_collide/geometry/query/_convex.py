@@ -369,14 +369,24 @@ def columns(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
     return np.ascontiguousarray(vertices[..., 0].T), np.ascontiguousarray(vertices[..., 1].T)
 
 
-def _axes_batch(x: FloatArray, y: FloatArray, count: int) -> tuple[FloatArray, FloatArray]:
-    """Vectorised :func:`_axes`: ``(count, M)`` arrays of the axes ``(ey, -ex)``.
+def _axes_batch(
+    x: FloatArray, y: FloatArray, count: int, out: tuple[FloatArray, FloatArray] | None = None
+) -> tuple[FloatArray, FloatArray]:
+    """Vectorised :func:`_axes`: ``(count, M)`` arrays of the axes ``(y1 - y0, x0 - x1)``.
 
-    A padded row's closing edge is edge ``K-1`` (see :func:`polygon_edge_mask`).
+    Written into ``out`` when given. Slices, not fancy indexing (several times
+    faster on small batches). A padded row's closing edge is edge ``K-1`` (see
+    :func:`polygon_edge_mask`).
     """
-    k = x.shape[0]
-    ends = np.arange(1, count + 1) % k
-    return y[ends] - y[:count], x[:count] - x[ends]
+    k, m = x.shape
+    nx, ny = (np.empty((count, m)), np.empty((count, m))) if out is None else out
+    inner = min(count, k - 1)
+    np.subtract(y[1 : inner + 1], y[:inner], out=nx[:inner])
+    np.subtract(x[:inner], x[1 : inner + 1], out=ny[:inner])
+    if count == k:  # the closing edge, last vertex to the first
+        np.subtract(y[0], y[k - 1], out=nx[k - 1])
+        np.subtract(x[k - 1], x[0], out=ny[k - 1])
+    return nx, ny
 
 
 def _extent(
@@ -449,9 +459,12 @@ def _all_axes(
     xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray, axes_a: int, axes_b: int
 ) -> tuple[FloatArray, FloatArray]:
     """``(axes_a + axes_b, M)`` axes: A's edge normals in edge order, then B's."""
-    ax, ay = _axes_batch(xa, ya, axes_a)
-    bx, by = _axes_batch(xb, yb, axes_b)
-    return np.concatenate([ax, bx]), np.concatenate([ay, by])
+    m = xa.shape[1]
+    nx = np.empty((axes_a + axes_b, m))
+    ny = np.empty((axes_a + axes_b, m))
+    _axes_batch(xa, ya, axes_a, (nx[:axes_a], ny[:axes_a]))
+    _axes_batch(xb, yb, axes_b, (nx[axes_a:], ny[axes_a:]))
+    return nx, ny
 
 
 def _sat_batch(
