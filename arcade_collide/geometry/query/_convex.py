@@ -790,13 +790,12 @@ def _scan_edges(
     fx = np.empty(m) if faces else d2
     fy = np.empty(m) if faces else d2
     step = max(1, SCAN_BLOCK // k)
-    ends = np.arange(1, k + 1) % k
     for start in range(0, m, step):
         c = slice(start, min(start + step, m))
         bx = x[:, c]
         by = y[:, c]
-        ex = bx[ends] - bx
-        ey = by[ends] - by
+        ex = edge_vectors(bx)
+        ey = edge_vectors(by)
         wx = center[c, 0] - bx
         wy = center[c, 1] - by
         cross = ex * wy
@@ -838,6 +837,17 @@ def _scan_edges(
             fx[c] = -ey[face, cols] / flen
             fy[c] = ex[face, cols] / flen
     return _EdgeScan(inside, d2, dx, dy, s, fx, fy)
+
+
+def edge_vectors(v: FloatArray) -> FloatArray:
+    """``(K, M)`` differences ``v[i + 1] - v[i]`` around the outline (edge ``K-1`` closes it).
+
+    Slices rather than a rolled fancy index: several times faster on small batches.
+    """
+    out = np.empty(v.shape)
+    np.subtract(v[1:], v[:-1], out=out[:-1])
+    np.subtract(v[0], v[-1], out=out[-1])
+    return out
 
 
 def circle_convex_intersects_batch(

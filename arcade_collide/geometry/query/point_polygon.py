@@ -33,7 +33,7 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import Vec2, rotation, to_world
-from arcade_collide.geometry.query._convex import columns, scatter, touching_rows
+from arcade_collide.geometry.query._convex import columns, edge_vectors, scatter, touching_rows
 from arcade_collide.geometry.shapes import Point, Polygon
 
 
@@ -162,16 +162,15 @@ def _inside(xy: FloatArray, vertices: FloatArray) -> BoolArray:
     x, y = columns(vertices)
     k, m = x.shape
     inside = np.empty(m, dtype=bool)
-    ends = np.arange(1, k + 1) % k
     step = max(1, _BLOCK // k)
     for start in range(0, m, step):
         c = slice(start, min(start + step, m))
         sx = x[:, c]
         sy = y[:, c]
         # (tx - sx) * (py - sy) - (ty - sy) * (px - sx), as in the scalar form.
-        cross = sx[ends] - sx
+        cross = edge_vectors(sx)
         cross *= xy[c, 1] - sy
-        other = sy[ends] - sy
+        other = edge_vectors(sy)
         other *= xy[c, 0] - sx
         cross -= other
         np.logical_and.reduce(cross >= 0.0, axis=0, out=inside[c])
