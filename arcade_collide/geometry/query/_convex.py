@@ -660,8 +660,9 @@ def sat_contact_batch(
     if rows.size == 0:
         return BatchContacts(hit, normal, depth, point)
     if rows.size < m:
-        xa, ya, xb, yb = xa[:, rows], ya[:, rows], xb[:, rows], yb[:, rows]
-        va, vb = va[rows], vb[rows]
+        # np.take: several times faster than fancy indexing on 2-D and 3-D arrays.
+        xa, ya, xb, yb = (np.take(v, rows, axis=1) for v in (xa, ya, xb, yb))
+        va, vb = np.take(va, rows, axis=0), np.take(vb, rows, axis=0)
         nverts_a = None if nverts_a is None else nverts_a[rows]
         nverts_b = None if nverts_b is None else nverts_b[rows]
     full_a = None if nverts_a is None else padding_mask(nverts_a, xa.shape[0])
@@ -875,8 +876,8 @@ def circle_convex_contact_batch(
     rows = touching_rows(hit)
     d2, ox, oy, inside = scan.d2, scan.dx, scan.dy, scan.inside
     if rows is not None:
-        center, radius, ccw = center[rows], radius[rows], ccw[rows]
-        mask = None if mask is None else mask[rows]
+        center, radius, ccw = (np.take(v, rows, axis=0) for v in (center, radius, ccw))
+        mask = None if mask is None else np.take(mask, rows, axis=0)
         d2, ox, oy, inside = d2[rows], ox[rows], oy[rows], inside[rows]
     cx = center[:, 0]
     cy = center[:, 1]
