@@ -16,9 +16,13 @@ Conventions shared by every core (see :class:`~arcade_collide.geometry.contact.C
   shapes touching; ``depth`` is clamped at ``0.0`` from below;
 * ties are broken by the lowest index (first axis, first edge).
 
-The batch forms loop in Python over axes, edges and vertices (a handful), never
-over rows, and keep every temporary ``(M,)``-sized: one ``(K, M)`` product per
-step is slower for large M because every fresh large array costs new pages.
+The batch forms never loop over rows. Batches of up to :data:`ROWS_ABOVE` rows
+(the ECS's per-tick batches) handle every axis or edge in one numpy call, on
+``(K, axes, M)`` projection blocks, so a kernel call costs a few dozen numpy calls
+whatever its shape; larger batches loop over axes and vertices with ``(M,)``
+temporaries, which numpy's allocator serves without fresh pages. The contact
+kernels run the boolean test first and work out the contact geometry for the
+touching rows only (:func:`scatter` puts them back among zero rows).
 
 This module is private: the public names live in the pair modules and in
 :mod:`arcade_collide.geometry.query.dispatch`.
