@@ -134,7 +134,7 @@ class Row:
     bridge: Callable[[BridgeScene], object] | None = None
     """For Arcade bridge rows: the bad action on a CollisionWorld scene."""
     pending: str | None = None
-    """Set while the row fails (notes/bugs.md): the test is a strict xfail until fixed."""
+    """Set while the row fails: the test is a strict xfail until the bug is fixed."""
 
     def doc_line(self) -> str:
         return f"| `{self.id}` | {self.input} | `{self.error.__name__}` | `{self.message}` |"

@@ -25,8 +25,8 @@ Point-in-triangle rows are compared when the point is farther than ``1e-9`` time
 the triangle's size from every edge line (the methods' documented bands are
 ``~1e-12``).
 
-Every disagreement outside these bands is a bug (``notes/bugs.md``), never a reason
-to widen them.
+Every disagreement outside these bands is a bug to fix, never a reason to widen
+them.
 """
 
 from __future__ import annotations
@@ -506,11 +506,6 @@ def test_circle_touching_a_slanted_edge_far_from_the_origin(offset: float) -> No
         assert contact(Circle(4), (offset + 4, offset - 3), shape, (offset, offset)) is not None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="circle vs outline rounds t = 0.8 in the closest point, so an exactly touching "
-    "interior edge point can come out a hair farther than r (notes/bugs.md)",
-)
 def test_circle_touching_an_edge_at_an_inexact_projection() -> None:
     """Exact lattice repro: the edge (4, 4)-(-4, -2) lies exactly 1 from (-3, 0), and the
     closest point is at t = 0.8 along it (not a binary fraction)."""

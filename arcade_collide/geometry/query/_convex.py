@@ -201,16 +201,19 @@ def _sat_point(ux: float, uy: float, va: Outline, vb: Outline) -> Vec2:
 
 
 def _circle_edges(
-    cx: float, cy: float, ccw: Outline
-) -> tuple[bool, list[float], list[float], list[float], list[float], list[float]]:
+    cx: float, cy: float, r: float, ccw: Outline
+) -> tuple[bool, bool, list[float], list[float], list[float], list[float], list[float]]:
     """Per edge of a counter-clockwise outline: offset from its closest point to (cx, cy).
 
-    Returns ``(inside, d2, dx, dy, cross, len2)``: ``(dx, dy)`` is the centre minus
-    the edge's closest point and ``d2`` its square; ``cross >= 0`` on every edge
-    means the centre is inside or on the outline (closed set).
+    Returns ``(inside, within, d2, dx, dy, cross, len2)``: ``(dx, dy)`` is the centre
+    minus the edge's closest point and ``d2`` its square; ``cross >= 0`` on every edge
+    means the centre is inside or on the outline (closed set); ``within`` says some
+    edge is no farther than ``r`` from the centre, decided exactly (see below).
     """
     n = len(ccw)
+    rr = r * r
     inside = True
+    within = False
     d2s: list[float] = []
     dxs: list[float] = []
     dys: list[float] = []
@@ -226,25 +229,33 @@ def _circle_edges(
         cross = ex * wy - ey * wx
         len2 = ex * ex + ey * ey
         # Closest point on the segment (RTCD 5.1.2): clamp the projection parameter to [0, 1].
-        t = min(max((wx * ex + wy * ey) / len2, 0.0), 1.0)
+        dot = wx * ex + wy * ey
+        t = min(max(dot / len2, 0.0), 1.0)
         # The offset centre - q is formed from w = centre - start, never from the world
         # point q = start + t*e: far from the origin q would be rounded to the coordinates'
         # ulp before the subtraction, and a circle exactly touching an edge would miss it.
         dx = wx - t * ex
         dy = wy - t * ey
         inside = inside and cross >= 0.0
-        d2s.append(dx * dx + dy * dy)
+        d2 = dx * dx + dy * dy
+        # "Within r" is decided without the rounded t: when the closest point lies inside
+        # the edge, distance^2 = cross^2 / len2, so compare cross^2 <= r^2 * len2 (no
+        # division: exact on integer coordinates, so exactly touching circles touch);
+        # at an end the offset is w or w - e, already exact.
+        edge_within = cross * cross <= rr * len2 if 0.0 < dot < len2 else d2 <= rr
+        within = within or edge_within
+        d2s.append(d2)
         dxs.append(dx)
         dys.append(dy)
         crosses.append(cross)
         len2s.append(len2)
-    return inside, d2s, dxs, dys, crosses, len2s
+    return inside, within, d2s, dxs, dys, crosses, len2s
 
 
 def circle_convex_intersects(cx: float, cy: float, r: float, ccw: Outline) -> bool:
     """Circle against a counter-clockwise convex outline: centre inside, or an edge within r."""
-    inside, d2s, _, _, _, _ = _circle_edges(cx, cy, ccw)
-    return inside or min(d2s) <= r * r
+    inside, within, _, _, _, _, _ = _circle_edges(cx, cy, r, ccw)
+    return inside or within
 
 
 def circle_convex_contact(cx: float, cy: float, r: float, ccw: Outline) -> Contact | None:
@@ -259,10 +270,10 @@ def circle_convex_contact(cx: float, cy: float, r: float, ccw: Outline) -> Conta
     deepest point ``centre + r*normal`` and ``q`` (the face point level with the
     centre in the inside case).
     """
-    inside, d2s, dxs, dys, crosses, len2s = _circle_edges(cx, cy, ccw)
-    d2 = min(d2s)
-    if not (inside or d2 <= r * r):
+    inside, within, d2s, dxs, dys, crosses, len2s = _circle_edges(cx, cy, r, ccw)
+    if not (inside or within):
         return None
+    d2 = min(d2s)
     near = NEAR_EDGE * (abs(cx) + abs(cy) + r)
     if inside or d2 <= near * near:
         n = len(ccw)
@@ -754,6 +765,7 @@ class _EdgeScan(NamedTuple):
     """Per-row results of scanning the edges of an outline against a circle centre."""
 
     inside: BoolArray
+    within: BoolArray
     d2: FloatArray
     dx: FloatArray
     dy: FloatArray
@@ -773,6 +785,7 @@ def _scan_edges(
     mask: BoolArray | None,
     faces: bool,
     radius: FloatArray | None = None,
+    offsets: bool = True,
 ) -> _EdgeScan:
     """Vectorised :func:`_circle_edges` over all K edges at once, keeping the winners.
 
@@ -780,15 +793,18 @@ def _scan_edges(
     distance) and, when ``faces``, the face nearest from inside (first minimum of
     ``cross / length``) with its unit inward normal. ``mask`` is ``(M, K)``, True
     for real edges of padded rows. Rows go in blocks of ``(K, rows)`` arrays of
-    at most :data:`SCAN_BLOCK` elements. With ``radius`` and not ``faces`` only
-    ``inside`` and ``d2`` are filled in (the boolean test).
+    at most :data:`SCAN_BLOCK` elements. With ``radius``, ``within`` says some edge
+    is within the radius (decided as in :func:`_circle_edges`); without ``offsets``
+    and ``faces`` only ``inside``, ``within`` and ``d2`` are filled in (the boolean test).
     """
     x, y = columns(ccw)
     k, m = x.shape
     valid = None if mask is None else np.ascontiguousarray(mask.T)
     inside = np.empty(m, dtype=bool)
     d2 = np.empty(m)
-    full = faces or radius is None
+    within = np.zeros(m, dtype=bool)
+    rr = None if radius is None else radius * radius
+    full = faces or offsets
     dx = np.empty(m) if full else d2
     dy = np.empty(m) if full else d2
     s = np.empty(m) if faces else d2
@@ -810,9 +826,9 @@ def _scan_edges(
         fake = None if valid is None else ~valid[:, c]
         if fake is not None:
             np.putmask(len2, fake, 1.0)
-        t = wx * ex
-        t += wy * ey
-        t /= len2
+        dot = wx * ex
+        dot += wy * ey
+        t = dot / len2
         np.maximum(t, 0.0, out=t)
         np.minimum(t, 1.0, out=t)
         # Offsets from the centre (see _circle_edges): wx - t*ex, never centre - (p + t*e).
@@ -825,6 +841,15 @@ def _scan_edges(
             np.putmask(dist2, fake, np.inf)
             on_left |= fake
         np.logical_and.reduce(on_left, axis=0, out=inside[c])
+        if rr is not None:
+            # As in _circle_edges: cross^2 <= r^2 * len2 where the closest point lies
+            # inside the edge, the exact end offset otherwise.
+            block_rr = rr[c]
+            interior = (dot > 0.0) & (dot < len2)
+            near = np.where(interior, cross * cross <= block_rr * len2, dist2 <= block_rr)
+            if fake is not None:
+                near &= valid[:, c]  # type: ignore[index]
+            np.logical_or.reduce(near, axis=0, out=within[c])
         cols = np.arange(c.stop - c.start)
         best = dist2.argmin(axis=0)
         d2[c] = dist2[best, cols]
@@ -841,7 +866,7 @@ def _scan_edges(
             flen = length[face, cols]
             fx[c] = -ey[face, cols] / flen
             fy[c] = ex[face, cols] / flen
-    return _EdgeScan(inside, d2, dx, dy, s, fx, fy)
+    return _EdgeScan(inside, within, d2, dx, dy, s, fx, fy)
 
 
 def edge_vectors(v: FloatArray) -> FloatArray:
@@ -859,9 +884,8 @@ def circle_convex_intersects_batch(
     center: FloatArray, radius: FloatArray, ccw: FloatArray, mask: BoolArray | None = None
 ) -> BoolArray:
     """Vectorised :func:`circle_convex_intersects` (``mask`` marks real edges of padded rows)."""
-    scan = _scan_edges(center, ccw, mask, faces=False, radius=radius)
-    result: BoolArray = scan.d2 <= radius * radius
-    result |= scan.inside
+    scan = _scan_edges(center, ccw, mask, faces=False, radius=radius, offsets=False)
+    result: BoolArray = scan.within | scan.inside
     return result
 
 
@@ -874,9 +898,8 @@ def circle_convex_contact_batch(
     case) are scanned again only for the touching rows whose centre is inside or
     on the outline, usually a small share.
     """
-    scan = _scan_edges(center, ccw, mask, faces=False)
-    hit: BoolArray = scan.d2 <= radius * radius
-    hit |= scan.inside
+    scan = _scan_edges(center, ccw, mask, faces=False, radius=radius)
+    hit: BoolArray = scan.within | scan.inside
     rows = touching_rows(hit)
     d2, ox, oy, inside = scan.d2, scan.dx, scan.dy, scan.inside
     if rows is not None:
