@@ -20,6 +20,7 @@ and points at :meth:`CollisionSystem.subscribe`.
 
 from __future__ import annotations
 
+import sys
 import warnings
 from collections.abc import Callable
 from types import TracebackType
@@ -90,7 +91,8 @@ class _WatchedHandlers(set[Any]):
 
     def remove(self, ref: Any) -> None:
         super().remove(ref)
-        if ref() is None:
+        # At interpreter exit every module-level handler dies: that is no mistake of the game's.
+        if ref() is None and not sys.is_finalizing():
             warnings.warn(
                 f"esper dropped a handler for {self.name!r}: esper keeps handlers by weak "
                 "reference, so a lambda, a nested function or a method of a deleted object "

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import esper
@@ -83,3 +85,19 @@ def test_a_handler_of_a_deleted_object_warns() -> None:
     with pytest.warns(HandlerDroppedWarning):
         del game
     esper.process(1 / 60)
+
+
+def test_no_warning_when_the_interpreter_exits() -> None:
+    # At exit every module-level handler dies; that is no mistake of the game's.
+    script = (
+        "import esper\n"
+        "from arcade_collide.ecs import CollisionSystem\n"
+        "esper.add_processor(CollisionSystem())\n"
+        "def on_started(event): pass\n"
+        "esper.set_handler('on_collision_started', on_started)\n"
+        "esper.process(1 / 60)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-W", "always", "-c", script], capture_output=True, text=True, check=True
+    )
+    assert "HandlerDroppedWarning" not in done.stderr
