@@ -302,8 +302,9 @@ class CollisionSystem(esper.Processor):
             layer, mask = table.layer, table.mask
             ok = ((layer[i] & mask[j]) != 0) & ((layer[j] & mask[i]) != 0)
             i, j = i[ok], j[ok]
+        starts = _starts(table)
         hit = np.zeros(len(i), dtype=np.bool_)
-        for sel, a, b in _batches(table.kinds, table.world, _starts(table), i, j):
+        for sel, a, b in _batches(table.kinds, table.world, starts, i, j):
             hit[sel] = intersects_batch(a, b)
         i, j = i[hit], j[hit]
         ea = table.entities[i]
@@ -318,7 +319,7 @@ class CollisionSystem(esper.Processor):
         snap.flip = flip[order]
         snap.sensor = table.sensor[snap.rows_i] | table.sensor[snap.rows_j]
         snap.table_kinds = table.kinds
-        snap.starts = _starts(table)
+        snap.starts = starts
         snap.world = table.world
         return snap
 
