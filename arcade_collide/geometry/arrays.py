@@ -177,12 +177,14 @@ def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
     radians = np.radians(angles)
     cos = np.cos(radians)
     sin = np.sin(radians)
-    quarter, rest = np.divmod(angles, 90.0)
-    exact = rest == 0.0
+    # fmod is exact, and cheaper than the divmod of the scalar form: the quotient is
+    # only needed for the (usually few) exact quarter turns.
+    exact = np.fmod(angles, 90.0) == 0.0
     if exact.any():
+        quarter = np.floor_divide(angles[exact], 90.0)
         # Reduce in floating point first (fmod is exact): a finite angle beyond 2**63
         # quarter turns would overflow the integer cast.
-        q = np.fmod(quarter[exact], 4.0).astype(np.int64) % 4
+        q = np.fmod(quarter, 4.0).astype(np.int64) % 4
         cos[exact] = np.array([1.0, 0.0, -1.0, 0.0])[q]
         sin[exact] = np.array([0.0, 1.0, 0.0, -1.0])[q]
     return cos, sin
