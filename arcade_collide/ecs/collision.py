@@ -9,12 +9,16 @@ Each tick (``esper.process``) the system
    (:mod:`arcade_collide.geometry.broad_phase`);
 3. drops pairs the layer/mask filter rejects (``a.layer & b.mask`` and
    ``b.layer & a.mask`` must both be non-zero);
-4. runs the exact tests through
+4. when the world holds convex shapes, decides the pairs whose pose-centred inner
+   discs overlap (touching) or outer circles are apart (not touching) with
+   :mod:`arcade_collide.geometry.bounding_circles`, whose verdicts keep a safety
+   margin so they always agree with the exact tests;
+5. runs the exact tests on the remaining pairs through
    :func:`~arcade_collide.geometry.query.dispatch.intersects_batch`, one batch per
    shape-type pair; contacts come from
    :func:`~arcade_collide.geometry.query.dispatch.contact_batch`, computed only for
    new pairs (for :class:`CollisionStarted`) and, on demand, for :meth:`contacts`;
-5. compares the touching pairs with last tick's and, once everything above is done
+6. compares the touching pairs with last tick's and, once everything above is done
    and stored, delivers the events.
 
 Event rules:
@@ -97,6 +101,7 @@ from arcade_collide.geometry.arrays import (
     as_polygons,
     take,
 )
+from arcade_collide.geometry.bounding_circles import classify, coordinate_slack
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
@@ -303,9 +308,25 @@ class CollisionSystem(esper.Processor):
             ok = ((layer[i] & mask[j]) != 0) & ((layer[j] & mask[i]) != 0)
             i, j = i[ok], j[ok]
         starts = _starts(table)
-        hit = np.zeros(len(i), dtype=np.bool_)
-        for sel, a, b in _batches(table.kinds, table.world, starts, i, j):
-            hit[sel] = intersects_batch(a, b)
+        if table.has_convex and len(i):
+            # Most pairs of compact shapes are decided by their pose-centred circles;
+            # only the rest go through the exact kernels.
+            touching, apart = classify(
+                table.origin_x[j] - table.origin_x[i],
+                table.origin_y[j] - table.origin_y[i],
+                table.inner[i] + table.inner[j],
+                table.outer[i] + table.outer[j],
+                coordinate_slack(table.aabbs),
+            )
+            todo = np.flatnonzero(~(touching | apart))
+            hit = touching
+            ti, tj = i[todo], j[todo]
+            for sel, a, b in _batches(table.kinds, table.world, starts, ti, tj):
+                hit[todo[sel]] = intersects_batch(a, b)
+        else:
+            hit = np.zeros(len(i), dtype=np.bool_)
+            for sel, a, b in _batches(table.kinds, table.world, starts, i, j):
+                hit[sel] = intersects_batch(a, b)
         i, j = i[hit], j[hit]
         ea = table.entities[i]
         eb = table.entities[j]

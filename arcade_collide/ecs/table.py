@@ -42,9 +42,11 @@ from arcade_collide.geometry.arrays import (
     rotations,
     transform_columns,
 )
+from arcade_collide.geometry.bounding_circles import circle_pose_circles, convex_pose_circles
 from arcade_collide.geometry.shapes import ShapeKind
 
 KINDS = len(ShapeKind)
+_CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
 
 # esper keeps a world's state in module globals that switch_world swaps; these are
 # read to tell worlds apart and to see deletions that are still pending. They are
@@ -94,12 +96,22 @@ class ShapeTable:
         self.layer: IntArray = np.empty(0, dtype=np.int64)
         self.mask: IntArray = np.empty(0, dtype=np.int64)
         self.sensor: BoolArray = np.empty(0, dtype=np.bool_)
+        self.inner: FloatArray = np.empty(0, dtype=np.float64)
+        """``(N,)`` inner radius of each row's shape about its pose origin
+        (:func:`~arcade_collide.geometry.bounding_circles.pose_circles`)."""
+        self.outer: FloatArray = np.empty(0, dtype=np.float64)
+        """``(N,)`` outer (bounding) radius, likewise."""
+        self.has_convex = False
+        """True when some row is a rectangle, triangle or polygon."""
         self.filters_everything_in = True
         """True when every pair passes the layer/mask filter (all default settings)."""
         self.world: dict[ShapeKind, ShapeArrays] = {}
         """World-space batch record per kind present."""
         self.aabbs: FloatArray = np.empty((0, 4), dtype=np.float64)
         """``(N, 4)`` rows ``(min_x, min_y, max_x, max_y)``."""
+        self.origin_x: FloatArray = np.empty(0, dtype=np.float64)
+        """``(N,)`` pose origin x of each row (a contiguous copy of the positions)."""
+        self.origin_y: FloatArray = np.empty(0, dtype=np.float64)
         self.revision = 0
         """Bumped by every refresh that changed anything."""
         self.layout = 0
@@ -156,7 +168,7 @@ class ShapeTable:
                 rebuilt = _Layout.build(key[0], key[1], key[3])
         self._prepared = None
         layout = rebuilt if rebuilt is not None else self._layout()
-        world, aabbs = _place(layout)
+        world, aabbs, origin_x, origin_y = _place(layout)
         # Everything validated and computed: commit.
         if rebuilt is not None:
             self._adopt(rebuilt)
@@ -165,6 +177,8 @@ class ShapeTable:
             self._dead = frozenset(key[3])
         self.world = world
         self.aabbs = aabbs
+        self.origin_x = origin_x
+        self.origin_y = origin_y
         self._pool_data = POSITIONS.data
         self._pool_version = POSITIONS.version
         self.revision += 1
@@ -184,7 +198,7 @@ class ShapeTable:
 
     def _layout(self) -> _Layout:
         return _Layout(self.entities, self._rows, self._rows_slice, self.kinds, self.blocks,
-                       self.layer, self.mask, self.sensor)
+                       self.layer, self.mask, self.sensor, self.inner, self.outer)
 
     def _adopt(self, layout: _Layout) -> None:
         self.entities = layout.entities
@@ -195,6 +209,9 @@ class ShapeTable:
         self.layer = layout.layer
         self.mask = layout.mask
         self.sensor = layout.sensor
+        self.inner = layout.inner
+        self.outer = layout.outer
+        self.has_convex = any(block.kind in _CONVEX for block in layout.blocks)
         self.filters_everything_in = bool(
             (layout.layer != 0).all() and (layout.mask == 0xFFFF_FFFF).all()
         )
@@ -217,6 +234,8 @@ class _Layout(NamedTuple):
     layer: IntArray
     mask: IntArray
     sensor: BoolArray
+    inner: FloatArray
+    outer: FloatArray
 
     @staticmethod
     def build(
@@ -251,20 +270,28 @@ class _Layout(NamedTuple):
         if n and int(rows[-1]) - int(rows[0]) == n - 1 and (np.diff(rows) == 1).all():
             rows_slice = slice(int(rows[0]), int(rows[-1]) + 1)
         blocks = []
+        inner = np.zeros(n, dtype=np.float64)
+        outer = np.zeros(n, dtype=np.float64)
         bounds = np.searchsorted(kinds, np.arange(KINDS + 1), side="left")
         for kind in ShapeKind:
             start, stop = int(bounds[kind]), int(bounds[kind + 1])
             if stop > start:
                 local = _local(kind, shapes[start:stop])
                 columns: tuple[FloatArray, ...] = ()
-                if kind in (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON):
+                if kind in _CONVEX:
                     vertices = local[-1]
                     columns = (
                         np.ascontiguousarray(vertices[:, :, 0].T),
                         np.ascontiguousarray(vertices[:, :, 1].T),
                     )
                 blocks.append(KindBlock(kind, start, stop, local, columns))
-        return _Layout(entities, rows, rows_slice, kinds, blocks, layer, mask, sensor)
+                if kind is ShapeKind.CIRCLE:
+                    inner[start:stop], outer[start:stop] = circle_pose_circles(local[0])
+                elif kind in _CONVEX:
+                    inner[start:stop], outer[start:stop] = convex_pose_circles(local[-1])
+        return _Layout(
+            entities, rows, rows_slice, kinds, blocks, layer, mask, sensor, inner, outer
+        )
 
 
 def _local(kind: ShapeKind, shapes: list[Shape]) -> tuple[NDArray[Any], ...]:
@@ -286,8 +313,10 @@ def _local(kind: ShapeKind, shapes: list[Shape]) -> tuple[NDArray[Any], ...]:
     return (nverts, np.array(padded, dtype=np.float64))
 
 
-def _place(layout: _Layout) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray]:
-    """World-space records and boxes for every row, from the current positions."""
+def _place(
+    layout: _Layout,
+) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray, FloatArray, FloatArray]:
+    """World-space records, boxes and pose origins (x, y) of every row."""
     data = POSITIONS.data
     poses = data[layout.rows_slice] if layout.rows_slice is not None else data.take(
         layout.rows, axis=0
@@ -350,7 +379,7 @@ def _place(layout: _Layout) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray]:
             world[kind] = TriangleArrays(vertices)
         else:
             world[kind] = PolygonArrays(vertices, block.local[0])
-    return world, aabbs
+    return world, aabbs, x_all.copy(), y_all.copy()
 
 
 _tables: dict[str, tuple[object, ShapeTable]] = {}

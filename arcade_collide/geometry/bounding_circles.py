@@ -1,0 +1,175 @@
+"""Pose-centred inner and outer circles: a cheap verdict for most candidate pairs.
+
+Every shape has two circles centred on its pose origin: the *outer* circle, the
+smallest such circle containing the shape (``bounding_radius``), and the *inner*
+circle, the largest such disc inside the shape. Two shapes whose outer circles are
+apart cannot touch; two shapes whose inner discs overlap must touch. In a scene of
+compact shapes most candidate pairs of the broad phase fall in one of the two
+cases (about half of the mixed scene of ``benchmarks/bench_world.py``), so only the
+rest need the exact test.
+
+Both verdicts are kept on the safe side of rounding: radii are stored shrunk
+(inner) or grown (outer) by :data:`RELATIVE_MARGIN`, and the caller passes an
+absolute ``slack`` that covers the rounding of world coordinates (see
+:func:`coordinate_slack`). A pair within that margin of either boundary is left
+undecided and goes to the exact test, so these verdicts never contradict it.
+
+This module never imports esper or arcade.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Rect
+
+RELATIVE_MARGIN = 1e-9
+"""Inner radii are stored ``1 - RELATIVE_MARGIN`` times their size, outer radii
+``1 + RELATIVE_MARGIN`` times: far above the rounding of the radii and of squared
+distances (a few units of 1e-16), far below anything a game can see."""
+
+COORDINATE_MARGIN = 1e-12
+""":func:`coordinate_slack` per unit of the largest coordinate: thousands of times the
+rounding (about 2.2e-16 relative) of the exact tests' world coordinates."""
+
+NO_INNER_DISC = -math.inf
+"""Inner radius of a shape whose pose origin lies outside it (no disc fits)."""
+
+
+def pose_circles(shape: AnyShape) -> tuple[float, float]:
+    """``(inner, outer)`` radii of the pose-centred circles of ``shape``, with margins.
+
+    ``inner`` is the radius of the largest disc centred on the pose that lies inside
+    the shape (0 for a point, :data:`NO_INNER_DISC` when the pose origin is outside
+    the shape), shrunk by :data:`RELATIVE_MARGIN`; ``outer`` is ``bounding_radius``
+    grown by it.
+
+    >>> inner, outer = pose_circles(Rect(6, 8))
+    >>> round(inner, 6), round(outer, 6)
+    (3.0, 5.0)
+    >>> from arcade_collide.geometry.shapes import Triangle
+    >>> pose_circles(Triangle((1, 1), (2, 1), (1, 2)))[0]  # origin outside
+    -inf
+    """
+    outer = shape.bounding_radius * (1.0 + RELATIVE_MARGIN)
+    if isinstance(shape, Point):
+        return 0.0, 0.0
+    if isinstance(shape, Circle):
+        inner = shape.radius
+    elif isinstance(shape, Rect):
+        inner = min(shape.half_width, shape.half_height)
+    else:
+        inner = _inner_radius(shape.local_vertices())
+        if inner < 0.0:
+            return NO_INNER_DISC, outer
+    return inner * (1.0 - RELATIVE_MARGIN), outer
+
+
+def _inner_radius(vertices: tuple[tuple[float, float], ...]) -> float:
+    """Smallest distance from the origin to an edge line, negative if it lies outside."""
+    n = len(vertices)
+    # Twice the signed area fixes the winding, so any vertex order works.
+    area2 = sum(
+        vertices[k - 1][0] * vertices[k][1] - vertices[k][0] * vertices[k - 1][1]
+        for k in range(n)
+    )
+    sign = 1.0 if area2 > 0.0 else -1.0
+    inner = math.inf
+    for k in range(n):
+        (ax, ay), (bx, by) = vertices[k], vertices[(k + 1) % n]
+        ex, ey = bx - ax, by - ay
+        # Signed distance of the origin from the edge line, positive on the inner side.
+        distance = sign * (ex * -ay - ey * -ax) / math.hypot(ex, ey)
+        inner = min(inner, distance)
+    return inner
+
+
+def circle_pose_circles(radius: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:func:`pose_circles` for ``(M,)`` circle radii.
+
+    >>> inner, outer = circle_pose_circles(np.array([2.0]))
+    >>> bool(inner[0] < 2.0 < outer[0])
+    True
+    """
+    return radius * (1.0 - RELATIVE_MARGIN), radius * (1.0 + RELATIVE_MARGIN)
+
+
+def convex_pose_circles(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """:func:`pose_circles` for ``(M, K, 2)`` local outlines of convex shapes.
+
+    Rows may be padded by repeating their last vertex (as polygon records are);
+    the zero-length edges this creates are ignored. Either winding works.
+
+    >>> inner, outer = convex_pose_circles(np.array([[[-1.0, -1], [3, -1], [3, 3], [-1, 3]]]))
+    >>> inner.round(6).tolist(), outer.round(6).tolist()
+    ([1.0], [4.242641])
+    """
+    x = vertices[:, :, 0]
+    y = vertices[:, :, 1]
+    ex = np.roll(x, -1, axis=1) - x
+    ey = np.roll(y, -1, axis=1) - y
+    area2 = (x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(axis=1)
+    sign = np.where(area2 > 0.0, 1.0, -1.0)[:, None]
+    length = np.hypot(ex, ey)
+    real = length > 0.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        distance = sign * (ex * -y - ey * -x) / length
+    inner = np.where(real, distance, np.inf).min(axis=1)
+    outer = np.hypot(x, y).max(axis=1) * (1.0 + RELATIVE_MARGIN)
+    inner = np.where(inner < 0.0, NO_INNER_DISC, inner * (1.0 - RELATIVE_MARGIN))
+    return inner, outer
+
+
+def coordinate_slack(aabbs: FloatArray) -> float:
+    """Absolute slack for :func:`classify` from the world's bounding boxes.
+
+    Args:
+        aabbs: ``(N, 4)`` boxes ``(min_x, min_y, max_x, max_y)`` of the shapes.
+
+    >>> coordinate_slack(np.array([[-3e6, 0.0, 1.0, 2e6]]))
+    3e-06
+    """
+    if not len(aabbs):
+        return 0.0
+    return COORDINATE_MARGIN * max(-float(aabbs.min()), float(aabbs.max()), 0.0)
+
+
+def classify(
+    dx: FloatArray,
+    dy: FloatArray,
+    inner: FloatArray,
+    outer: FloatArray,
+    slack: float,
+) -> tuple[BoolArray, BoolArray]:
+    """Pairs that surely touch and pairs that surely do not, from pose-centred circles.
+
+    Args:
+        dx: ``(M,)`` x offset from one pose origin to the other.
+        dy: ``(M,)`` y offset.
+        inner: ``(M,)`` sums of the two inner radii of :func:`pose_circles`.
+        outer: ``(M,)`` sums of the two outer radii.
+        slack: Absolute rounding allowance, from :func:`coordinate_slack`.
+
+    Returns:
+        ``(touching, apart)``: two boolean arrays, never both true in a row. Rows
+        where both are false need the exact test.
+
+    >>> a, b = pose_circles(Circle(1.0)), pose_circles(Rect(2, 2))
+    >>> inner, outer = np.array([a[0] + b[0]] * 3), np.array([a[1] + b[1]] * 3)
+    >>> touching, apart = classify(np.array([1.5, 3.0, 2.0]), np.zeros(3), inner, outer, 0.0)
+    >>> touching.tolist(), apart.tolist()  # inner discs overlap; far apart; touching
+    ([True, False, False], [False, True, False])
+    """
+    d2 = dx * dx
+    d2 += dy * dy
+    sure = inner - slack
+    touching: BoolArray = sure >= 0.0
+    sure *= sure
+    touching &= d2 <= sure
+    reach = outer + slack
+    reach *= reach
+    apart: BoolArray = d2 > reach
+    return touching, apart
