@@ -177,9 +177,15 @@ def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
     radians = np.radians(angles)
     cos = np.cos(radians)
     sin = np.sin(radians)
-    # fmod is exact, and cheaper than the divmod of the scalar form: the quotient is
-    # only needed for the (usually few) exact quarter turns.
-    exact = np.fmod(angles, 90.0) == 0.0
+    # A multiple of 90 divided by 90 is an exact integer, so the quotient test finds
+    # every exact quarter turn; it can also pass an angle a rounding step away from
+    # one, which the exact fmod then rules out. fmod on every angle costs as much as
+    # the cosine, the quotient test a fraction of it.
+    quotient = angles / 90.0
+    exact = np.floor(quotient) == quotient
+    if exact.any():
+        candidates = np.flatnonzero(exact)
+        exact[candidates] = np.fmod(angles[candidates], 90.0) == 0.0
     if exact.any():
         quarter = np.floor_divide(angles[exact], 90.0)
         # Reduce in floating point first (fmod is exact): a finite angle beyond 2**63
