@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -32,6 +34,28 @@ def test_vectorised_rotation_matches_scalar(angles: list[float]) -> None:
     exact = np.array([-270.0, -90.0, 0.0, 90.0, 180.0, 270.0, 720.0])
     c, s = rotations(exact)
     assert [(float(x), float(y)) for x, y in zip(c, s, strict=True)] == [rotation(a) for a in exact]
+
+
+def test_rotation_bits_near_quarter_turns_match_scalar() -> None:
+    # Exact quarter turns, the floats either side of them (whose quotient by 90 can
+    # round to an integer) and huge angles: bit for bit, signs of zero included.
+    quarters = np.arange(-400, 401) * 90.0
+    angles = np.concatenate(
+        [
+            quarters,
+            np.nextafter(quarters, np.inf),
+            np.nextafter(quarters, -np.inf),
+            [1e300, -1e300, -0.0, 5e-324, 90.0 * 2.0**70, 2.0**60 + 8.0, 1e16 + 2.0],
+        ]
+    )
+    cos, sin = rotations(angles)
+    for a, c, s in zip(angles.tolist(), cos.tolist(), sin.tolist(), strict=True):
+        rc, rs = rotation(a)
+        assert (c, s) == (rc, rs), a
+        assert (math.copysign(1.0, c), math.copysign(1.0, s)) == (
+            math.copysign(1.0, rc),
+            math.copysign(1.0, rs),
+        ), a
 
 
 @given(finite, finite, finite, finite, st.floats(-720, 720))
