@@ -9,23 +9,32 @@ most of a 60 Hz tick budget.
 :func:`write_poses` does the same work in bulk for sprites whose class keeps
 Arcade's own ``position`` and ``angle`` properties: it stores the new values on
 the sprite and its hit box in one loop, then updates each sprite list's
-position/angle buffer with one numpy assignment per list. Sprites whose class
-overrides those properties, and sprites in a sprite list with a spatial hash,
-still go through the public setters so nothing Arcade or the game relies on is
-skipped. ``tests/arcade/test_sprite_sync.py`` checks the fast path leaves
-sprites, hit boxes and sprite-list buffers exactly as the setters do.
+position/angle buffer with one numpy assignment per list, and moves the sprite
+in the spatial hash of every list that has one. Sprites whose class overrides
+those properties still go through the public setters, so nothing the game
+relies on is skipped. ``tests/arcade/test_sprite_sync.py`` checks the fast
+path leaves sprites, hit boxes, sprite-list buffers and spatial hashes exactly
+as the setters do.
+
+:class:`PoseMirror` is the per-tick form used by
+:class:`~arcade_collide.arcade.CollisionWorld`: it remembers what it last saw
+on (or wrote to) each sprite, so that finding the sprites the game moved, and
+writing back only the poses that changed, cost little more than one C-level
+pass over the sprites.
 
 This relies on Arcade 3.3's private sprite fields (``_position``, ``_angle``,
-``_hit_box``) and sprite-list buffers (``_sprite_pos_angle_data``,
-``sprite_slot``), which is why the dependency is pinned to ``arcade~=3.3``.
+``_hit_box``, ``sprite_lists``) and sprite-list internals
+(``_sprite_pos_angle_data``, ``sprite_slot``), which is why the dependency is
+pinned to ``arcade~=3.3``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 import arcade
 import numpy as np
@@ -33,12 +42,17 @@ from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
 
 FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
 
 _POSITION = attrgetter("_position")
 _ANGLE = attrgetter("_angle")
 _SIZE = attrgetter("_width", "_height")
 _TEXTURE = attrgetter("_texture")
 _SPRITE_LISTS = attrgetter("sprite_lists")
+
+_NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
+_UNSEEN = object()
+"""Stands for "read this sprite's pose as numbers next tick" in :class:`PoseMirror`."""
 
 _fast_classes: dict[type, bool] = {}
 
@@ -115,7 +129,7 @@ def write_poses(
         xy: ``(N, 2)`` new positions.
         angle: ``(N,)`` new angles, clockwise degrees.
         fast: Per sprite, whether :func:`has_fast_pose` holds (computed here
-            when not given; callers that write every tick cache it).
+            when not given).
 
     Raises:
         ValueError: the array lengths do not match ``len(sprites)``.
@@ -131,19 +145,38 @@ def write_poses(
         rows = [i for i, ok in enumerate(fast) if ok]
         for i, ok in enumerate(fast):
             if not ok:
-                sprites[i].position = (float(xy[i, 0]), float(xy[i, 1]))
-                sprites[i].angle = float(angle[i])
+                _use_setters(sprites[i], xy[i], float(angle[i]))
         sprites = [sprites[i] for i in rows]
         xy = xy[rows]
         angle = angle[rows]
-    _store_on_sprites(sprites, xy, angle)
-    _store_in_sprite_lists(sprites, xy, angle)
+    _store_poses(sprites, _tuples(xy), angle.tolist())
+    lists: dict[arcade.SpriteList[Any], None] = dict.fromkeys(
+        chain.from_iterable(map(_SPRITE_LISTS, sprites))
+    )
+    everyone = np.ones(len(sprites), dtype=np.bool_)
+    for sprite_list in lists:
+        rows_in, slots = _rows_in(sprite_list, sprites, everyone)
+        _store_in_sprite_list(sprite_list, sprites, rows_in, slots, xy, angle, everyone, everyone)
 
 
-def _store_on_sprites(sprites: Sequence[arcade.Sprite], xy: FloatArray, angle: FloatArray) -> None:
-    """Set the pose fields on each sprite and its hit box, as the two setters do."""
-    positions = zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True)
-    for sprite, position, turn in zip(sprites, positions, angle.tolist(), strict=True):
+def _use_setters(sprite: arcade.Sprite, xy: FloatArray, angle: float) -> None:
+    """Move a sprite whose class overrides the pose properties, through its setters."""
+    sprite.position = (float(xy[0]), float(xy[1]))
+    sprite.angle = angle
+
+
+def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
+    """``(N, 2)`` positions as the Python tuples of floats Arcade stores."""
+    return list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
+
+
+# The three store loops below do what the two setters do to the sprite and its hit
+# box (the sprite lists are done afterwards, in bulk). They are separate loops, not
+# one loop with flags, because at 5,000 sprites every attribute access counts.
+
+
+def _store_poses(sprites: Sequence[arcade.Sprite], positions: list[Any], angles: list[Any]) -> None:
+    for sprite, position, turn in zip(sprites, positions, angles, strict=True):
         sprite._position = position
         sprite._angle = turn
         box: RotatableHitBox = sprite._hit_box
@@ -152,33 +185,302 @@ def _store_on_sprites(sprites: Sequence[arcade.Sprite], xy: FloatArray, angle: F
         box._adjusted_cache_dirty = True
 
 
-def _store_in_sprite_lists(
-    sprites: Sequence[arcade.Sprite], xy: FloatArray, angle: FloatArray
+def _store_positions(sprites: Sequence[arcade.Sprite], positions: list[Any]) -> None:
+    for sprite, position in zip(sprites, positions, strict=True):
+        sprite._position = position
+        box: RotatableHitBox = sprite._hit_box
+        box._position = position
+        box._adjusted_cache_dirty = True
+
+
+def _store_angles(sprites: Sequence[arcade.Sprite], angles: list[Any]) -> None:
+    for sprite, turn in zip(sprites, angles, strict=True):
+        sprite._angle = turn
+        box: RotatableHitBox = sprite._hit_box
+        box._angle = turn
+        box._adjusted_cache_dirty = True
+
+
+def _rows_in(
+    sprite_list: arcade.SpriteList[Any],
+    sprites: Sequence[arcade.Sprite],
+    eligible: NDArray[np.bool_],
+) -> tuple[IntArray, IntArray]:
+    """Rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
+
+    A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
+    it has no slot there and is left out.
+    """
+    slot_of = sprite_list.sprite_slot.get
+    slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
+    rows = np.flatnonzero((slots >= 0) & eligible)
+    return rows, slots[rows]
+
+
+def _store_in_sprite_list(
+    sprite_list: arcade.SpriteList[Any],
+    sprites: Sequence[arcade.Sprite],
+    rows: IntArray,
+    slots: IntArray,
+    xy: FloatArray,
+    angle: FloatArray,
+    moved: NDArray[np.bool_],
+    turned: NDArray[np.bool_],
 ) -> None:
-    """Update every sprite list holding ``sprites``: its GPU buffer, and its spatial hash."""
-    lists: dict[arcade.SpriteList[Any], None] = dict.fromkeys(
-        chain.from_iterable(map(_SPRITE_LISTS, sprites))
-    )
-    for sprite_list in lists:
-        slot_of = sprite_list.sprite_slot.get
-        slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.int64, count=len(sprites))
-        member = slots >= 0
-        everyone = bool(member.all())
-        # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
-        # It is dropped before returning, so the list can still grow its buffer later.
-        data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
-        if everyone:
-            data[slots, 0:2] = xy
-            data[slots, 3] = angle
-        else:
-            data[slots[member], 0:2] = xy[member]
-            data[slots[member], 3] = angle[member]
-        del data
-        sprite_list._sprite_pos_angle_changed = True
-        spatial_hash = sprite_list.spatial_hash
-        if spatial_hash is not None:
-            # The setters move the sprite in every hash it is in; only this list's hash
-            # is touched here, and each list is visited once.
-            moved = sprites if everyone else [s for s, m in zip(sprites, member, strict=True) if m]
-            for sprite in moved:
-                spatial_hash.move(sprite)
+    """Update ``sprite_list``'s buffer (and spatial hash) for its ``rows`` that moved or turned.
+
+    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``;
+    ``slots[k]`` is the list's slot of ``sprites[rows[k]]``.
+    """
+    moves = moved[rows]
+    turns = turned[rows]
+    if not (moves.any() or turns.any()):
+        return
+    # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
+    # It is dropped before returning, so the list can still grow its buffer later.
+    data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    if moves.all():
+        data[slots, 0:2] = xy[rows]
+    else:
+        data[slots[moves], 0:2] = xy[rows[moves]]
+    if turns.all():
+        data[slots, 3] = angle[rows]
+    elif turns.any():
+        data[slots[turns], 3] = angle[rows[turns]]
+    del data
+    sprite_list._sprite_pos_angle_changed = True
+    spatial_hash = sprite_list.spatial_hash
+    if spatial_hash is not None:
+        # The setters move a sprite in every hash it is in: here each list's own hash,
+        # once per list. A turn moves it too (its hit box bounds change).
+        for row in rows[moves | turns].tolist():
+            spatial_hash.move(sprites[row])
+
+
+class HandMoves(NamedTuple):
+    """What :meth:`PoseMirror.hand_moves` found; give it back to :meth:`PoseMirror.accept`."""
+
+    rows: IntArray
+    """Rows whose position or angle value differs from the mirror's."""
+    xy: FloatArray
+    """``(len(rows), 2)`` their positions now."""
+    angle: FloatArray
+    """``(len(rows),)`` their clockwise angles now."""
+    positions: list[Any] | None
+    """Every sprite's position object this tick; None when no object was replaced."""
+    angles: list[Any] | None
+    """Every sprite's angle object this tick; None when no object was replaced."""
+
+
+@dataclass
+class _ListRows:
+    """The rows one sprite list holds, with their slots, as of ``snapshot``."""
+
+    sprite_list: arcade.SpriteList[Any]
+    snapshot: dict[Any, int]
+    rows: IntArray
+    slots: IntArray
+
+
+class PoseMirror:
+    """The poses one world last saw on (or wrote to) each of its sprites, row by row.
+
+    **Finding the game's moves cheaply.** Arcade's setters never change a pose in
+    place: they *replace* ``sprite._position`` (a tuple) and ``sprite._angle`` (a
+    float). The mirror keeps the very objects it last saw or wrote, so one C-level
+    pass (``list(map(attrgetter(...), sprites))``) and a list comparison, which
+    tests identity before value, tell whether any sprite was moved; only then are
+    poses read as numbers (and compared by value with :attr:`xy` and :attr:`angle`,
+    so an object replaced by an equal value is no move). A sprite whose class
+    overrides the setters (see :func:`has_fast_pose`) may store something other
+    than what it was given, so after each write it is read as numbers once more.
+
+    **Writing back only what changed.** :meth:`write` compares the new poses with
+    the mirror's: sprites that did not move are not touched, the angle of one that
+    did not turn is kept, and the sprite lists' buffers get only the changed rows.
+
+    **Sprite lists.** Which rows each sprite list holds, and at which slots, is
+    kept between ticks. It is still valid when every cached list's ``sprite_slot``
+    dict equals its snapshot (nothing joined or left them, no slot was reused) and
+    the sprites' list memberships add up to the same number (no sprite joined a
+    list the cache does not know); otherwise it is rebuilt. Adding or removing a
+    sprite drops it.
+    """
+
+    def __init__(self) -> None:
+        self.sprites: list[arcade.Sprite] = []
+        """The sprites, one per row."""
+        self.xy: FloatArray = np.zeros((0, 2))
+        """``(N, 2)`` positions as last seen or written."""
+        self.angle: FloatArray = np.zeros(0)
+        """``(N,)`` clockwise angles as last seen or written."""
+        self._fast: list[bool] = []
+        self._slow: IntArray = _NO_ROWS
+        self._positions: list[Any] = []
+        self._angles: list[Any] = []
+        self._lists: list[_ListRows] | None = None
+        self._memberships = 0
+
+    def __len__(self) -> int:
+        return len(self.sprites)
+
+    def add(self, sprite: arcade.Sprite) -> None:
+        """Append ``sprite`` as the last row, at its current pose."""
+        xy, angle = read_poses([sprite])
+        self.sprites.append(sprite)
+        self._fast.append(has_fast_pose(sprite))
+        self._positions.append(sprite._position)
+        self._angles.append(sprite._angle)
+        self.xy = np.concatenate([self.xy, xy])
+        self.angle = np.concatenate([self.angle, angle])
+        self._changed_rows()
+
+    def remove(self, row: int) -> None:
+        """Drop ``row``; the last row takes its place (swap-remove)."""
+        last = len(self.sprites) - 1
+        self.sprites[row] = self.sprites[last]
+        self._fast[row] = self._fast[last]
+        self._positions[row] = self._positions[last]
+        self._angles[row] = self._angles[last]
+        del self.sprites[last], self._fast[last], self._positions[last], self._angles[last]
+        self.xy[row] = self.xy[last]
+        self.angle[row] = self.angle[last]
+        self.xy = self.xy[:last]
+        self.angle = self.angle[:last]
+        self._changed_rows()
+
+    def _changed_rows(self) -> None:
+        self._slow = np.flatnonzero(~np.fromiter(self._fast, np.bool_, count=len(self._fast)))
+        self._lists = None
+
+    def hand_moves(self) -> HandMoves:
+        """The sprites whose pose differs from the mirror's (moved by the game).
+
+        Changes nothing: call :meth:`accept` to take the moves in.
+        """
+        sprites = self.sprites
+        positions = list(map(_POSITION, sprites))
+        angles = list(map(_ANGLE, sprites))
+        if positions == self._positions and angles == self._angles:
+            return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], None, None)
+        n = len(sprites)
+        xy = np.fromiter(chain.from_iterable(positions), np.float64, count=2 * n).reshape(n, 2)
+        angle = np.fromiter(angles, np.float64, count=n)
+        rows = np.flatnonzero((xy != self.xy).any(axis=1) | (angle != self.angle))
+        return HandMoves(rows, xy[rows], angle[rows], positions, angles)
+
+    def accept(self, moves: HandMoves) -> None:
+        """Take in the moves :meth:`hand_moves` found (after the caller checked them)."""
+        if moves.positions is None or moves.angles is None:
+            return
+        # This tick's objects, every row: unmoved rows hold the same objects as before
+        # (or equal ones), so the lists replace the old ones whole.
+        self._positions = moves.positions
+        self._angles = moves.angles
+        self.xy[moves.rows] = moves.xy
+        self.angle[moves.rows] = moves.angle
+
+    def write(self, xy: FloatArray, angle: FloatArray) -> None:
+        """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
+
+        Args:
+            xy: ``(N, 2)`` positions by row; the mirror keeps this array.
+            angle: ``(N,)`` clockwise angles by row; the mirror keeps this array.
+        """
+        moved = (xy != self.xy).any(axis=1)
+        turned = angle != self.angle
+        if self._slow.size:
+            slow = self._slow
+            for row in slow[(moved | turned)[slow]].tolist():
+                _use_setters(self.sprites[row], xy[row], float(angle[row]))
+                self._positions[row] = self._angles[row] = _UNSEEN
+            moved[slow] = False
+            turned[slow] = False
+        any_moved, any_turned = bool(moved.any()), bool(turned.any())
+        if any_moved and any_turned:
+            self._write_both(moved | turned, xy, angle)
+        elif any_moved:
+            self._write_positions(moved, xy)
+        elif any_turned:
+            self._write_angles(turned, angle)
+        if any_moved or any_turned:
+            self._write_lists(xy, angle, moved, turned)
+        self.xy = xy
+        self.angle = angle
+
+    def _write_both(self, changed: NDArray[np.bool_], xy: FloatArray, angle: FloatArray) -> None:
+        if changed.all():
+            positions, angles = _tuples(xy), angle.tolist()
+            _store_poses(self.sprites, positions, angles)
+            self._positions, self._angles = positions, angles
+            return
+        rows = np.flatnonzero(changed)
+        positions, angles = _tuples(xy[rows]), angle[rows].tolist()
+        sprites = self.sprites
+        _store_poses([sprites[i] for i in rows.tolist()], positions, angles)
+        position_refs, angle_refs = self._positions, self._angles
+        for i, position, turn in zip(rows.tolist(), positions, angles, strict=True):
+            position_refs[i] = position
+            angle_refs[i] = turn
+
+    def _write_positions(self, moved: NDArray[np.bool_], xy: FloatArray) -> None:
+        if moved.all():
+            positions = _tuples(xy)
+            _store_positions(self.sprites, positions)
+            self._positions = positions
+            return
+        rows = np.flatnonzero(moved)
+        positions = _tuples(xy[rows])
+        sprites = self.sprites
+        _store_positions([sprites[i] for i in rows.tolist()], positions)
+        refs = self._positions
+        for i, position in zip(rows.tolist(), positions, strict=True):
+            refs[i] = position
+
+    def _write_angles(self, turned: NDArray[np.bool_], angle: FloatArray) -> None:
+        if turned.all():
+            angles = angle.tolist()
+            _store_angles(self.sprites, angles)
+            self._angles = angles
+            return
+        rows = np.flatnonzero(turned)
+        angles = angle[rows].tolist()
+        sprites = self.sprites
+        _store_angles([sprites[i] for i in rows.tolist()], angles)
+        refs = self._angles
+        for i, turn in zip(rows.tolist(), angles, strict=True):
+            refs[i] = turn
+
+    def _write_lists(
+        self,
+        xy: FloatArray,
+        angle: FloatArray,
+        moved: NDArray[np.bool_],
+        turned: NDArray[np.bool_],
+    ) -> None:
+        lists = self._lists
+        if lists is None or not self._lists_hold(lists):
+            lists = self._index_lists()
+        for entry in lists:
+            _store_in_sprite_list(
+                entry.sprite_list, self.sprites, entry.rows, entry.slots, xy, angle, moved, turned
+            )
+
+    def _lists_hold(self, lists: list[_ListRows]) -> bool:
+        """Whether the cached rows and slots of every sprite list are still right."""
+        for entry in lists:
+            if entry.sprite_list.sprite_slot != entry.snapshot:
+                return False
+        return sum(map(len, map(_SPRITE_LISTS, self.sprites))) == self._memberships
+
+    def _index_lists(self) -> list[_ListRows]:
+        sprites = self.sprites
+        fast = np.fromiter(self._fast, np.bool_, count=len(self._fast))
+        lists = dict.fromkeys(chain.from_iterable(map(_SPRITE_LISTS, sprites)))
+        entries = []
+        for sprite_list in lists:
+            rows, slots = _rows_in(sprite_list, sprites, fast)
+            entries.append(_ListRows(sprite_list, dict(sprite_list.sprite_slot), rows, slots))
+        self._memberships = sum(map(len, map(_SPRITE_LISTS, sprites)))
+        self._lists = entries
+        return entries

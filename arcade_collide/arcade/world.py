@@ -37,12 +37,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.debug_draw import draw_world_debug
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
-from arcade_collide.arcade.sprite_sync import (
-    has_fast_pose,
-    read_poses,
-    read_sizes,
-    write_poses,
-)
+from arcade_collide.arcade.sprite_sync import PoseMirror, read_sizes
 from arcade_collide.ecs import (
     CollisionEnded,
     CollisionStarted,
@@ -123,14 +118,11 @@ class CollisionWorld:
         self._owns_world = name is None or name not in esper.list_worlds()
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
         self._bodies: list[_Body] = []
-        self._sprites: list[arcade.Sprite] = []
-        """The sprites of ``_bodies``, row for row (kept to avoid a list per tick)."""
+        self._mirror = PoseMirror()
+        """The sprites of ``_bodies``, row for row, with the poses last seen or written."""
         self._row_of: dict[arcade.Sprite, int] = {}
         self._body_of_entity: dict[int, _Body] = {}
-        self._fast: list[bool] = []
         self._rows: NDArray[np.intp] = np.zeros(0, dtype=np.intp)
-        self._written_xy: FloatArray = np.zeros((0, 2))
-        self._written_angle: FloatArray = np.zeros(0)
         self._size: FloatArray = np.zeros((0, 2))
         self._texture: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._auto: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
@@ -214,14 +206,10 @@ class CollisionWorld:
         )
         self._row_of[sprite] = len(self._bodies)
         self._bodies.append(body)
-        self._sprites.append(sprite)
+        self._mirror.add(sprite)
         self._body_of_entity[entity] = body
-        self._fast.append(has_fast_pose(sprite))
         self._rows = np.append(self._rows, np.intp(_table_row(body.position)))
-        (xy, angle) = read_poses([sprite])
         size, texture = read_sizes([sprite])
-        self._written_xy = np.concatenate([self._written_xy, xy])
-        self._written_angle = np.concatenate([self._written_angle, angle])
         self._size = np.concatenate([self._size, size])
         self._texture = np.concatenate([self._texture, texture])
         self._auto = np.append(self._auto, shape is None)
@@ -250,20 +238,12 @@ class CollisionWorld:
             # Swap-remove keeps every per-row array dense without shifting.
             moved = self._bodies[last]
             self._bodies[row] = moved
-            self._sprites[row] = moved.sprite
             self._row_of[moved.sprite] = row
-            self._fast[row] = self._fast[last]
-            for array in (
-                self._written_xy, self._written_angle, self._size, self._texture, self._rows,
-                self._auto,
-            ):
+            for array in (self._size, self._texture, self._rows, self._auto):
                 array[row] = array[last]
         self._bodies.pop()
-        self._sprites.pop()
-        self._fast.pop()
+        self._mirror.remove(row)
         self._rows = self._rows[:last]
-        self._written_xy = self._written_xy[:last]
-        self._written_angle = self._written_angle[:last]
         self._size = self._size[:last]
         self._texture = self._texture[:last]
         self._auto = self._auto[:last]
@@ -297,7 +277,7 @@ class CollisionWorld:
 
     def sprites(self) -> list[arcade.Sprite]:
         """The registered sprites, in row order (the order of :meth:`poses`)."""
-        return list(self._sprites)
+        return list(self._mirror.sprites)
 
     def poses(self) -> tuple[FloatArray, FloatArray]:
         """Copies of the poses written at the last step: ``(N, 2)`` xy and ``(N,)`` angles.
@@ -305,7 +285,7 @@ class CollisionWorld:
         Rows follow :meth:`sprites`, so a game can find sprites to act on with
         numpy (off-screen, say) instead of a Python loop over every sprite.
         """
-        return self._written_xy.copy(), self._written_angle.copy()
+        return self._mirror.xy.copy(), self._mirror.angle.copy()
 
     # --- velocities ---------------------------------------------------------------------
 
@@ -452,41 +432,26 @@ class CollisionWorld:
         _require_real(delta_time, "delta_time")
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
-        sprites = self._sprites
-        xy, angle = read_poses(sprites)
-        moved = np.flatnonzero(
-            (xy != self._written_xy).any(axis=1) | (angle != self._written_angle)
-        )
-        self._refresh_shapes(sprites)
-        if moved.size:
-            if not (np.isfinite(xy[moved]).all() and np.isfinite(angle[moved]).all()):
-                bad = self._bodies[int(moved[0])].entity
+        mirror = self._mirror
+        moves = mirror.hand_moves()
+        self._refresh_shapes(mirror.sprites)
+        if moves.rows.size:
+            finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
+            if not finite.all():
+                bad = self._bodies[int(moves.rows[np.argmin(finite)])].entity
                 raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
             # The Position components are handles on rows of one shared table, so the
             # game's moves go in with one scatter instead of a setter call per sprite.
             table = POSITIONS.data
-            table[self._rows[moved], 0:2] = xy[moved]
-            table[self._rows[moved], 2] = angle[moved]
+            table[self._rows[moves.rows], 0:2] = moves.xy
+            table[self._rows[moves.rows], 2] = moves.angle
             POSITIONS.touch()
+        mirror.accept(moves)
         with self._in_world():
             esper.process(delta_time)
         # Read the table afresh: it may have been reallocated while entities were created.
         poses = POSITIONS.data[self._rows]
-        new_xy = poses[:, 0:2]
-        new_angle = poses[:, 2]
-        changed = np.flatnonzero((new_xy != xy).any(axis=1) | (new_angle != angle))
-        if changed.size == len(sprites):
-            write_poses(sprites, new_xy, new_angle, self._fast)
-        elif changed.size:
-            rows = changed.tolist()
-            write_poses(
-                [sprites[i] for i in rows],
-                new_xy[changed],
-                new_angle[changed],
-                [self._fast[i] for i in rows],
-            )
-        self._written_xy = new_xy
-        self._written_angle = new_angle
+        mirror.write(poses[:, 0:2], poses[:, 2])
         self.ticks += 1
         self._dispatch()
 
@@ -518,55 +483,76 @@ class CollisionWorld:
         As in the ECS, a handler that raises an ``Exception`` does not stop delivery:
         every other callback of the tick still runs (so each start keeps its matching
         end), then the first exception is re-raised.
+
+        The sprites' own callbacks are called inline (a few hundred events a tick in a
+        busy scene); pair and layer handlers, when any are registered, go through
+        :meth:`_pair_start` and :meth:`_pair_end`.
         """
-        events, self._pending[:] = list(self._pending), []
+        events = self._pending[:]
+        self._pending.clear()
+        active = self._active
+        body_of = self._body_of_entity
+        removal_ends = self._ended_by_removal
         self._dispatching = True
         try:
             for event in events:
                 if type(event) is CollisionStarted:
-                    self._started(event.a, event.b, event.contact)
+                    a, b, contact, _ = event
+                    pair = (a, b)
+                    body_a = body_of.get(a)
+                    body_b = body_of.get(b)
+                    # A sprite removed earlier in this dispatch (a bullet that already
+                    # hit something) gets no further events.
+                    if body_a is None or body_b is None or pair in active:
+                        continue
+                    active[pair] = contact
+                    # Handlers that remove either sprite queue the pair's end events,
+                    # which are delivered after this start has reached both sprites and
+                    # the pair handlers.
+                    callback = body_a.on_start
+                    if callback is not None:
+                        try:
+                            callback(body_b.sprite, contact)
+                        except Exception as error:  # re-raised by _raise_first_error
+                            self._keep(error)
+                    callback = body_b.on_start
+                    if callback is not None:
+                        flipped = contact.flipped()
+                        try:
+                            callback(body_a.sprite, flipped)
+                        except Exception as error:  # re-raised by _raise_first_error
+                            self._keep(error)
+                    if self._pair_handlers or self._layer_handlers:
+                        self._pair_start(body_a, body_b, contact)
                 else:
-                    self._ended(event.a, event.b)
-                self._deliver_removal_ends()
+                    if active.pop((event.a, event.b), None) is None:
+                        continue
+                    self._end_pair(body_of[event.a], body_of[event.b])
+                # Nothing can have queued removal ends when the loop continued above:
+                # no callback ran.
+                if removal_ends:
+                    self._deliver_removal_ends()
         finally:
             self._dispatching = False
         self._deliver_removal_ends()
         self._raise_first_error()
+
+    def _keep(self, error: Exception) -> None:
+        """Keep the first exception of a delivery, for :meth:`_raise_first_error`."""
+        if self._error is None:
+            self._error = error
 
     def _run(self, callback: Callable[..., Any], *args: Any) -> None:
         """Call a user callback; keep the first exception for after the delivery."""
         try:
             callback(*args)
         except Exception as error:  # re-raised by _raise_first_error
-            if self._error is None:
-                self._error = error
+            self._keep(error)
 
     def _raise_first_error(self) -> None:
         error, self._error = self._error, None
         if error is not None:
             raise error
-
-    def _started(self, a: int, b: int, contact: Contact) -> None:
-        body_a = self._body_of_entity.get(a)
-        body_b = self._body_of_entity.get(b)
-        # A sprite removed earlier in this dispatch (a bullet that already hit
-        # something) gets no further events.
-        if body_a is None or body_b is None or (a, b) in self._active:
-            return
-        self._active[(a, b)] = contact
-        # Handlers that remove either sprite queue the pair's end events, which
-        # are delivered after this start has reached both sprites and the pair handlers.
-        if body_a.on_start is not None:
-            self._run(body_a.on_start, body_b.sprite, contact)
-        if body_b.on_start is not None:
-            self._run(body_b.on_start, body_a.sprite, contact.flipped())
-        if self._pair_handlers or self._layer_handlers:
-            self._pair_start(body_a, body_b, contact)
-
-    def _ended(self, a: int, b: int) -> None:
-        if self._active.pop((a, b), None) is None:
-            return
-        self._end_pair(self._body_of_entity[a], self._body_of_entity[b])
 
     def _deliver_removal_ends(self) -> None:
         while self._ended_by_removal:
@@ -574,10 +560,22 @@ class CollisionWorld:
             self._end_pair(body_a, body_b)
 
     def _end_pair(self, body_a: _Body, body_b: _Body) -> None:
-        if body_a.on_end is not None:
-            self._run(body_a.on_end, body_b.sprite)
-        if body_b.on_end is not None:
-            self._run(body_b.on_end, body_a.sprite)
+        callback = body_a.on_end
+        if callback is not None:
+            try:
+                callback(body_b.sprite)
+            except Exception as error:  # re-raised by _raise_first_error
+                self._keep(error)
+        callback = body_b.on_end
+        if callback is not None:
+            try:
+                callback(body_a.sprite)
+            except Exception as error:  # re-raised by _raise_first_error
+                self._keep(error)
+        if self._layer_handlers or self._pair_handlers:
+            self._pair_end(body_a, body_b)
+
+    def _pair_end(self, body_a: _Body, body_b: _Body) -> None:
         for layer_a, layer_b, _, end in list(self._layer_handlers):
             if end is None:
                 continue

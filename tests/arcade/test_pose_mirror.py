@@ -1,0 +1,202 @@
+"""The per-tick pose sync of CollisionWorld (PoseMirror): hand moves found, only changes written.
+
+Each test compares the world's fast write-back with what Arcade's public setters give.
+"""
+
+from __future__ import annotations
+
+import math
+
+import arcade
+import numpy as np
+import pytest
+
+from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade.sprite_sync import PoseMirror
+
+DT = 1.0 / 60.0
+
+
+@pytest.fixture
+def world() -> CollisionWorld:
+    created = CollisionWorld()
+    yield created
+    created.close()
+
+
+def _buffer(sprite_list: arcade.SpriteList, sprite: arcade.Sprite) -> tuple[float, ...]:
+    data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    return tuple(data[sprite_list.sprite_slot[sprite]].tolist())
+
+
+def _expected_buffer(sprite: arcade.Sprite, depth: float = 0.0) -> tuple[float, ...]:
+    x, y = sprite.position
+    return tuple(np.array([x, y, depth, sprite.angle], dtype=np.float32).tolist())
+
+
+def test_hand_moves_after_a_fast_write_back_are_picked_up(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+    world.add_sprite(sprite, velocity=(60, 0), angular=60)
+    world.step(DT)
+    sprite.center_x = 100.0  # replaces the position the world wrote
+    world.step(DT)
+    assert sprite.position == pytest.approx((101.0, 0.0))
+    sprite.angle = 45.0  # only the angle, by hand
+    world.step(DT)
+    assert sprite.angle == pytest.approx(46.0)
+    assert sprite.position == pytest.approx((102.0, 0.0))
+    sprite.position = (7.0, 8.0)
+    sprite.angle = -3.0
+    world.step(DT)
+    assert (*sprite.position, sprite.angle) == pytest.approx((8.0, 8.0, -2.0))
+    xy, angle = world.poses()
+    assert xy.tolist() == [list(sprite.position)] and angle.tolist() == [sprite.angle]
+
+
+def test_a_hand_move_of_one_sprite_among_many(world: CollisionWorld) -> None:
+    sprites = [arcade.SpriteSolidColor(4, 4, center_x=20.0 * i, center_y=0) for i in range(50)]
+    for sprite in sprites:
+        world.add_sprite(sprite, velocity=(0, 60))
+    for _ in range(3):
+        world.step(DT)
+    sprites[17].center_y = -500.0
+    world.step(DT)
+    assert sprites[17].center_y == pytest.approx(-499.0)
+    assert all(s.center_y == pytest.approx(4.0) for i, s in enumerate(sprites) if i != 17)
+
+
+def test_a_hand_move_to_the_same_value_is_no_move(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(10, 10, center_x=5, center_y=5)
+    world.add_sprite(sprite, velocity=(60, 0))
+    world.step(DT)
+    x, y = sprite.position
+    sprite._position = (x, y)  # an equal tuple that is not the one the world wrote
+    world.step(DT)
+    assert sprite.position == pytest.approx((7.0, 5.0))
+
+
+def test_static_sprites_and_unturned_angles_are_left_alone(world: CollisionWorld) -> None:
+    drawn = arcade.SpriteList()
+    static = arcade.SpriteSolidColor(10, 10, center_x=300, center_y=300, angle=30)
+    mover = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0, angle=10)
+    drawn.extend([static, mover])
+    world.add_sprite(static)
+    world.add_sprite(mover, velocity=(60, 0))
+    position, angle, box = static._position, static._angle, static.hit_box
+    box.get_adjusted_points()
+    mover_angle = mover._angle
+    for _ in range(5):
+        world.step(DT)
+    # Not one field of the static sprite was written, nor the mover's angle.
+    assert static._position is position and static._angle is angle
+    assert not box._adjusted_cache_dirty
+    assert mover._angle is mover_angle
+    assert _buffer(drawn, static) == _expected_buffer(static)
+    assert _buffer(drawn, mover) == _expected_buffer(mover)
+
+
+def test_write_back_matches_the_public_setters(world: CollisionWorld) -> None:
+    """Hit boxes, sprite-list buffers, spatial hashes and Arcade's collision checks."""
+    rng = np.random.default_rng(3)
+    drawn = arcade.SpriteList()
+    hashed = arcade.SpriteList(use_spatial_hash=True)
+    moved: list[arcade.Sprite] = []
+    for i in range(40):
+        sprite = arcade.SpriteSolidColor(12, 6, *rng.uniform(0, 200, 2), angle=float(i))
+        drawn.append(sprite)
+        if i % 2:
+            hashed.append(sprite)
+        velocity = tuple(rng.uniform(-90, 90, 2)) if i % 4 else None
+        world.add_sprite(sprite, velocity=velocity, angular=float(i % 3) * 40.0)
+        moved.append(sprite)
+    twins = arcade.SpriteList(use_spatial_hash=True)
+    twins.extend(arcade.SpriteSolidColor(12, 6, 0, 0) for _ in moved)
+    for _ in range(20):
+        world.step(DT)
+    for sprite, twin in zip(moved, twins, strict=True):
+        twin.position = sprite.position
+        twin.angle = sprite.angle
+        assert sprite.hit_box.get_adjusted_points() == twin.hit_box.get_adjusted_points()
+        assert _buffer(drawn, sprite) == _expected_buffer(sprite)
+    for sprite in hashed:
+        assert _buffer(hashed, sprite) == _expected_buffer(sprite)
+        probe = arcade.SpriteSolidColor(3, 3, *sprite.position)
+        assert sprite in arcade.check_for_collision_with_list(probe, hashed)
+    for i, sprite in enumerate(moved):
+        for j, other in enumerate(moved):
+            assert arcade.check_for_collision(sprite, other) == arcade.check_for_collision(
+                twins[i], twins[j]
+            )
+
+
+def test_sprite_list_changes_between_steps_are_followed(world: CollisionWorld) -> None:
+    first = arcade.SpriteList()
+    a = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
+    b = arcade.SpriteSolidColor(4, 4, center_x=50, center_y=0)
+    first.extend([a, b])
+    world.add_sprite(a, velocity=(60, 0))
+    world.add_sprite(b, velocity=(0, 60))
+    world.step(DT)
+    second = arcade.SpriteList()
+    second.append(a)  # a joins a list the world has not seen; nothing else changes
+    world.step(DT)
+    assert _buffer(second, a) == _expected_buffer(a)
+    # b leaves the first list and a sprite outside the world takes its slot.
+    slot = first.sprite_slot[b]
+    first.remove(b)
+    outsider = arcade.SpriteSolidColor(4, 4, center_x=-77, center_y=-77)
+    first.append(outsider)
+    assert first.sprite_slot[outsider] == slot
+    for _ in range(2):
+        world.step(DT)
+    assert _buffer(second, a) == _expected_buffer(a) and _buffer(first, a) == _expected_buffer(a)
+    assert _buffer(first, outsider) == _expected_buffer(outsider)
+    first.append(b)
+    world.step(DT)
+    assert _buffer(first, b) == _expected_buffer(b)
+    first.clear(deep=False)  # a and b still name the list but have no slot in it
+    world.step(DT)
+    assert a.center_x == pytest.approx(6.0) and b.center_y == pytest.approx(6.0)
+
+
+class _Snapping(arcade.SpriteSolidColor):
+    """Stores its position floored to whole pixels: not what it was given."""
+
+    @property
+    def position(self) -> tuple[float, float]:
+        return self._position
+
+    @position.setter
+    def position(self, value: tuple[float, float]) -> None:
+        snapped = (float(math.floor(value[0])), float(math.floor(value[1])))
+        arcade.SpriteSolidColor.position.fset(self, snapped)  # type: ignore[attr-defined]
+
+
+def test_a_sprite_whose_setter_changes_the_value_is_read_back(world: CollisionWorld) -> None:
+    snapping = _Snapping(4, 4, center_x=0, center_y=0)
+    world.add_sprite(snapping, velocity=(30, 0))  # half a pixel a tick
+    for _ in range(6):
+        world.step(DT)
+    # Every tick the world writes 0.5 through the setter, which keeps 0.0; the world
+    # then takes 0.0 as the game's move, exactly as for any other hand move.
+    assert snapping.position == (0.0, 0.0)
+
+
+def test_the_mirror_reports_only_real_moves() -> None:
+    mirror = PoseMirror()
+    sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(5)]
+    for sprite in sprites:
+        mirror.add(sprite)
+    assert mirror.hand_moves().rows.size == 0
+    sprites[3].angle = 90.0
+    sprites[1].position = (1.0, 0.0)  # the same value: Arcade keeps the old tuple
+    moves = mirror.hand_moves()
+    assert moves.rows.tolist() == [3] and moves.angle.tolist() == [90.0]
+    assert mirror.hand_moves().rows.tolist() == [3]  # nothing taken in yet
+    mirror.accept(moves)
+    assert mirror.hand_moves().rows.size == 0
+    mirror.write(mirror.xy + np.array([0.0, 1.0]), mirror.angle.copy())
+    assert [s.center_y for s in sprites] == [1.0] * 5
+    assert mirror.hand_moves().rows.size == 0
+    mirror.remove(0)
+    assert mirror.sprites[0] is sprites[4] and mirror.xy[0].tolist() == [4.0, 1.0]
