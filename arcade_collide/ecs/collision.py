@@ -111,6 +111,32 @@ _PAIR_SHIFT = 32
 _PAIR_LOW = (1 << _PAIR_SHIFT) - 1
 
 
+class _Shapes:
+    """One tick's world-space shapes as the narrow phase reads them (table rows)."""
+
+    def __init__(self, table: ShapeTable | None = None) -> None:
+        self.kinds: Any = np.empty(0, dtype=np.int8) if table is None else table.kinds
+        """Shape kind per table row."""
+        self.world: dict[ShapeKind, ShapeArrays] = {} if table is None else table.world
+        self.starts: dict[ShapeKind, int] = (
+            {} if table is None else {block.kind: block.start for block in table.blocks}
+        )
+        self._polygons: PolygonArrays | None = None
+
+    def polygons(self) -> tuple[PolygonArrays, int]:
+        """Every convex row (rectangles, triangles, polygons) as one padded polygon
+        record, built on first use, and the table row of its first row.
+
+        Convex kinds come last in the table, so their rows are contiguous.
+        """
+        if self._polygons is None:
+            parts = [arrays for kind, arrays in self.world.items() if kind in _CONVEX]
+            width = max(_width(arrays) for arrays in parts)
+            self._polygons = _concat([as_polygons(a, width) for a in parts])  # type: ignore[arg-type]
+        first = min(self.starts[kind] for kind in self.world if kind in _CONVEX)
+        return self._polygons, first
+
+
 class _Snapshot:
     """What one tick left behind: the touching pairs and the shapes they were found on."""
 
@@ -123,9 +149,8 @@ class _Snapshot:
         self.flip: BoolArray = np.empty(0, dtype=np.bool_)
         """True where entity ``a`` is on side ``j`` (its normal must be reversed)."""
         self.sensor: BoolArray = np.empty(0, dtype=np.bool_)
-        self.table_kinds: Any = np.empty(0, dtype=np.int8)
-        self.starts: dict[ShapeKind, int] = {}
-        self.world: dict[ShapeKind, ShapeArrays] = {}
+        self.shapes = _Shapes()
+        """The shapes the pairs were found on (table rows index them)."""
         self.contacts: dict[tuple[int, int], Contact] | None = None
         self.reported: list[CollisionStarted] = []
         """This tick's CollisionStarted events: contacts() returns their very contacts
@@ -307,7 +332,7 @@ class CollisionSystem(esper.Processor):
             layer, mask = table.layer, table.mask
             ok = ((layer[i] & mask[j]) != 0) & ((layer[j] & mask[i]) != 0)
             i, j = i[ok], j[ok]
-        starts = _starts(table)
+        shapes = _Shapes(table)
         if table.has_convex and len(i):
             # Most pairs of compact shapes are decided by their pose-centred circles;
             # only the rest go through the exact kernels.
@@ -321,11 +346,11 @@ class CollisionSystem(esper.Processor):
             todo = np.flatnonzero(~(touching | apart))
             hit = touching
             ti, tj = i[todo], j[todo]
-            for sel, a, b in _batches(table.kinds, table.world, starts, ti, tj):
+            for sel, a, b in _batches(shapes, ti, tj):
                 hit[todo[sel]] = intersects_batch(a, b)
         else:
             hit = np.zeros(len(i), dtype=np.bool_)
-            for sel, a, b in _batches(table.kinds, table.world, starts, i, j):
+            for sel, a, b in _batches(shapes, i, j):
                 hit[sel] = intersects_batch(a, b)
         i, j = i[hit], j[hit]
         ea = table.entities[i]
@@ -339,9 +364,7 @@ class CollisionSystem(esper.Processor):
         snap.rows_j = j[order]
         snap.flip = flip[order]
         snap.sensor = table.sensor[snap.rows_i] | table.sensor[snap.rows_j]
-        snap.table_kinds = table.kinds
-        snap.starts = starts
-        snap.world = table.world
+        snap.shapes = shapes
         return snap
 
     def _listening(self, name: str) -> bool:
@@ -433,10 +456,6 @@ class CollisionSystem(esper.Processor):
             raise first
 
 
-def _starts(table: ShapeTable) -> dict[ShapeKind, int]:
-    return {block.kind: block.start for block in table.blocks}
-
-
 _CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
 
 MERGE_BELOW = 256
@@ -449,11 +468,7 @@ and 1,024 show no setting clearly ahead of 256."""
 
 
 def _batches(
-    kinds: Any,
-    world: dict[ShapeKind, ShapeArrays],
-    starts: dict[ShapeKind, int],
-    i: IntArray,
-    j: IntArray,
+    shapes: _Shapes, i: IntArray, j: IntArray
 ) -> Iterator[tuple[IntArray | slice, ShapeArrays, ShapeArrays]]:
     """Split pairs of table rows into kernel batches: ``(selection, side A, side B)``.
 
@@ -462,12 +477,13 @@ def _batches(
     """
     if not len(i):
         return
+    world, starts = shapes.world, shapes.starts
     if len(world) == 1:
         ((kind, arrays),) = world.items()
         start = starts[kind]
         yield slice(None), _take(arrays, i - start), _take(arrays, j - start)
         return
-    code = kinds[i].astype(np.intp) * KINDS + kinds[j]
+    code = shapes.kinds[i].astype(np.intp) * KINDS + shapes.kinds[j]
     order = np.argsort(code, kind="stable")
     counts = np.bincount(code, minlength=KINDS * KINDS)
     bounds = np.concatenate(([0], np.cumsum(counts)))
@@ -490,21 +506,22 @@ def _batches(
             sel, ka, kb = parts[0]
             yield sel, _take(world[ka], i[sel] - starts[ka]), _take(world[kb], j[sel] - starts[kb])
             continue
+        # One gather per side from the polygon view of all convex rows, cut to the
+        # widest kind involved (padding repeats the last vertex, so the cut rows are
+        # exactly what as_polygons would give at that width).
         width = max(_width(world[kb]) for _, _, kb in parts)
         if group == "convex":
             width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
-        side_b = [
-            as_polygons(_take(world[kb], j[sel] - starts[kb]), width)  # type: ignore[arg-type]
-            for sel, _, kb in parts
-        ]
-        side_a = [_take(world[ka], i[sel] - starts[ka]) for sel, ka, _ in parts]
+        polygons, first = shapes.polygons()
+        if polygons.vertices.shape[1] != width:
+            polygons = PolygonArrays(polygons.vertices[:, :width], polygons.nverts)
+        sel = np.concatenate([part[0] for part in parts])
+        side_b = _take(polygons, j[sel] - first)
         if group == "convex":
-            side_a = [as_polygons(a, width) for a in side_a]  # type: ignore[arg-type]
-        yield (
-            np.concatenate([sel for sel, _, _ in parts]),
-            _concat(side_a),
-            _concat(side_b),
-        )
+            side_a = _take(polygons, i[sel] - first)
+        else:
+            side_a = _take(world[ShapeKind.CIRCLE], i[sel] - starts[ShapeKind.CIRCLE])
+        yield sel, side_a, side_b
 
 
 def _width(arrays: ShapeArrays) -> int:
@@ -545,7 +562,7 @@ def _contact_arrays(
     normal = np.zeros((len(idx), 2))
     depth = np.zeros(len(idx))
     point = np.zeros((len(idx), 2))
-    for sel, a, b in _batches(state.table_kinds, state.world, state.starts, i, j):
+    for sel, a, b in _batches(state.shapes, i, j):
         result = contact_batch(a, b)
         normal[sel] = result.normal
         depth[sel] = result.depth
