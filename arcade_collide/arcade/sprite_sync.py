@@ -30,11 +30,11 @@ pinned to ``arcade~=3.3``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
-from operator import attrgetter
-from typing import Any, NamedTuple
+from operator import attrgetter, is_
+from typing import Any, NamedTuple, SupportsIndex
 
 import arcade
 import numpy as np
@@ -272,12 +272,73 @@ class HandMoves(NamedTuple):
     """Every sprite's angle object this tick; None when no object was replaced."""
 
 
+_membership_changes = [0]
+"""How many times a :class:`_Memberships` list was changed (any sprite, any world)."""
+
+
+class _Memberships(list[Any]):
+    """A sprite's ``sprite_lists`` that counts its changes in ``_membership_changes``.
+
+    Arcade changes ``sprite.sprite_lists`` (``append``/``remove``) exactly when the
+    sprite joins or leaves a sprite list, which is also the only way its slot in a
+    list can change (besides ``SpriteList.clear(deep=False)``, which replaces the
+    list's ``sprite_slot`` dict). Counting those changes lets :class:`PoseMirror`
+    keep every list's rows and slots between ticks at no per-sprite cost. The other
+    mutators are counted too, though Arcade never calls them (``+=`` is not: a
+    sprite's lists changed that way would no longer match the lists' own records).
+    """
+
+    __slots__ = ()
+
+    def append(self, item: Any, /) -> None:
+        _membership_changes[0] += 1
+        super().append(item)
+
+    def extend(self, items: Iterable[Any], /) -> None:
+        _membership_changes[0] += 1
+        super().extend(items)
+
+    def insert(self, index: SupportsIndex, item: Any, /) -> None:
+        _membership_changes[0] += 1
+        super().insert(index, item)
+
+    def remove(self, item: Any, /) -> None:
+        _membership_changes[0] += 1
+        super().remove(item)
+
+    def pop(self, index: SupportsIndex = -1, /) -> Any:
+        _membership_changes[0] += 1
+        return super().pop(index)
+
+    def clear(self) -> None:
+        _membership_changes[0] += 1
+        super().clear()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        _membership_changes[0] += 1
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index: Any) -> None:
+        _membership_changes[0] += 1
+        super().__delitem__(index)
+
+
+def _watch_memberships(sprite: arcade.Sprite) -> _Memberships:
+    """``sprite.sprite_lists``, made a :class:`_Memberships` (same lists, same order)."""
+    memberships = sprite.sprite_lists
+    if type(memberships) is not _Memberships:
+        memberships = _Memberships(memberships)
+        sprite.sprite_lists = memberships
+    return memberships
+
+
 @dataclass
 class _ListRows:
-    """The rows one sprite list holds, with their slots, as of ``snapshot``."""
+    """The rows one sprite list holds, with their slots."""
 
     sprite_list: arcade.SpriteList[Any]
-    snapshot: dict[Any, int]
+    slot_dict: dict[Any, int]
+    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
     rows: IntArray
     slots: IntArray
 
@@ -300,11 +361,12 @@ class PoseMirror:
     did not turn is kept, and the sprite lists' buffers get only the changed rows.
 
     **Sprite lists.** Which rows each sprite list holds, and at which slots, is
-    kept between ticks. It is still valid when every cached list's ``sprite_slot``
-    dict equals its snapshot (nothing joined or left them, no slot was reused) and
-    the sprites' list memberships add up to the same number (no sprite joined a
-    list the cache does not know); otherwise it is rebuilt. Adding or removing a
-    sprite drops it.
+    kept between ticks. Each sprite's ``sprite_lists`` is made a list subclass that
+    counts its changes (:class:`_Memberships`; same contents, still a ``list``), so
+    the cache is known valid while no sprite joined or left a list, every sprite
+    still held its counting list when :meth:`hand_moves` read it (a game could
+    assign a new one) and no cached list was shallow-cleared; otherwise it is
+    rebuilt. Adding or removing a sprite drops it.
     """
 
     def __init__(self) -> None:
@@ -318,8 +380,11 @@ class PoseMirror:
         self._slow: IntArray = _NO_ROWS
         self._positions: list[Any] = []
         self._angles: list[Any] = []
+        self._watchers: list[_Memberships] = []
+        self._records_kept = False
+        """Whether every sprite still held its counting ``sprite_lists`` at the last read."""
         self._lists: list[_ListRows] | None = None
-        self._memberships = 0
+        self._changes_seen = -1
 
     def __len__(self) -> int:
         return len(self.sprites)
@@ -331,6 +396,7 @@ class PoseMirror:
         self._fast.append(has_fast_pose(sprite))
         self._positions.append(sprite._position)
         self._angles.append(sprite._angle)
+        self._watchers.append(_watch_memberships(sprite))
         self.xy = np.concatenate([self.xy, xy])
         self.angle = np.concatenate([self.angle, angle])
         self._changed_rows()
@@ -342,7 +408,9 @@ class PoseMirror:
         self._fast[row] = self._fast[last]
         self._positions[row] = self._positions[last]
         self._angles[row] = self._angles[last]
+        self._watchers[row] = self._watchers[last]
         del self.sprites[last], self._fast[last], self._positions[last], self._angles[last]
+        del self._watchers[last]
         self.xy[row] = self.xy[last]
         self.angle[row] = self.angle[last]
         self.xy = self.xy[:last]
@@ -361,6 +429,9 @@ class PoseMirror:
         sprites = self.sprites
         positions = list(map(_POSITION, sprites))
         angles = list(map(_ANGLE, sprites))
+        # Checked here, where each sprite's memory was just read anyway, not at the
+        # write-back (after the ECS tick it is often out of the CPU caches again).
+        self._records_kept = all(map(is_, map(_SPRITE_LISTS, sprites), self._watchers))
         if positions == self._positions and angles == self._angles:
             return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], None, None)
         n = len(sprites)
@@ -468,19 +539,23 @@ class PoseMirror:
 
     def _lists_hold(self, lists: list[_ListRows]) -> bool:
         """Whether the cached rows and slots of every sprite list are still right."""
+        if _membership_changes[0] != self._changes_seen:
+            return False
         for entry in lists:
-            if entry.sprite_list.sprite_slot != entry.snapshot:
+            if entry.sprite_list.sprite_slot is not entry.slot_dict:
                 return False
-        return sum(map(len, map(_SPRITE_LISTS, self.sprites))) == self._memberships
+        return self._records_kept
 
     def _index_lists(self) -> list[_ListRows]:
         sprites = self.sprites
+        self._watchers = list(map(_watch_memberships, sprites))
+        self._records_kept = True
+        self._changes_seen = _membership_changes[0]
         fast = np.fromiter(self._fast, np.bool_, count=len(self._fast))
-        lists = dict.fromkeys(chain.from_iterable(map(_SPRITE_LISTS, sprites)))
+        lists = dict.fromkeys(chain.from_iterable(self._watchers))
         entries = []
         for sprite_list in lists:
             rows, slots = _rows_in(sprite_list, sprites, fast)
-            entries.append(_ListRows(sprite_list, dict(sprite_list.sprite_slot), rows, slots))
-        self._memberships = sum(map(len, map(_SPRITE_LISTS, sprites)))
+            entries.append(_ListRows(sprite_list, sprite_list.sprite_slot, rows, slots))
         self._lists = entries
         return entries

@@ -155,7 +155,10 @@ def test_sprite_list_changes_between_steps_are_followed(world: CollisionWorld) -
     world.step(DT)
     assert _buffer(first, b) == _expected_buffer(b)
     first.clear(deep=False)  # a and b still name the list but have no slot in it
+    newcomer = arcade.SpriteSolidColor(4, 4, center_x=-5, center_y=-5)
+    first.append(newcomer)  # takes a slot a or b had before the clear
     world.step(DT)
+    assert _buffer(first, newcomer) == _expected_buffer(newcomer)
     assert a.center_x == pytest.approx(6.0) and b.center_y == pytest.approx(6.0)
 
 
@@ -200,3 +203,22 @@ def test_the_mirror_reports_only_real_moves() -> None:
     assert mirror.hand_moves().rows.size == 0
     mirror.remove(0)
     assert mirror.sprites[0] is sprites[4] and mirror.xy[0].tolist() == [4.0, 1.0]
+
+
+def test_a_sprite_given_a_new_lists_record_is_still_followed(world: CollisionWorld) -> None:
+    first = arcade.SpriteList()
+    sprite = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
+    first.append(sprite)
+    world.add_sprite(sprite, velocity=(60, 0))
+    world.step(DT)
+    assert isinstance(sprite.sprite_lists, list) and sprite.sprite_lists == [first]
+    # Game code replacing the record: later joins go to a plain list the world did not set up.
+    sprite.sprite_lists = list(sprite.sprite_lists)
+    world.step(DT)
+    second = arcade.SpriteList()
+    second.append(sprite)
+    for _ in range(2):
+        world.step(DT)
+    assert sprite.center_x == pytest.approx(4.0)
+    assert _buffer(second, sprite) == _expected_buffer(sprite)
+    assert _buffer(first, sprite) == _expected_buffer(sprite)
