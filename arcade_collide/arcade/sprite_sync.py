@@ -47,6 +47,8 @@ IntArray = NDArray[np.intp]
 _POSITION = attrgetter("_position")
 _ANGLE = attrgetter("_angle")
 _SIZE = attrgetter("_width", "_height")
+_WIDTH = attrgetter("_width")
+_HEIGHT = attrgetter("_height")
 _TEXTURE = attrgetter("_texture")
 _SPRITE_LISTS = attrgetter("sprite_lists")
 
@@ -111,6 +113,30 @@ def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np
     size = np.fromiter(chain.from_iterable(map(_SIZE, sprites)), np.float64, count=2 * n)
     textures = np.fromiter(map(id, map(_TEXTURE, sprites)), np.int64, count=n)
     return size.reshape(n, 2), textures
+
+
+def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], list[Any]]:
+    """The objects behind the sprites' widths, heights and textures, for a cheap change test.
+
+    Arcade replaces these objects (never changes them in place) when a sprite is
+    scaled or given a new texture, so two results compare equal (``==`` on lists
+    tests identity first, and textures compare by identity) exactly when no
+    sprite's size or texture changed in between; only then can :func:`read_sizes`
+    be skipped.
+
+    >>> sprite = arcade.SpriteSolidColor(4, 4)
+    >>> before = size_marks([sprite])
+    >>> size_marks([sprite]) == before
+    True
+    >>> sprite.scale = 2.0
+    >>> size_marks([sprite]) == before
+    False
+    """
+    return (
+        list(map(_WIDTH, sprites)),
+        list(map(_HEIGHT, sprites)),
+        list(map(_TEXTURE, sprites)),
+    )
 
 
 def write_poses(

@@ -37,7 +37,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.debug_draw import draw_world_debug
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
-from arcade_collide.arcade.sprite_sync import PoseMirror, read_sizes
+from arcade_collide.arcade.sprite_sync import PoseMirror, read_sizes, size_marks
 from arcade_collide.ecs import (
     CollisionEnded,
     CollisionStarted,
@@ -126,6 +126,8 @@ class CollisionWorld:
         self._size: FloatArray = np.zeros((0, 2))
         self._texture: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._auto: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        self._size_marks: tuple[list[Any], list[Any], list[Any]] | None = None
+        """:func:`size_marks` of every row at the last size check (None: check in full)."""
         self._pair_handlers: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
         self._layer_handlers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
         self._active: dict[tuple[int, int], Contact] = {}
@@ -213,6 +215,7 @@ class CollisionWorld:
         self._size = np.concatenate([self._size, size])
         self._texture = np.concatenate([self._texture, texture])
         self._auto = np.append(self._auto, shape is None)
+        self._size_marks = None
         if self not in sprite.physics_engines:
             sprite.register_physics_engine(self)
         return entity
@@ -247,6 +250,7 @@ class CollisionWorld:
         self._size = self._size[:last]
         self._texture = self._texture[:last]
         self._auto = self._auto[:last]
+        self._size_marks = None
         del self._body_of_entity[body.entity]
         with self._in_world():
             esper.delete_entity(body.entity)
@@ -459,11 +463,17 @@ class CollisionWorld:
         """Rebuild derived shapes of sprites whose size or texture changed.
 
         Only sprites with a derived shape are read: an explicit shape is kept as given,
-        so a game of explicit shapes pays nothing here.
+        so a game of explicit shapes pays nothing here. Sizes are read as numbers only
+        when some sprite's width, height or texture object was replaced since the last
+        check (:func:`~.sprite_sync.size_marks`).
         """
         auto = np.flatnonzero(self._auto)
         if auto.size == 0:
             return
+        marks = size_marks(sprites)
+        if marks == self._size_marks:
+            return
+        self._size_marks = marks
         everyone = auto.size == len(sprites)
         size, texture = read_sizes(sprites if everyone else [sprites[i] for i in auto.tolist()])
         changed = (size != self._size[auto]).any(axis=1) | (texture != self._texture[auto])
