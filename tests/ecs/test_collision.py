@@ -9,6 +9,8 @@ from typing import Any
 import esper
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arcade_collide.ecs import (
     CollisionEnded,
@@ -216,3 +218,17 @@ def test_contacts_equal_the_started_events_contacts(monkeypatch: pytest.MonkeyPa
             if isinstance(event, CollisionStarted):
                 assert contacts[(event.a, event.b)] == event.contact
         log.events.clear()
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sets(st.integers(0, 2**62), max_size=40),
+    st.sets(st.integers(0, 2**62), max_size=40),
+)
+def test_diff_finds_started_and_ended_keys(old: set[int], new: set[int]) -> None:
+    old_keys = np.array(sorted(old), dtype=np.int64)
+    new_keys = np.array(sorted(new), dtype=np.int64)
+    started, ended = collision._diff(old_keys, new_keys)
+    assert set(new_keys[started].tolist()) == new - old
+    assert set(old_keys[ended].tolist()) == old - new
+    assert list(started) == sorted(started) and list(ended) == sorted(ended)
