@@ -1,4 +1,5 @@
-"""Broad phase: every pair of axis-aligned boxes that overlap, found with a uniform grid.
+"""Broad phase: every pair of axis-aligned boxes that overlap, found with a grid of rows
+swept in x.
 
 :func:`overlapping_pairs` takes ``N`` boxes as an ``(N, 4)`` array of rows
 ``(min_x, min_y, max_x, max_y)`` and returns the index pairs ``i < j`` whose boxes
@@ -6,35 +7,47 @@ overlap. Boxes are closed sets, like every shape here: boxes that only touch
 (``a.max_x == b.min_x``) do overlap. The result is exact: it is the same set of
 pairs the all-pairs test reports (the tests check this against brute force).
 
-Why a grid and not sweep-and-prune: in a uniformly filled 2D scene, a sweep along x
-keeps every box whose x range overlaps as a candidate, about ``sqrt(N)`` of them per
-box (about 100 at 20,000 boxes), while a grid whose cells are as large as a typical
-box offers a handful. Measured on 20,000 circles of radius 5-10 px spread over a
-square of side ``sqrt(N) * 30`` px (``benchmarks/bench_world.py --broad-phase``, a
-shared 2-core machine): the grid takes about 2.3 ms per tick when it keeps its sort
-order between ticks (:class:`GridBroadPhase`), 6 ms from scratch, and a vectorised
-sweep-and-prune 86 ms; at 10,000: 1.1, 2.3 and 37 ms.
+How it works (a uniform grid, Ericson, *Real-Time Collision Detection*, 7.1, whose
+cells are swept in x within each row, as in sweep-and-prune, 7.5):
 
-How the grid stays exact (Ericson, *Real-Time Collision Detection*, 7.1):
-
-* The cell size ``s`` is at least the extent of nearly every box, so nearly every box
-  spans at most two cells per axis. A box is stored once, in the cell of its minimum
-  corner. If two such boxes overlap, the minimum-corner cells differ by at most one in
-  each axis (``floor(x / s)`` is monotonic, so this holds in floating point too). Each
-  box is paired with the boxes in its own cell that come after it and with the boxes of
-  four of its eight neighbour cells (right, up-left, up, up-right), so every pair of
-  neighbouring cells is visited from one side only and no pair is reported twice.
-* Boxes spanning more than two cells in some axis ("big" boxes: a level's floor, a
-  huge trigger zone) are kept out of the grid and tested against all boxes directly.
-  The cell size is picked so that at most a few boxes are big.
+* The plane is cut into rows of height ``h`` at least as tall as nearly every box, and
+  each row into columns of width ``q`` (``h / q`` a power of two, ``q`` about as wide
+  as a box or narrower). A box is stored once, under the row and column of its
+  minimum corner; the boxes are sorted by (row, column), so each row is a run of
+  boxes ordered by column.
+* A box spans at most two rows, so two overlapping boxes sit in the same row or in
+  neighbouring rows. Box ``a`` is paired with (1) the boxes after it in its own row
+  whose column is at most the column of ``a.max_x``, and (2) the boxes in the row
+  above whose column lies between ``col(a.min_x) - reach`` and ``col(a.max_x)``, where
+  ``reach`` bounds the column span of every box. Both are contiguous ranges of the
+  sorted order, read from a table of cumulative counts per cell. If ``a`` and ``b``
+  overlap, ``b.min_x <= a.max_x`` and ``b.max_x >= a.min_x``; column indices are
+  ``floor(x / q)``, a monotonic function (also in floating point, and after clipping
+  far-away coordinates), so ``b`` lies in those ranges; each pair is visited from its
+  lower row, or within a row from the box that sorts first, hence once.
+* Boxes taller than two rows or wider than ``reach`` ("big" boxes: a level's floor, a
+  wall, a huge trigger zone) are sorted to the end and tested against all boxes
+  directly. The row height and ``reach`` are picked so that at most a few boxes are big.
 * Every candidate is then checked with the exact closed overlap test.
+
+Compared with the previous grid (square cells as large as a box, each box paired with
+its own cell and four neighbour cells), the x ranges offer about 1.4 candidates per
+box instead of 2.2 in the circle benchmark scene, with fewer array passes. Measured on
+the boxes of the benchmark scenes (20,000 circles of radius 5-10 px, or 10,000 mixed
+circles, rotated rectangles, triangles and hexagons of 10-20 px, spread over a square
+of side ``sqrt(N) * 30`` px; recorded over real ticks and replayed, a shared 2-core
+machine): :class:`GridBroadPhase` takes about 1.2 ms per tick at 20,000 circles
+(previous grid: 2.2 ms) and 0.7 ms at 10,000 mixed shapes (previous: 1.3 ms).
+A vectorised sweep-and-prune along x alone keeps every box whose x range overlaps as a
+candidate, about ``sqrt(N)`` per box: 86 ms at 20,000 circles
+(``benchmarks/bench_world.py --broad-phase``).
 
 This module never imports esper or arcade.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -42,16 +55,33 @@ from numpy.typing import NDArray
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
 
 _Index = NDArray[np.signedinteger[Any]]
-"""Index arrays of either width (the grid works in int32 when it can)."""
+"""Index arrays of either width (keys are int32 when the cell table is small)."""
 
 MAX_BIG_BOXES = 8
 """How many boxes may be left out of the grid and tested against everything instead."""
 
-_INT64 = np.int64
-# Grid coordinates are clipped to this range so that ``floor(x / s)`` always fits an
-# int64 key; clipping is monotonic, so the neighbour argument above still holds (far
-# away boxes merely share cells, which costs candidates, never correctness).
-_CELL_LIMIT = float(2**30)
+# Cell coordinates are clipped to this range so that they fit int32 with room for the
+# differences taken below, and keys fit int64; clipping is monotonic, so the range
+# argument above still holds (far-away boxes merely share cells: more candidates,
+# never a wrong answer).
+_CELL_LIMIT = float(2**29)
+# Columns are made narrow enough for about this many cells per box: measured on the
+# benchmark scenes, 8 gave the fastest calls (4 and 16 were 5-15 % slower).
+_CELLS_PER_BOX = 8.0
+# Past this many cells per box the count table is replaced by binary searches.
+_DENSE_CELLS_PER_BOX = 16
+_MAX_ROW_SHIFT = 6
+
+
+class _Grid(NamedTuple):
+    """The grid geometry: rows ``2**shift`` columns tall, columns ``step`` wide."""
+
+    step: float
+    """Column width; the row height is ``step * 2**shift``."""
+    shift: int
+    """``row = floor(y / step) >> shift``."""
+    reach: int
+    """Largest column span ``col(max_x) - col(min_x)`` of a box kept in the grid."""
 
 
 def overlapping_pairs(
@@ -62,8 +92,9 @@ def overlapping_pairs(
     Args:
         aabbs: ``(N, 4)`` float array of rows ``(min_x, min_y, max_x, max_y)``, finite,
             with ``min <= max``.
-        cell_size: Grid cell size; by default picked from the box sizes and the area
-            they cover. Any positive value gives the same pairs, only the speed changes.
+        cell_size: Grid row height and column width; by default picked from the box
+            sizes and the area they cover. Any positive value gives the same pairs,
+            only the speed changes.
 
     Returns:
         Two int arrays ``i`` and ``j`` of equal length, ``i < j`` row by row, each pair
@@ -81,7 +112,7 @@ def overlapping_pairs(
     >>> i.tolist(), j.tolist()
     ([], [])
     """
-    boxes = np.asarray(aabbs, dtype=np.float64)
+    boxes = np.ascontiguousarray(aabbs, dtype=np.float64)
     if boxes.ndim != 2 or boxes.shape[1] != 4:
         raise ValueError(f"aabbs must have shape (N, 4), got {boxes.shape}")
     if not np.isfinite(boxes).all():
@@ -90,7 +121,9 @@ def overlapping_pairs(
         raise ValueError("aabbs must have min <= max in every row")
     if cell_size is not None and not (np.isfinite(cell_size) and cell_size > 0.0):
         raise ValueError(f"cell_size must be a positive finite number, got {cell_size!r}")
-    i, j, _, _ = _overlapping_pairs(boxes, cell_size)
+    if len(boxes) < 2:
+        return _empty()
+    i, j, _, _ = _overlapping_pairs(boxes, _choose_grid(boxes, cell_size))
     return i, j
 
 
@@ -98,10 +131,12 @@ class GridBroadPhase:
     """:func:`overlapping_pairs` with memory between calls, for a scene that moves a little
     each tick.
 
-    It keeps the cell size while it stays suitable and last call's sort order, so the
-    cell sort runs on nearly sorted keys. The pairs returned are exactly those of
-    :func:`overlapping_pairs` (the same set; the order may differ). Inputs are not
-    validated here: the caller passes finite boxes with ``min <= max``.
+    It keeps the grid while it stays suitable and last call's sort order, so the sort
+    by cell runs on nearly sorted keys (the order covers all boxes, big ones included,
+    so it stays valid when boxes become big or stop being big). The pairs returned are
+    exactly those of :func:`overlapping_pairs` (the same set; the order may differ),
+    and the same sequence of calls gives the same results. Inputs are not validated
+    here: the caller passes finite boxes with ``min <= max``.
 
     (Fat boxes, which let a tick reuse the previous candidates until some box leaves
     its enlarged box, were measured too: median ticks got faster but every few ticks a
@@ -115,29 +150,30 @@ class GridBroadPhase:
     """
 
     def __init__(self) -> None:
-        self._order: _Index | None = None
-        self._cell_size: float | None = None
+        self._order: IntArray | None = None
+        self._grid: _Grid | None = None
         self._calls = 0
         self._count = 0
         self._scratch = _Scratch()
 
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
-        if len(aabbs) < 2:
+        boxes = np.ascontiguousarray(aabbs, dtype=np.float64)
+        if len(boxes) < 2:
             self._order = None
             return _empty()
         self._calls += 1
-        # Keep the cell size between calls: a stable size keeps the cell keys, hence
-        # the sort order, nearly unchanged. Re-pick it every so often (the scene may
-        # spread or shrink), when the count changes, and when boxes outgrew it.
-        if self._cell_size is None or self._calls % 64 == 0 or len(aabbs) != self._count:
-            self._cell_size = _choose_cell_size(aabbs)
-            self._count = len(aabbs)
+        # Re-pick the grid every so often (the scene may spread or shrink) and when the
+        # count changes, but keep the old column width while it is close to the new
+        # pick: another width changes every key, and the kept order would be useless.
+        if self._grid is None or self._calls % 64 == 0 or len(boxes) != self._count:
+            self._grid = _choose_grid(boxes, previous=self._grid)
+            self._count = len(boxes)
         i, j, self._order, big = _overlapping_pairs(
-            aabbs, self._cell_size, self._order, self._scratch
+            boxes, self._grid, self._order, self._scratch
         )
         if big > MAX_BIG_BOXES:
-            self._cell_size = None
+            self._grid = None
         return i, j
 
 
@@ -173,12 +209,12 @@ class _Scratch:
 
     def get(self, name: str, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
         """A C-contiguous ``shape`` view of the buffer ``name`` (contents undefined)."""
-        size = int(np.prod(shape))
+        size = shape[0] if len(shape) == 1 else int(np.prod(shape))
         buf = self._arrays.get(name)
         if buf is None or buf.dtype != dtype or buf.size < size:
             buf = np.empty(max(size, 1024) * 5 // 4, dtype=dtype)
             self._arrays[name] = buf
-        return buf[:size].reshape(shape)
+        return buf[:size] if len(shape) == 1 else buf[:size].reshape(shape)
 
 
 def _fresh(name: str, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
@@ -189,24 +225,41 @@ def _empty() -> tuple[IntArray, IntArray]:
     return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
 
 
-def _choose_cell_size(boxes: FloatArray) -> float:
+def _choose_grid(
+    boxes: FloatArray, cell_size: float | None = None, previous: _Grid | None = None
+) -> _Grid:
+    """Row height, column width and reach for ``boxes`` (at least two rows)."""
     n = len(boxes)
-    extent = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    # Leave at most MAX_BIG_BOXES boxes bigger than a cell.
-    k = max(n - 1 - MAX_BIG_BOXES, 0)
-    big_enough = float(np.partition(extent, k)[k])
-    # Cells about as large as the area per box keep the cell table small in sparse
-    # scenes; measured, a cell near 0.7 * sqrt(area / N) gives the fewest candidates
-    # per unit of work for the benchmark scenes.
-    lo = boxes[:, :2].min(axis=0)
-    hi = boxes[:, 2:].max(axis=0)
-    area = float((hi[0] - lo[0]) * (hi[1] - lo[1]))
-    spacing = 0.7 * (area / n) ** 0.5
-    size = float(max(big_enough, spacing))
-    if not size > 0.0:
-        # All boxes are the same point: any size works.
-        size = 1.0
-    return size
+    # Leave at most half of MAX_BIG_BOXES boxes taller than a row, and half wider than
+    # the reach.
+    k = max(n - 1 - MAX_BIG_BOXES // 2, 0)
+    widths = boxes[:, 2] - boxes[:, 0]
+    if cell_size is not None:
+        step, shift = float(cell_size), 0
+    else:
+        tall = float(np.partition(boxes[:, 3] - boxes[:, 1], k)[k])
+        span_x = float(boxes[:, 2].max() - boxes[:, 0].min())
+        span_y = float(boxes[:, 3].max() - boxes[:, 1].min())
+        # A scene on a line has no area: count it as a square strip of boxes.
+        area = max(span_x * span_y, max(span_x, span_y) ** 2 / n)
+        # Rows no lower than half the spacing of the boxes keep the count table small
+        # in sparse scenes of tiny boxes.
+        row = max(tall, 0.5 * (area / n) ** 0.5)
+        if not row > 0.0:
+            row = 1.0  # all boxes are the same point: any size works
+        if previous is not None and 0.8 <= previous.step * 2**previous.shift / row <= 1.25:
+            step, shift = previous.step, previous.shift
+        else:
+            # Halve the columns while the table stays below _CELLS_PER_BOX cells per box.
+            goal = area / (row * _CELLS_PER_BOX * n)
+            shift = 0
+            while shift < _MAX_ROW_SHIFT and row / 2 ** (shift + 1) >= goal:
+                shift += 1
+            step = row / 2**shift
+    wide = float(np.partition(widths, k)[k])
+    # floor(max_x / step) - floor(min_x / step) <= floor(width / step) + 1.
+    reach = int(min(wide / step, _CELL_LIMIT)) + 1
+    return _Grid(step, shift, reach)
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> BoolArray:
@@ -218,36 +271,186 @@ def _overlap(a: FloatArray, b: FloatArray) -> BoolArray:
 
 def _overlapping_pairs(
     boxes: FloatArray,
-    cell_size: float | None,
-    order_hint: _Index | None = None,
+    grid: _Grid,
+    order_hint: IntArray | None = None,
     scratch: _Scratch | None = None,
-) -> tuple[IntArray, IntArray, _Index | None, int]:
-    """Pairs, the cell sort order of the boxes kept in the grid, and the big-box count."""
-    n = len(boxes)
-    if n < 2:
-        return (*_empty(), None, 0)
-    size = _choose_cell_size(boxes) if cell_size is None else float(cell_size)
-    work = scratch.get if scratch is not None else _fresh
-    cells = work("cells", (n, 4), np.float64)
-    np.multiply(boxes, 1.0 / size, out=cells)
-    np.floor(cells, out=cells)
-    if not (cells.min() >= -_CELL_LIMIT and cells.max() <= _CELL_LIMIT):
-        np.clip(cells, -_CELL_LIMIT, _CELL_LIMIT, out=cells)
-    big = (cells[:, 2] - cells[:, 0] > 1.0) | (cells[:, 3] - cells[:, 1] > 1.0)
-    nbig = int(np.count_nonzero(big))
+) -> tuple[IntArray, IntArray, IntArray | None, int]:
+    """Pairs, the sort order of all boxes by cell (big ones last), and the big-box count.
 
-    parts_i: list[_Index] = []
-    parts_j: list[_Index] = []
-    order: _Index | None = None
-    if nbig == 0:
-        gi, gj, order = _grid_pairs(boxes, cells, order_hint, work)
-        parts_i.append(gi)
-        parts_j.append(gj)
-    elif n - nbig > 1:
-        small = np.flatnonzero(~big)
-        gi, gj, order = _grid_pairs(boxes[small], cells[small], order_hint, work)
-        parts_i.append(small[gi])
-        parts_j.append(small[gj])
+    ``boxes`` is C-contiguous float64 with at least two rows.
+    """
+    n = len(boxes)
+    work = scratch.get if scratch is not None else _fresh
+    # Cell coordinates of all four sides at once, then clipped (see _CELL_LIMIT).
+    # Single columns are read as strided views of the flat array: numpy is several
+    # times slower on (n, 2) blocks than on such long 1-D loops.
+    cells = work("cells", (n, 4), np.float64)
+    np.multiply(boxes, 1.0 / grid.step, out=cells)
+    np.floor(cells, out=cells)
+    flat = cells.ravel()
+    lo_x, lo_y = float(flat[0::4].min()), float(flat[1::4].min())
+    hi_x, hi_y = float(flat[2::4].max()), float(flat[3::4].max())
+    if not (min(lo_x, lo_y) >= -_CELL_LIMIT and max(hi_x, hi_y) <= _CELL_LIMIT):
+        np.clip(cells, -_CELL_LIMIT, _CELL_LIMIT, out=cells)
+        lo_x, lo_y, hi_x, hi_y = (
+            min(max(v, -_CELL_LIMIT), _CELL_LIMIT) for v in (lo_x, lo_y, hi_x, hi_y)
+        )
+    icells = work("icells", (n, 4), np.int32)
+    np.copyto(icells, cells, casting="unsafe")
+    iflat = icells.ravel()
+    col = iflat[0::4]
+    span = work("span", (n,), np.int32)  # columns spanned
+    np.subtract(iflat[2::4], col, out=span)
+    row = work("row", (n,), np.int32)
+    np.right_shift(iflat[1::4], grid.shift, out=row)
+    rows = work("rows", (n,), np.int32)  # rows spanned
+    np.right_shift(iflat[3::4], grid.shift, out=rows)
+    rows -= row
+    reach = grid.reach
+    big = work("big", (n,), np.bool_)
+    np.greater(rows, 1, out=big)
+    big |= span > reach
+    nbig = int(np.count_nonzero(big))
+    if nbig == n:
+        return (*_big_pairs(boxes, big), None, nbig)
+
+    row_lo, row_hi = int(lo_y) >> grid.shift, int(hi_y) >> grid.shift
+    col_lo, col_hi = int(lo_x), int(hi_x)
+    # Table rows: a spare row below and above the boxes' rows, then one row for the
+    # big boxes, which no range reaches. Columns: room for ``reach`` on the left.
+    width = col_hi - col_lo + reach + 2
+    ncells = (row_hi - row_lo + 4) * width
+    dense_limit = _DENSE_CELLS_PER_BOX * n + 4096
+    if nbig:
+        small = ~big
+        if ncells > dense_limit:
+            # The extent may come from the big boxes alone.
+            col_lo, col_hi = int(col[small].min()), int(iflat[2::4][small].max())
+            row_lo, row_hi = int(row[small].min()), int(row[small].max())
+            width = col_hi - col_lo + reach + 2
+            ncells = (row_hi - row_lo + 4) * width
+        # Park the big boxes inside the range so the keys below cannot overflow.
+        np.copyto(row, row_lo, where=big)
+        np.copyto(col, col_lo, where=big)
+    dense = ncells <= dense_limit
+    # int32 halves the size of the temporaries when the table is small; otherwise
+    # exact int64 keys (in float64 a key above 2**53 would round onto another cell).
+    itype = np.int32 if dense else np.int64
+    key = work("key", (n,), itype)
+    np.subtract(row, row_lo - 1, out=key, dtype=itype)
+    key *= width
+    key += col
+    key += reach + 1 - col_lo
+    if nbig:
+        np.copyto(key, ncells - 1, where=big)
+
+    if order_hint is not None and len(order_hint) == n:
+        # (Any permutation of range(n) is a valid hint; a stale one only sorts slower.)
+        # Boxes move little between ticks: last tick's order leaves the keys nearly
+        # sorted, and the stable sort (timsort) runs in close to linear time on them.
+        order: IntArray = order_hint[np.argsort(key[order_hint], kind="stable")]
+    else:
+        order = np.argsort(key, kind="stable")
+    skey = work("skey", (n,), itype)
+    np.take(key, order, out=skey)
+    ns = n - nbig  # boxes in the grid: sorted positions 0 .. ns - 1
+    own_key = skey[:ns]
+    own_span = work("own_span", (ns,), np.int32)
+    np.take(span, order[:ns], out=own_span)
+
+    # Ranges of sorted positions: own row (p + 1, own_end), row above [up_lo, up_end).
+    cell = work("cell", (ns,), itype)
+    own_end = work("own_end", (ns,), np.intp)
+    up_end = work("up_end", (ns,), np.intp)
+    up_lo = work("up_lo", (ns,), np.intp)
+    if dense:
+        # ends[c] = number of boxes in cells <= c.
+        ends = work("ends", (ncells,), np.intp)
+        np.cumsum(np.bincount(skey, minlength=ncells), out=ends)
+
+        def count_upto(cells: _Index, out: IntArray) -> None:
+            np.take(ends, cells, out=out)
+
+    else:
+        # Sparse scene (far-apart clusters): binary search instead of a table larger
+        # than the scene.
+        def count_upto(cells: _Index, out: IntArray) -> None:
+            out[:] = np.searchsorted(skey, cells, side="right")
+
+    np.add(own_key, own_span, out=cell)  # column of max_x, own row
+    count_upto(cell, own_end)
+    cell += width  # column of max_x, row above
+    count_upto(cell, up_end)
+    np.add(own_key, width - reach - 1, out=cell)  # before column min_x - reach, row above
+    count_upto(cell, up_lo)
+    own_lo = _positions(scratch, n)[1 : ns + 1]
+    own_end -= own_lo
+    up_end -= up_lo
+    owner, partner = _expand((own_end, own_lo), (up_end, up_lo))
+
+    # The exact test on whole box rows: two row gathers (np.take along axis 0) are
+    # much cheaper than eight gathers of single coordinates.
+    oi = order.take(owner)
+    oj = order.take(partner)
+    m = len(oi)
+    a = work("a", (m, 4), np.float64)
+    b = work("b", (m, 4), np.float64)
+    np.take(boxes, oi, axis=0, out=a)
+    np.take(boxes, oj, axis=0, out=b)
+    af, bf = a.ravel(), b.ravel()
+    keep = work("keep", (m,), np.bool_)
+    also = work("also", (m,), np.bool_)
+    np.less_equal(af[0::4], bf[2::4], out=keep)
+    for lhs, rhs in ((bf[0::4], af[2::4]), (af[1::4], bf[3::4]), (bf[1::4], af[3::4])):
+        np.less_equal(lhs, rhs, out=also)
+        keep &= also
+    hit = np.flatnonzero(keep)
+    i = oi.take(hit)
+    j = oj.take(hit)
+    if nbig:
+        bi, bj = _big_pairs(boxes, big)
+        i = np.concatenate([i, bi])
+        j = np.concatenate([j, bj])
+    return np.minimum(i, j), np.maximum(i, j), order, nbig
+
+
+def _positions(scratch: _Scratch | None, n: int) -> IntArray:
+    """``arange(n + 1)``, kept between calls."""
+    if scratch is None:
+        return np.arange(n + 1, dtype=np.intp)
+    buf = scratch._arrays.get("positions")
+    if buf is None or len(buf) != n + 1:
+        buf = np.arange(n + 1, dtype=np.intp)
+        scratch._arrays["positions"] = buf
+    return buf
+
+
+def _expand(*ranges: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:
+    """Every ``(p, lo[p] + k)``, ``0 <= k < count[p]``, of the ranges ``(count, lo)``."""
+    owners: list[IntArray] = []
+    partners: list[IntArray] = []
+    for count, lo in ranges:
+        # Most ranges hold 0 or 1 box: single entries are taken directly and only
+        # longer ranges are expanded.
+        single = np.flatnonzero(count == 1)
+        owners.append(single)
+        partners.append(lo.take(single))
+        multi = np.flatnonzero(count > 1)
+        if len(multi):
+            multi_count = count.take(multi)
+            before = np.cumsum(multi_count) - multi_count
+            owners.append(np.repeat(multi, multi_count))
+            partners.append(
+                np.arange(int(before[-1] + multi_count[-1]))
+                + np.repeat(lo.take(multi) - before, multi_count)
+            )
+    return np.concatenate(owners), np.concatenate(partners)
+
+
+def _big_pairs(boxes: FloatArray, big: BoolArray) -> tuple[IntArray, IntArray]:
+    """Pairs with at least one big box, each tested against all boxes."""
+    parts_i: list[IntArray] = []
+    parts_j: list[IntArray] = []
     for b in np.flatnonzero(big).tolist():
         hit = _overlap(boxes, boxes[b : b + 1])
         hit[b] = False
@@ -256,102 +459,4 @@ def _overlapping_pairs(
         others = np.flatnonzero(hit)
         parts_i.append(np.full(len(others), b, dtype=np.intp))
         parts_j.append(others)
-    if not parts_i:
-        return (*_empty(), order, nbig)
-    i = np.concatenate(parts_i).astype(np.intp, copy=False)
-    j = np.concatenate(parts_j).astype(np.intp, copy=False)
-    return np.minimum(i, j), np.maximum(i, j), order, nbig
-
-
-def _grid_pairs(
-    boxes: FloatArray,
-    cells: FloatArray,
-    order_hint: _Index | None,
-    work: Any = _fresh,
-) -> tuple[_Index, _Index, _Index]:
-    """Overlapping pairs among boxes that each span at most two cells per axis.
-
-    ``cells`` holds ``floor(box / cell_size)`` per box. Returns ``i``, ``j`` (either
-    order within a pair) and the permutation that sorted the boxes by cell.
-    """
-    n = len(boxes)
-    # Shift so the smallest cell is (1, 0): the up-left neighbour (x - 1) stays >= 0.
-    gx = cells[:, 0] - (cells[:, 0].min() - 1.0)
-    gy = cells[:, 1] - cells[:, 1].min()
-    width = int(gx.max()) + 2
-    height = int(gy.max()) + 2
-    ncells = width * height
-    dense = ncells <= 4 * n + 4096
-    # int32 halves the size of every temporary; the dense table is small enough for it.
-    itype = np.int32 if dense and n < 2**30 else np.int64
-    # Integer arithmetic: in float64 a key above 2**53 would round onto another cell.
-    key = gy.astype(itype)
-    key *= width
-    key += gx.astype(itype)
-    if order_hint is not None and len(order_hint) == n:
-        # (Any permutation of range(n) is a valid hint; a stale one only sorts slower.)
-        # Boxes move little between ticks: last tick's order leaves the keys nearly
-        # sorted, and the stable sort (timsort) runs in close to linear time on them.
-        hint = order_hint.astype(itype, copy=False)
-        order = hint[np.argsort(key[hint], kind="stable")]
-    else:
-        order = np.argsort(key, kind="stable").astype(itype)
-    skey = key[order]
-
-    lo = work("lo", (5, n), itype)
-    hi = work("hi", (5, n), itype)
-    # Own cell: only the boxes after this one (sorted positions p + 1 .. end of cell).
-    lo[0] = np.arange(1, n + 1, dtype=itype)
-    # Neighbours right, up-left, up, up-right (the other four see this cell from there).
-    offsets = (1, width - 1, width, width + 1)
-    if dense:
-        counts = np.bincount(skey, minlength=ncells).astype(itype)
-        ends = np.cumsum(counts, dtype=itype)
-        starts = ends - counts
-        np.take(ends, skey, out=hi[0])
-        cell = work("cell", (n,), itype)
-        for row, offset in enumerate(offsets, start=1):
-            np.add(skey, offset, out=cell)
-            np.take(starts, cell, out=lo[row])
-            np.take(ends, cell, out=hi[row])
-    else:
-        # Sparse scene (far-apart clusters): binary search instead of a dense table
-        # larger than the scene.
-        hi[0] = np.searchsorted(skey, skey, side="right")
-        for row, offset in enumerate(offsets, start=1):
-            cell = skey + offset
-            lo[row] = np.searchsorted(skey, cell, side="left")
-            hi[row] = np.searchsorted(skey, cell, side="right")
-    hi -= lo
-    count = hi.ravel()
-    first = lo.ravel()
-    # Cells hold about one box at the chosen size, so most ranges have 0 or 1 entries:
-    # single entries are taken directly and only longer ranges are expanded.
-    single = np.flatnonzero(count == 1).astype(itype)
-    multi = np.flatnonzero(count > 1).astype(itype)
-    multi_count = count[multi]
-    starts_out = np.cumsum(multi_count, dtype=itype) - multi_count
-    owner = np.concatenate([single, np.repeat(multi, multi_count)])
-    owner %= n
-    partner = np.concatenate(
-        [
-            first[single],
-            np.arange(int(multi_count.sum()), dtype=itype)
-            + np.repeat(first[multi] - starts_out, multi_count),
-        ]
-    )
-    # The exact test on whole box rows: two row gathers (np.take along axis 0) are
-    # much cheaper than eight gathers of single coordinates.
-    sboxes = work("sboxes", (n, 4), np.float64)
-    np.take(boxes, order, axis=0, out=sboxes)
-    m = len(owner)
-    a = work("a", (m, 4), np.float64)
-    b = work("b", (m, 4), np.float64)
-    np.take(sboxes, owner, axis=0, out=a)
-    np.take(sboxes, partner, axis=0, out=b)
-    keep = work("keep", (m,), np.bool_)
-    np.less_equal(a[:, 0], b[:, 2], out=keep)
-    keep &= b[:, 0] <= a[:, 2]
-    keep &= a[:, 1] <= b[:, 3]
-    keep &= b[:, 1] <= a[:, 3]
-    return order[owner[keep]], order[partner[keep]], order
+    return np.concatenate(parts_i), np.concatenate(parts_j)
