@@ -169,9 +169,7 @@ class GridBroadPhase:
         if self._grid is None or self._calls % 64 == 0 or len(boxes) != self._count:
             self._grid = _choose_grid(boxes, previous=self._grid)
             self._count = len(boxes)
-        i, j, self._order, big = _overlapping_pairs(
-            boxes, self._grid, self._order, self._scratch
-        )
+        i, j, self._order, big = _overlapping_pairs(boxes, self._grid, self._order, self._scratch)
         if big > MAX_BIG_BOXES:
             self._grid = None
         return i, j
@@ -264,9 +262,7 @@ def _choose_grid(
 
 def _overlap(a: FloatArray, b: FloatArray) -> BoolArray:
     """Closed overlap test of box rows ``a[k]`` and ``b[k]``."""
-    return (
-        (a[:, 0] <= b[:, 2]) & (b[:, 0] <= a[:, 2]) & (a[:, 1] <= b[:, 3]) & (b[:, 1] <= a[:, 3])
-    )
+    return (a[:, 0] <= b[:, 2]) & (b[:, 0] <= a[:, 2]) & (a[:, 1] <= b[:, 3]) & (b[:, 1] <= a[:, 3])
 
 
 def _overlapping_pairs(

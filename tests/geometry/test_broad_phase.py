@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -10,6 +12,8 @@ from hypothesis import strategies as st
 from arcade_collide.geometry.broad_phase import (
     MAX_BIG_BOXES,
     GridBroadPhase,
+    _Grid,
+    _overlapping_pairs,
     overlapping_pairs,
     overlapping_pairs_brute_force,
 )
@@ -148,3 +152,136 @@ def test_cell_keys_stay_exact_on_a_huge_sparse_grid() -> None:
     )
     pairs = check(boxes, 1.0)
     assert {(k, k + 40) for k in range(40)} <= pairs
+
+
+# -- the row sweep: any grid, any hint, the moving path ------------------------------
+
+
+@given(
+    st.lists(int_box, min_size=2, max_size=50),
+    st.floats(0.25, 6.0),
+    st.integers(0, 3),
+    st.integers(1, 4),
+    st.booleans(),
+    st.randoms(use_true_random=False),
+)
+@settings(max_examples=300, deadline=None)
+def test_any_grid_and_any_hint_give_the_brute_force_pairs(
+    rows: list[tuple[int, ...]],
+    step: float,
+    shift: int,
+    reach: int,
+    hinted: bool,
+    rnd: random.Random,
+) -> None:
+    # Rows 2**shift columns tall, any reach: boxes outside the limits become big ones,
+    # and any permutation is a valid sort hint (a stale one only sorts slower).
+    boxes = np.array(rows, dtype=np.float64) * 0.5
+    hint = None
+    if hinted:
+        perm = list(range(len(boxes)))
+        rnd.shuffle(perm)
+        hint = np.array(perm, dtype=np.intp)
+    i, j, order, big = _overlapping_pairs(boxes, _Grid(step, shift, reach), hint)
+    assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(boxes))
+    if order is None:
+        assert big == len(boxes)  # nothing left for the grid
+    else:
+        assert sorted(order.tolist()) == list(range(len(boxes)))
+
+
+def test_a_box_wider_than_the_reach_is_not_missed_from_the_row_below() -> None:
+    # Unit columns and rows, reach 1. Box 1 sits in the row above box 0 and spans two
+    # columns, more than the reach: box 0 looks for partners from column 2 - 1 = 1 on,
+    # box 1 starts in column 0. They touch at x == 2 and y == 1, so box 1 must be
+    # handled as a big box.
+    boxes = np.array([[2.0, 0.0, 3.0, 1.0], [0.0, 1.0, 2.0, 1.5]])
+    i, j, _, big = _overlapping_pairs(boxes, _Grid(1.0, 0, 1))
+    assert pair_set(i, j) == {(0, 1)}
+    assert big == 1
+    # A box taller than two rows likewise.
+    boxes = np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 1.0, 0.6, 3.5]])
+    i, j, _, big = _overlapping_pairs(boxes[::-1].copy(), _Grid(1.0, 0, 1))
+    assert pair_set(i, j) == {(0, 1)} and big == 1
+
+
+def test_sparse_path_with_int64_keys_matches_the_dense_path() -> None:
+    rng = np.random.default_rng(9)
+    centres = rng.uniform(0, 3e6, (300, 2))
+    centres[150:] = centres[:150] + rng.uniform(-3, 3, (150, 2))  # near twins
+    boxes = boxes_from(centres, rng.uniform(0.5, 3, (300, 2)))
+    # Unit cells over a 3e6 square: far too many cells for a table, binary search instead.
+    sparse = check(boxes, 1.0)
+    assert len(sparse) >= 100
+    assert pair_set(*overlapping_pairs(boxes, 1e5)) == sparse
+
+
+moving_scene = st.tuples(
+    st.integers(2, 120),  # boxes
+    st.integers(0, 2**32 - 1),  # seed
+    st.sampled_from([0.0, 0.5, 3.0]),  # speed per tick, in box sizes
+    st.integers(0, 3 * MAX_BIG_BOXES),  # most big boxes at once
+)
+
+
+@given(moving_scene)
+@settings(max_examples=60, deadline=None)
+def test_moving_scene_with_big_boxes_coming_and_going(scene: tuple[int, int, float, int]) -> None:
+    n, seed, speed, most_big = scene
+    rng = np.random.default_rng(seed)
+    side = np.sqrt(n) * 12
+    centres = rng.uniform(0, side, (n, 2))
+    half = rng.uniform(1, 5, (n, 2))
+    velocity = rng.normal(0, speed * 3, (n, 2))
+    grid = GridBroadPhase()
+    for _ in range(12):
+        boxes = boxes_from(centres, half)
+        # A changing set of boxes grows huge (tall, wide or both) for one tick.
+        grow = rng.choice(n, size=min(n, int(rng.integers(0, most_big + 1))), replace=False)
+        boxes[grow, 2:] += rng.uniform(0, 4, (len(grow), 2)) * side
+        expected = pair_set(*overlapping_pairs_brute_force(boxes))
+        assert pair_set(*grid.pairs(boxes)) == expected
+        centres += velocity
+        if rng.random() < 0.2:
+            # Occasionally the count changes (entities created or deleted).
+            keep = max(2, n - int(rng.integers(0, 3)))
+            centres, half, velocity = centres[:keep], half[:keep], velocity[:keep]
+            n = keep
+
+
+def test_same_calls_give_the_same_arrays() -> None:
+    rng = np.random.default_rng(4)
+    scenes = [
+        boxes_from(rng.uniform(0, 400, (500, 2)), rng.uniform(1, 8, (500, 2))) for _ in range(5)
+    ]
+    scenes[2][7] = [-1e3, -1e3, 1e3, 1e3]
+    first, second = GridBroadPhase(), GridBroadPhase()
+    for boxes in scenes:
+        a, b = first.pairs(boxes), second.pairs(boxes.copy())
+        assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
+        # The stateless function's order depends only on the input.
+        c, d = overlapping_pairs(boxes), overlapping_pairs(boxes.copy())
+        assert c[0].tolist() == d[0].tolist() and c[1].tolist() == d[1].tolist()
+        assert pair_set(*a) == pair_set(*c)
+
+
+def test_degenerate_scenes() -> None:
+    # Boxes on one horizontal line (no area), zero-size boxes, and 0, 1 or 2 boxes.
+    line = np.column_stack([np.arange(50.0), np.zeros(50), np.arange(50.0) + 1.5, np.zeros(50)])
+    assert len(check(line)) == 49
+    points = np.repeat(np.arange(30.0)[:, None] % 3, 4, axis=1)
+    assert len(check(points)) == 3 * 45
+    for count in (0, 1, 2):
+        boxes = np.tile([[0.0, 0.0, 1.0, 1.0]], (count, 1))
+        check(boxes)
+        assert pair_set(*GridBroadPhase().pairs(boxes)) == ({(0, 1)} if count == 2 else set())
+
+
+def test_non_contiguous_input() -> None:
+    rng = np.random.default_rng(2)
+    boxes = boxes_from(rng.uniform(0, 200, (300, 2)), rng.uniform(1, 9, (300, 2)))
+    expected = pair_set(*overlapping_pairs_brute_force(boxes))
+    assert pair_set(*overlapping_pairs(np.asfortranarray(boxes))) == expected
+    assert pair_set(*GridBroadPhase().pairs(np.asfortranarray(boxes))) == expected
+    wide = np.hstack([boxes, boxes])[:, :4]  # a strided view
+    assert pair_set(*GridBroadPhase().pairs(wide)) == expected
