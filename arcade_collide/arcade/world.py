@@ -65,9 +65,13 @@ class _PairHandlers:
     end: list[EndHandler] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(slots=True)
 class _Body:
-    """What the world remembers about one registered sprite."""
+    """What the world remembers about one registered sprite.
+
+    Slotted: event delivery reads a few fields of two bodies per event, straight from
+    the object rather than through an instance dict.
+    """
 
     sprite: arcade.Sprite
     entity: int
