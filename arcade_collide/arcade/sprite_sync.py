@@ -243,6 +243,20 @@ def _rows_in(
     return rows, slots[rows]
 
 
+def _span(indices: IntArray) -> slice | IntArray:
+    """``indices`` as a slice when they are consecutive and ascending, else as they are.
+
+    >>> _span(np.array([3, 4, 5]))
+    slice(3, 6, None)
+    >>> _span(np.array([3, 5])).tolist()
+    [3, 5]
+    """
+    n = len(indices)
+    if n and int(indices[-1]) - int(indices[0]) == n - 1 and bool((np.diff(indices) == 1).all()):
+        return slice(int(indices[0]), int(indices[0]) + n)
+    return indices
+
+
 def _store_in_sprite_list(
     sprite_list: arcade.SpriteList[Any],
     sprites: Sequence[arcade.Sprite],
@@ -258,19 +272,22 @@ def _store_in_sprite_list(
     ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``;
     ``slots[k]`` is the list's slot of ``sprites[rows[k]]``.
     """
-    moves = moved[rows]
-    turns = turned[rows]
+    # Usually a list holds the world's sprites in the world's order, in consecutive
+    # slots: then slices stand for rows and slots, and numpy copies blocks.
+    row_span, slot_span = _span(rows), _span(slots)
+    moves = moved[row_span]
+    turns = turned[row_span]
     if not (moves.any() or turns.any()):
         return
     # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
     # It is dropped before returning, so the list can still grow its buffer later.
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
     if moves.all():
-        data[slots, 0:2] = xy[rows]
+        data[slot_span, 0:2] = xy[row_span]
     else:
         data[slots[moves], 0:2] = xy[rows[moves]]
     if turns.all():
-        data[slots, 3] = angle[rows]
+        data[slot_span, 3] = angle[row_span]
     elif turns.any():
         data[slots[turns], 3] = angle[rows[turns]]
     del data
