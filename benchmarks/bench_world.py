@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_world.py`` (or ``make bench-world``);
 ``--quick`` runs small scenes and few ticks (a smoke test); ``--broad-phase`` also
-times the grid against a vectorised sweep-and-prune on the circle scenes.
+times the grid against a vectorised sweep-and-prune on the circle and mixed scenes.
 
 Scenes: ``N`` moving shapes placed uniformly at random in a square of side
 ``sqrt(N) * 30`` px, velocities 20-120 px/s in random directions, no edge handling.
@@ -268,18 +268,22 @@ def sweep_and_prune(aabbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def compare_broad_phases(sizes: list[int]) -> None:
-    print("\nBroad phase alone (circle scenes), ms per call, median of 20:")
-    print(f"{'N':>7} {'grid (pure)':>12} {'grid (kept)':>12} {'sweep-prune':>12} {'pairs':>7}")
+    print("\nBroad phase alone (boxes: centre +- bounding radius), ms per call, median of 20:")
+    print(
+        f"{'scene':>8} {'N':>7} {'grid (pure)':>12} {'grid (kept)':>12} {'sweep-prune':>12}"
+        f" {'pairs':>7}"
+    )
     from arcade_collide.geometry.broad_phase import overlapping_pairs
 
-    for n in sizes:
-        bodies = make_scene(n, mixed=False)
+    for scene, n in [(scene, n) for scene in ("circles", "mixed") for n in sizes]:
+        bodies = make_scene(n, mixed=scene == "mixed")
         centre = np.array([(b.x, b.y) for b in bodies])
         radius = np.array([b.geometry.bounding_radius for b in bodies])[:, None]
         velocity = np.array([(b.vx, b.vy) for b in bodies]) * DT
         boxes = np.hstack([centre - radius, centre + radius])
         grid = GridBroadPhase()
 
+        # "kept": the boxes move each call, as in a tick, and the grid keeps its order.
         def kept(boxes: np.ndarray = boxes, v: np.ndarray = velocity,
                  grid: GridBroadPhase = grid) -> None:
             boxes[:, :2] += v
@@ -291,7 +295,7 @@ def compare_broad_phases(sizes: list[int]) -> None:
         t_sap = statistics.median(timed(partial(sweep_and_prune, boxes), 1, 5 if n > 5000 else 20))
         count = len(overlapping_pairs(boxes)[0])
         assert count == len(sweep_and_prune(boxes)[0])
-        print(f"{n:>7} {t_pure:>12.2f} {t_kept:>12.2f} {t_sap:>12.2f} {count:>7}")
+        print(f"{scene:>8} {n:>7} {t_pure:>12.2f} {t_kept:>12.2f} {t_sap:>12.2f} {count:>7}")
 
 
 # -- main ----------------------------------------------------------------------------

@@ -277,6 +277,26 @@ def test_degenerate_scenes() -> None:
         assert pair_set(*GridBroadPhase().pairs(boxes)) == ({(0, 1)} if count == 2 else set())
 
 
+@pytest.mark.parametrize("cell", [None, 5e-324, 1e-3, 1e300])
+def test_sizes_and_coordinates_at_the_ends_of_the_float_range(cell: float | None) -> None:
+    # Widths and cell coordinates overflow to infinity here; no warning, same pairs.
+    huge = 1.7e308
+    boxes = np.array(
+        [
+            [-huge, -huge, huge, huge],
+            [0, 0, 5e-324, 5e-324],
+            [1, 1, 1, 1],
+            [-1e308, 0, 1e308, 1e-300],
+            [huge, huge, huge, huge],
+            [1e-300, 1e-300, 2e-300, 2e-300],
+        ]
+    )
+    assert len(check(boxes, cell)) == 5 + 2  # the first box meets all; (1, 3), (3, 5)
+    assert pair_set(*GridBroadPhase().pairs(boxes)) == pair_set(
+        *overlapping_pairs_brute_force(boxes)
+    )
+
+
 def test_non_contiguous_input() -> None:
     rng = np.random.default_rng(2)
     boxes = boxes_from(rng.uniform(0, 200, (300, 2)), rng.uniform(1, 9, (300, 2)))
