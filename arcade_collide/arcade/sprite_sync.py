@@ -56,7 +56,22 @@ _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
 _UNSEEN = object()
 """Stands for "read this sprite's pose as numbers next tick" in :class:`PoseMirror`."""
 
+_POSITION_TYPES = frozenset({tuple})
+_ANGLE_TYPES = frozenset({float, int})
+
 _fast_classes: dict[type, bool] = {}
+
+
+def _immutable(objects: list[Any], types: frozenset[type]) -> list[Any]:
+    """``objects``, with :data:`_UNSEEN` for any not of ``types``.
+
+    Identity tells a pose unchanged only for immutable objects: a game could store a
+    list as a sprite's position (Arcade keeps what it is given) and change it in place.
+    Such sprites are read as numbers every tick.
+    """
+    if types.issuperset(map(type, objects)):
+        return objects
+    return [o if type(o) in types else _UNSEEN for o in objects]
 
 
 def has_fast_pose(sprite: arcade.Sprite) -> bool:
@@ -437,8 +452,8 @@ class PoseMirror:
         xy, angle = read_poses([sprite])
         self.sprites.append(sprite)
         self._fast.append(has_fast_pose(sprite))
-        self._positions.append(sprite._position)
-        self._angles.append(sprite._angle)
+        self._positions.extend(_immutable([sprite._position], _POSITION_TYPES))
+        self._angles.extend(_immutable([sprite._angle], _ANGLE_TYPES))
         self._watchers.append(_watch_memberships(sprite))
         self.xy = np.concatenate([self.xy, xy])
         self.angle = np.concatenate([self.angle, angle])
@@ -489,8 +504,8 @@ class PoseMirror:
             return
         # This tick's objects, every row: unmoved rows hold the same objects as before
         # (or equal ones), so the lists replace the old ones whole.
-        self._positions = moves.positions
-        self._angles = moves.angles
+        self._positions = _immutable(moves.positions, _POSITION_TYPES)
+        self._angles = _immutable(moves.angles, _ANGLE_TYPES)
         self.xy[moves.rows] = moves.xy
         self.angle[moves.rows] = moves.angle
 

@@ -222,3 +222,13 @@ def test_a_sprite_given_a_new_lists_record_is_still_followed(world: CollisionWor
     assert sprite.center_x == pytest.approx(4.0)
     assert _buffer(second, sprite) == _expected_buffer(sprite)
     assert _buffer(first, sprite) == _expected_buffer(sprite)
+
+
+def test_a_position_list_changed_in_place_is_a_move(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
+    world.add_sprite(sprite)  # static: the world never writes its position
+    sprite.position = [10.0, 0.0]  # Arcade keeps the list it is given
+    world.step(DT)
+    sprite.position[0] = 20.0  # changed in place: no new object to notice
+    world.step(DT)
+    assert world.poses()[0].tolist() == [[20.0, 0.0]]
