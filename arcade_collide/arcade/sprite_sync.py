@@ -57,7 +57,6 @@ _UNSEEN = object()
 """Stands for "read this sprite's pose as numbers next tick" in :class:`PoseMirror`."""
 
 _POSITION_TYPES = frozenset({tuple})
-_ANGLE_TYPES = frozenset({float, int})
 
 _fast_classes: dict[type, bool] = {}
 
@@ -67,7 +66,7 @@ def _immutable(objects: list[Any], types: frozenset[type]) -> list[Any]:
 
     Identity tells a pose unchanged only for immutable objects: a game could store a
     list as a sprite's position (Arcade keeps what it is given) and change it in place.
-    Such sprites are read as numbers every tick.
+    Such sprites are read as numbers every tick. (Angles are numbers, immutable.)
     """
     if types.issuperset(map(type, objects)):
         return objects
@@ -439,8 +438,11 @@ class PoseMirror:
         self._positions: list[Any] = []
         self._angles: list[Any] = []
         self._watchers: list[_Memberships] = []
-        self._records_kept = False
-        """Whether every sprite still held its counting ``sprite_lists`` at the last read."""
+        self._records_kept: bool | None = None
+        """Whether every sprite still holds its counting ``sprite_lists`` (None: not
+        checked since the last write-back)."""
+        self._wrote = False
+        """Whether the last :meth:`write` wrote anything to the sprites."""
         self._lists: list[_ListRows] | None = None
         self._changes_seen = -1
 
@@ -453,7 +455,7 @@ class PoseMirror:
         self.sprites.append(sprite)
         self._fast.append(has_fast_pose(sprite))
         self._positions.extend(_immutable([sprite._position], _POSITION_TYPES))
-        self._angles.extend(_immutable([sprite._angle], _ANGLE_TYPES))
+        self._angles.append(sprite._angle)
         self._watchers.append(_watch_memberships(sprite))
         self.xy = np.concatenate([self.xy, xy])
         self.angle = np.concatenate([self.angle, angle])
@@ -487,9 +489,10 @@ class PoseMirror:
         sprites = self.sprites
         positions = list(map(_POSITION, sprites))
         angles = list(map(_ANGLE, sprites))
-        # Checked here, where each sprite's memory was just read anyway, not at the
-        # write-back (after the ECS tick it is often out of the CPU caches again).
-        self._records_kept = all(map(is_, map(_SPRITE_LISTS, sprites), self._watchers))
+        # Checked here, where each sprite's memory was just read anyway, rather than at
+        # the write-back (after the ECS tick it is often out of the CPU caches again);
+        # only when the last tick wrote, so this one probably will too.
+        self._records_kept = self._records_held() if self._wrote else None
         if positions == self._positions and angles == self._angles:
             return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], None, None)
         n = len(sprites)
@@ -505,7 +508,7 @@ class PoseMirror:
         # This tick's objects, every row: unmoved rows hold the same objects as before
         # (or equal ones), so the lists replace the old ones whole.
         self._positions = _immutable(moves.positions, _POSITION_TYPES)
-        self._angles = _immutable(moves.angles, _ANGLE_TYPES)
+        self._angles = moves.angles
         self.xy[moves.rows] = moves.xy
         self.angle[moves.rows] = moves.angle
 
@@ -534,6 +537,8 @@ class PoseMirror:
             self._write_angles(turned, angle)
         if any_moved or any_turned:
             self._write_lists(xy, angle, moved, turned)
+        self._wrote = any_moved or any_turned
+        self._records_kept = None
         self.xy = xy
         self.angle = angle
 
@@ -602,7 +607,12 @@ class PoseMirror:
         for entry in lists:
             if entry.sprite_list.sprite_slot is not entry.slot_dict:
                 return False
-        return self._records_kept
+        kept = self._records_kept
+        return self._records_held() if kept is None else kept
+
+    def _records_held(self) -> bool:
+        """Whether every sprite still holds the counting ``sprite_lists`` it was given."""
+        return all(map(is_, map(_SPRITE_LISTS, self.sprites), self._watchers))
 
     def _index_lists(self) -> list[_ListRows]:
         sprites = self.sprites
