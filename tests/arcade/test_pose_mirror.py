@@ -232,3 +232,22 @@ def test_a_position_list_changed_in_place_is_a_move(world: CollisionWorld) -> No
     sprite.position[0] = 20.0  # changed in place: no new object to notice
     world.step(DT)
     assert world.poses()[0].tolist() == [[20.0, 0.0]]
+
+
+def test_a_new_lists_record_is_noticed_after_a_tick_without_writes(
+    world: CollisionWorld,
+) -> None:
+    first = arcade.SpriteList()
+    sprite = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
+    first.append(sprite)
+    world.add_sprite(sprite, velocity=(60, 0))
+    world.step(DT)  # writes: the sprite lists' rows are cached
+    world.set_velocity(sprite, 0, 0)
+    world.step(DT)  # writes nothing
+    sprite.sprite_lists = list(sprite.sprite_lists)
+    second = arcade.SpriteList()
+    second.append(sprite)  # not counted: the record is a plain list now
+    world.set_velocity(sprite, 60, 0)
+    world.step(DT)
+    assert sprite.center_x == pytest.approx(2.0)
+    assert _buffer(second, sprite) == _expected_buffer(sprite)
