@@ -325,8 +325,12 @@ def _overlapping_pairs(
     np.greater(rows, 1, out=big)
     big |= span > reach
     nbig = int(np.count_nonzero(big))
+    big_boxes = np.flatnonzero(big)
     if nbig == n:
-        return (*_big_pairs(boxes, big), None, nbig)
+        return (*_big_pairs(boxes, big_boxes, []), None, nbig)
+    # Rows of the big boxes, before they are parked below.
+    big_first = row.take(big_boxes).astype(np.int64)
+    big_last = big_first + rows.take(big_boxes)
 
     row_lo, row_hi = int(lo_y) >> grid.shift, int(hi_y) >> grid.shift
     col_lo, col_hi = int(lo_x), int(hi_x)
@@ -422,7 +426,20 @@ def _overlapping_pairs(
     i = oi.take(hit)
     j = oj.take(hit)
     if nbig:
-        bi, bj = _big_pairs(boxes, big)
+        # A grid box spans two rows at most, so it can meet a big box only if it starts
+        # between the row below the big box and the big box's last row: a contiguous
+        # range of the sorted order. Table rows are row - row_lo + 1, within 0 .. top.
+        # (Table row 0 is empty, so a range starting there needs no special case.)
+        top = row_hi - row_lo + 2
+        bounds: list[int] = []
+        for r0, r1 in zip(big_first.tolist(), big_last.tolist(), strict=True):
+            first = min(max(r0 - row_lo, 0), top)
+            last = min(max(r1 - row_lo + 1, 0), top)
+            bounds += (max(first * width - 1, 0), (last + 1) * width - 1)
+        counts = np.empty(2 * nbig, dtype=np.intp)
+        count_upto(np.array(bounds, dtype=itype), counts)
+        ranges = [order[lo:hi] for lo, hi in counts.reshape(nbig, 2).tolist()]
+        bi, bj = _big_pairs(boxes, big_boxes, ranges)
         i = np.concatenate([i, bi])
         j = np.concatenate([j, bj])
     return np.minimum(i, j), np.maximum(i, j), order, nbig
@@ -461,16 +478,31 @@ def _expand(*ranges: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:
     return np.concatenate(owners), np.concatenate(partners)
 
 
-def _big_pairs(boxes: FloatArray, big: BoolArray) -> tuple[IntArray, IntArray]:
-    """Pairs with at least one big box, each tested against all boxes."""
+def _big_pairs(
+    boxes: FloatArray, big_boxes: IntArray, candidates: list[IntArray]
+) -> tuple[IntArray, IntArray]:
+    """Pairs with a big box: each big box against its grid ``candidates`` (none when the
+    list is empty) and against the big boxes after it."""
     parts_i: list[IntArray] = []
     parts_j: list[IntArray] = []
-    for b in np.flatnonzero(big).tolist():
-        hit = _overlap(boxes, boxes[b : b + 1])
-        hit[b] = False
-        # A big box meets another big box once: from the lower index.
-        hit[: b + 1] &= ~big[: b + 1]
-        others = np.flatnonzero(hit)
+    if candidates:
+        parts_i.append(np.repeat(big_boxes, [len(c) for c in candidates]))
+        parts_j.append(np.concatenate(candidates))
+    for t, b in enumerate(big_boxes[:-1].tolist()):
+        # One big box at a time: memory stays linear even if every box is big.
+        others = big_boxes[t + 1 :]
         parts_i.append(np.full(len(others), b, dtype=np.intp))
         parts_j.append(others)
-    return np.concatenate(parts_i), np.concatenate(parts_j)
+        if len(parts_i) > 1 and len(others) > 64:
+            i, j = _keep_overlapping(boxes, parts_i, parts_j)
+            parts_i, parts_j = [i], [j]
+    return _keep_overlapping(boxes, parts_i, parts_j)
+
+
+def _keep_overlapping(
+    boxes: FloatArray, parts_i: list[IntArray], parts_j: list[IntArray]
+) -> tuple[IntArray, IntArray]:
+    i = np.concatenate(parts_i)
+    j = np.concatenate(parts_j)
+    hit = _overlap(boxes.take(i, axis=0), boxes.take(j, axis=0))
+    return i[hit], j[hit]

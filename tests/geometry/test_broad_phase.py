@@ -214,6 +214,11 @@ def test_sparse_path_with_int64_keys_matches_the_dense_path() -> None:
     sparse = check(boxes, 1.0)
     assert len(sparse) >= 100
     assert pair_set(*overlapping_pairs(boxes, 1e5)) == sparse
+    # Big boxes on the binary-search path: a floor, a wall, and boxes beyond every row.
+    big = np.array(
+        [[0, 1e6, 3e6, 1e6 + 2], [2e6, 0, 2e6 + 2, 3e6], [0, -1e7, 3e6, -9e6], [0, 9e6, 9e6, 1e7]]
+    )
+    check(np.vstack([boxes, big]), 1.0)
 
 
 moving_scene = st.tuples(
