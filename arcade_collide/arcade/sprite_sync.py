@@ -405,13 +405,18 @@ class PoseMirror:
 
     **Finding the game's moves cheaply.** Arcade's setters never change a pose in
     place: they *replace* ``sprite._position`` (a tuple) and ``sprite._angle`` (a
-    float). The mirror keeps the very objects it last saw or wrote, so one C-level
-    pass (``list(map(attrgetter(...), sprites))``) and a list comparison, which
-    tests identity before value, tell whether any sprite was moved; only then are
+    float). The mirror keeps the very objects it last saw or wrote, so two C-level
+    passes (``list(map(attrgetter(...), sprites))``) and list comparisons, which
+    test identity before value, tell whether any sprite was moved; only then are
     poses read as numbers (and compared by value with :attr:`xy` and :attr:`angle`,
-    so an object replaced by an equal value is no move). A sprite whose class
-    overrides the setters (see :func:`has_fast_pose`) may store something other
-    than what it was given, so after each write it is read as numbers once more.
+    so an object replaced by an equal value is no move). A position that is not a
+    tuple (a list could be changed in place) is read as numbers every tick. A
+    sprite whose class overrides the setters (see :func:`has_fast_pose`) may store
+    something other than what it was given, so after each write it is read as
+    numbers once more.
+
+    The objects the game replaced stay referenced until the next :meth:`accept`, so
+    a game that moves every sprite itself has them freed inside the world's step.
 
     **Writing back only what changed.** :meth:`write` compares the new poses with
     the mirror's: sprites that did not move are not touched, the angle of one that
