@@ -3,12 +3,14 @@
 One tick of :meth:`CollisionWorld.step`:
 
 1. **read**: poses of sprites the game moved since the last tick (compared with
-   what the world wrote last) go into the ``Position`` components; sprites with a
-   derived shape whose width, height or texture changed get a rebuilt ``Shape``
-   (an explicit shape is kept as given).
+   what the world wrote last, by object first: :class:`~.sprite_sync.PoseMirror`)
+   go into the ``Position`` components; sprites with a derived shape whose width,
+   height or texture changed get a rebuilt ``Shape`` (an explicit shape is kept
+   as given).
 2. **simulate**: the ECS processors run (movement, then collision detection).
 3. **write back**: every sprite whose component pose changed gets its new
-   ``position`` and ``angle`` once, in bulk (:mod:`.sprite_sync`).
+   ``position`` (if it moved) and ``angle`` (if it turned) once, in bulk
+   (:mod:`.sprite_sync`); a sprite that neither moved nor turned is not touched.
 4. **dispatch**: collision events buffered during the tick reach the sprites
    (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and
    the pair handlers registered with :meth:`CollisionWorld.on_collision` (kinds)
