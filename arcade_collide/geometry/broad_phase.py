@@ -383,8 +383,11 @@ def _overlapping_pairs(
     up_lo = work("up_lo", (ns,), np.intp)
     if dense:
         # ends[c] = number of boxes in cells <= c.
+        # (np.add.at rather than np.bincount: the counts stay in a reused buffer.)
         ends = work("ends", (ncells,), np.intp)
-        np.cumsum(np.bincount(skey, minlength=ncells), out=ends)
+        ends.fill(0)
+        np.add.at(ends, skey, 1)
+        np.cumsum(ends, out=ends)
 
         def count_upto(cells: _Index, out: IntArray) -> None:
             np.take(ends, cells, out=out)
