@@ -9,8 +9,9 @@ One tick of :meth:`CollisionWorld.step`:
    as given).
 2. **simulate**: the ECS processors run (movement, then collision detection).
 3. **write back**: every sprite whose component pose changed gets its new
-   ``position`` (if it moved) and ``angle`` (if it turned) once, in bulk
-   (:mod:`.sprite_sync`); a sprite that neither moved nor turned is not touched.
+   ``position`` and ``angle`` once, in bulk (:mod:`.sprite_sync`); a sprite that
+   neither moved nor turned is not touched, and in a tick where nothing turned
+   (or nothing moved) no angle (or position) is written.
 4. **dispatch**: collision events buffered during the tick reach the sprites
    (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and
    the pair handlers registered with :meth:`CollisionWorld.on_collision` (kinds)
