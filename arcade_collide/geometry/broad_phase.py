@@ -25,21 +25,38 @@ cells are swept in x within each row, as in sweep-and-prune, 7.5):
   ``floor(x / q)``, a monotonic function (also in floating point, and after clipping
   far-away coordinates), so ``b`` lies in those ranges; each pair is visited from its
   lower row, or within a row from the box that sorts first, hence once.
-* Boxes taller than two rows or wider than ``reach`` ("big" boxes: a level's floor, a
-  wall, a huge trigger zone) are sorted to the end and tested against all boxes
-  directly. The row height and ``reach`` are picked so that at most a few boxes are big.
+* Boxes spanning more than two rows or more than ``reach`` columns ("big" boxes: a
+  level's floor, a wall, a huge trigger zone) are sorted to the end. A grid box can
+  meet a big box only if it starts between the row below the big box and the big
+  box's last row, again a contiguous range of the sorted order; big boxes are tested
+  against those ranges and against each other. The row height and ``reach`` are picked
+  so that at most a few boxes are big.
 * Every candidate is then checked with the exact closed overlap test.
 
+:class:`GridBroadPhase` keeps its grid and last call's sort order (over all boxes,
+big ones included) between calls, so the sort runs on nearly sorted keys.
+
 Compared with the previous grid (square cells as large as a box, each box paired with
-its own cell and four neighbour cells), the x ranges offer about 1.4 candidates per
-box instead of 2.2 in the circle benchmark scene, with fewer array passes. Measured on
-the boxes of the benchmark scenes (20,000 circles of radius 5-10 px, or 10,000 mixed
-circles, rotated rectangles, triangles and hexagons of 10-20 px, spread over a square
-of side ``sqrt(N) * 30`` px; recorded over real ticks and replayed, a shared 2-core
-machine): :class:`GridBroadPhase` takes about 1.2 ms per tick at 20,000 circles
-(previous grid: 2.2 ms) and 0.7 ms at 10,000 mixed shapes (previous: 1.3 ms).
+its own cell and four neighbour cells), the ranges offer 1.4 candidates per box
+instead of 2.2 in the circle benchmark scene (0.49 overlapping pairs per box) and 2.1
+instead of 3.6 in the mixed one (0.57 pairs per box), with fewer array passes.
+Measured with the boxes of the benchmark scenes (20,000 circles of radius 5-10 px, or
+10,000 mixed circles, rotated rectangles, triangles and hexagons of 10-20 px, spread
+over a square of side ``sqrt(N) * 30`` px), the previous grid run alternately in the
+same process on a shared 2-core machine, ms per :meth:`GridBroadPhase.pairs` call
+at 20,000 circles / 10,000 mixed shapes:
+
+* boxes of 80 recorded ticks, replayed (best of 6 replays, median over the calls):
+  1.1 / 0.71 (previous grid: 1.9 / 1.2);
+* the same boxes again and again (likewise): 1.0 / 0.63 (previous: 1.8 / 1.1);
+* inside real ticks (median of 6 runs of 100 ticks): 1.6 / 1.0 (previous: 2.5 / 1.6).
+
+Inside real ticks, where the boxes and work arrays are no longer in the processor
+cache, the whole tick got about 1.0 ms (20,000 circles) and 0.7 ms (10,000 mixed)
+faster.
+
 A vectorised sweep-and-prune along x alone keeps every box whose x range overlaps as a
-candidate, about ``sqrt(N)`` per box: 86 ms at 20,000 circles
+candidate, about ``sqrt(N)`` per box: 60-90 ms at 20,000 circles
 (``benchmarks/bench_world.py --broad-phase``).
 
 This module never imports esper or arcade.
@@ -67,7 +84,7 @@ MAX_BIG_BOXES = 8
 # never a wrong answer).
 _CELL_LIMIT = float(2**29)
 # Columns are made narrow enough for about this many cells per box: measured on the
-# benchmark scenes, 8 gave the fastest calls (4 and 16 were 5-15 % slower).
+# benchmark scenes, 6 and 8 gave the fastest calls (4 and 12 up to 10 % slower).
 _CELLS_PER_BOX = 8.0
 # Past this many cells per box the count table is replaced by binary searches.
 _DENSE_CELLS_PER_BOX = 16
