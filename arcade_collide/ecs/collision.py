@@ -98,7 +98,7 @@ from arcade_collide.geometry.arrays import (
     IntArray,
     PolygonArrays,
     ShapeArrays,
-    as_polygons,
+    stack_polygons,
     take,
 )
 from arcade_collide.geometry.bounding_circles import classify, coordinate_slack
@@ -132,7 +132,7 @@ class _Shapes:
         if self._polygons is None:
             parts = [arrays for kind, arrays in self.world.items() if kind in _CONVEX]
             width = max(_width(arrays) for arrays in parts)
-            self._polygons = _concat([as_polygons(a, width) for a in parts])  # type: ignore[arg-type]
+            self._polygons = stack_polygons(parts, width)  # type: ignore[arg-type]
         first = min(self.starts[kind] for kind in self.world if kind in _CONVEX)
         return self._polygons, first
 
@@ -508,7 +508,7 @@ def _batches(
             continue
         # One gather per side from the polygon view of all convex rows, cut to the
         # widest kind involved (padding repeats the last vertex, so the cut rows are
-        # exactly what as_polygons would give at that width).
+        # exactly what ``as_polygons`` gives at that width).
         width = max(_width(world[kb]) for _, _, kb in parts)
         if group == "convex":
             width = max([width] + [_width(world[ka]) for _, ka, _ in parts])

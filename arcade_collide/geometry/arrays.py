@@ -164,6 +164,66 @@ def as_polygons(
     return PolygonArrays(vertices, nverts)
 
 
+def stack_polygons(
+    records: Sequence[RectArrays | TriangleArrays | PolygonArrays],
+    width: int,
+) -> PolygonArrays:
+    """:func:`as_polygons` of each record at ``width``, stacked into one record.
+
+    The rows come out in order, record after record, with the same values
+    :func:`as_polygons` gives; everything is written into one array, without the
+    intermediate copies of padding and concatenating.
+
+    Args:
+        records: Rectangles, triangles or polygons, at most ``width`` vertices wide.
+        width: Vertices per row of the result.
+
+    Raises:
+        ValueError: a record is wider than ``width``.
+
+    >>> tri = TriangleArrays(np.array([[[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]]))  # clockwise
+    >>> rect = RectArrays(np.zeros((1, 2)), np.array([[1.0, 0.0]]), np.ones((1, 2)),
+    ...                   np.array([[[-1.0, -1], [1, -1], [1, 1], [-1, 1]]]))
+    >>> both = stack_polygons([tri, rect], 4)
+    >>> both.vertices[0].tolist(), both.nverts.tolist()
+    ([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]], [3, 4])
+    """
+    total = sum(len(r.vertices) for r in records)
+    vertices = np.empty((total, width, 2), dtype=np.float64)
+    nverts = np.empty(total, dtype=np.intp)
+    start = 0
+    for record in records:
+        source = record.vertices
+        m, k = source.shape[0], source.shape[1]
+        if k > width:
+            raise ValueError(f"width must be at least {k}, got {width}")
+        out = vertices[start : start + m]
+        out[:, :k] = source
+        # Each (x, y) vertex viewed as one complex number: a padded column is then one
+        # strided copy, not a broadcast with an inner loop of length 2 (several times
+        # slower).
+        points = out.view(np.complex128)[:, :, 0]
+        for column in range(k, width):
+            points[:, column] = points[:, k - 1]
+        if isinstance(record, PolygonArrays):
+            nverts[start : start + m] = record.nverts
+        else:
+            nverts[start : start + m] = k
+        if isinstance(record, TriangleArrays):
+            # Clockwise rows reversed, decided exactly as as_polygons decides.
+            a, b, c = source[:, 0], source[:, 1], source[:, 2]
+            ab = b - a
+            ac = c - a
+            rows = np.flatnonzero(ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0] < 0.0)
+            if rows.size:
+                flipped = source[rows][:, ::-1]
+                out[rows, :3] = flipped
+                if width > 3:
+                    out[rows, 3:] = flipped[:, 2:3]
+        start += m
+    return PolygonArrays(vertices, nverts)
+
+
 def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
     """Vectorised :func:`~arcade_collide.geometry.pose.rotation`: ``(cos, sin)``.
 
