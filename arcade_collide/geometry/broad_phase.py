@@ -76,7 +76,7 @@ _Index = NDArray[np.signedinteger[Any]]
 """Index arrays of either width (keys are int32 when the cell table is small)."""
 
 MAX_BIG_BOXES = 8
-"""How many boxes may be left out of the grid and tested against everything instead."""
+"""How many boxes may be left out of the grid ("big" boxes, tested on their own)."""
 
 # Cell coordinates are clipped to this range so that they fit int32 with room for the
 # differences taken below, and keys fit int64; clipping is monotonic, so the range
@@ -367,7 +367,7 @@ def _overlapping_pairs(
         # Park the big boxes inside the range so the keys below cannot overflow.
         np.copyto(row, row_lo, where=big)
         np.copyto(col, col_lo, where=big)
-    dense = ncells <= dense_limit
+    dense = ncells <= dense_limit and ncells < 2**31
     # int32 halves the size of the temporaries when the table is small; otherwise
     # exact int64 keys (in float64 a key above 2**53 would round onto another cell).
     itype = np.int32 if dense else np.int64
@@ -406,14 +406,14 @@ def _overlapping_pairs(
         np.add.at(ends, skey, 1)
         np.cumsum(ends, out=ends)
 
-        def count_upto(cells: _Index, out: IntArray) -> None:
-            np.take(ends, cells, out=out)
+        def count_upto(at: _Index, out: IntArray) -> None:
+            np.take(ends, at, out=out)
 
     else:
         # Sparse scene (far-apart clusters): binary search instead of a table larger
         # than the scene.
-        def count_upto(cells: _Index, out: IntArray) -> None:
-            out[:] = np.searchsorted(skey, cells, side="right")
+        def count_upto(at: _Index, out: IntArray) -> None:
+            out[:] = np.searchsorted(skey, at, side="right")
 
     np.add(own_key, own_span, out=cell)  # column of max_x, own row
     count_upto(cell, own_end)
