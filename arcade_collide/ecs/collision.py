@@ -357,7 +357,9 @@ class CollisionSystem(esper.Processor):
         eb = table.entities[j]
         flip = ea > eb
         keys = (np.minimum(ea, eb) << _PAIR_SHIFT) | np.maximum(ea, eb)
-        order = np.argsort(keys)
+        # Keys are unique, so any sort gives this order; numpy's stable sort (timsort
+        # on int64) measured twice as fast as its default quicksort here.
+        order = np.argsort(keys, kind="stable")
         snap = _Snapshot()
         snap.keys = keys[order]
         snap.rows_i = i[order]
