@@ -488,9 +488,26 @@ def _separated(
     """Columns where some axis separates the outlines."""
     if xa.shape[1] > ROWS_ABOVE:
         return _separated_rows(xa, ya, xb, yb, axes_a, axes_b)
+    return _apart(_project(xa, ya, xb, yb, axes_a, axes_b))
+
+
+_Projection = tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]
+"""``(nx, ny, max_a, min_a, max_b, min_b)``: every axis and both outlines' extents on it."""
+
+
+def _project(
+    xa: FloatArray, ya: FloatArray, xb: FloatArray, yb: FloatArray, axes_a: int, axes_b: int
+) -> _Projection:
+    """All axes of both outlines and the extents of each outline on them (``(A, M)`` each)."""
     nx, ny = _all_axes(xa, ya, xb, yb, axes_a, axes_b)
     max_a, min_a = _extent(nx, ny, xa, ya, "a")
     max_b, min_b = _extent(nx, ny, xb, yb, "b")
+    return nx, ny, max_a, min_a, max_b, min_b
+
+
+def _apart(projection: _Projection) -> BoolArray:
+    """Columns where some axis of a :func:`_project` result separates the outlines."""
+    _, _, max_a, min_a, max_b, min_b = projection
     apart: BoolArray = max_a < min_b
     apart |= max_b < min_a
     separated: BoolArray = np.logical_or.reduce(apart, axis=0)
@@ -517,18 +534,20 @@ def _sat_batch(
     axes_a: int,
     axes_b: int,
     valid: BoolArray | None,
+    projection: _Projection | None = None,
 ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, BoolArray]:
     """Vectorised :func:`_sat` over columns of touching pairs: ``(ux, uy, depth, point, tie)``.
 
-    All axes are projected at once (``(A, M)`` overlaps); the first minimum of the
-    ranks wins, as in the scalar loop (``argmin`` returns the first minimum).
+    All axes are projected at once (``(A, M)`` overlaps), or ``projection`` of these
+    very columns is used when the caller has it; the first minimum of the ranks wins,
+    as in the scalar loop (``argmin`` returns the first minimum).
     """
     m = xa.shape[1]
     if m > ROWS_ABOVE:
         return _sat_rows(xa, ya, xb, yb, axes_a, axes_b, valid)
-    nx, ny = _all_axes(xa, ya, xb, yb, axes_a, axes_b)
-    max_a, min_a = _extent(nx, ny, xa, ya, "a")
-    max_b, min_b = _extent(nx, ny, xb, yb, "b")
+    if projection is None:
+        projection = _project(xa, ya, xb, yb, axes_a, axes_b)
+    nx, ny, max_a, min_a, max_b, min_b = projection
     forward = max_a - min_b
     backward = max_b - min_a
     rank = np.minimum(forward, backward)
@@ -693,8 +712,13 @@ def sat_contact_batch(
     kb = axes_b or xb.shape[0]
     m = xa.shape[1]
     # The contact geometry costs several times the separation test: work it out
-    # for the touching rows only.
-    hit = ~_separated(xa, ya, xb, yb, ka, kb)
+    # for the touching rows only. The projections of the test are kept for them.
+    projection: _Projection | None = None
+    if m > ROWS_ABOVE:
+        hit = ~_separated(xa, ya, xb, yb, ka, kb)
+    else:
+        projection = _project(xa, ya, xb, yb, ka, kb)
+        hit = ~_apart(projection)
     rows = np.flatnonzero(hit)
     normal = np.zeros((m, 2))
     depth = np.zeros(m)
@@ -704,6 +728,8 @@ def sat_contact_batch(
     if rows.size < m:
         # np.take: several times faster than fancy indexing on 2-D and 3-D arrays.
         xa, ya, xb, yb = (np.take(v, rows, axis=1) for v in (xa, ya, xb, yb))
+        if projection is not None:
+            projection = tuple(np.take(v, rows, axis=1) for v in projection)  # type: ignore[assignment]
         va, vb = np.take(va, rows, axis=0), np.take(vb, rows, axis=0)
         nverts_a = None if nverts_a is None else nverts_a[rows]
         nverts_b = None if nverts_b is None else nverts_b[rows]
@@ -712,7 +738,7 @@ def sat_contact_batch(
     mask_a = None if full_a is None else full_a.T
     mask_b = None if full_b is None else full_b.T
     valid = _stack_masks(mask_a, mask_b, ka, kb, rows.size)
-    ux, uy, sub_depth, sub_point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid)
+    ux, uy, sub_depth, sub_point, tie = _sat_batch(xa, ya, xb, yb, ka, kb, valid, projection)
     if canonical:
         redo = np.flatnonzero(tie)
         if redo.size:
