@@ -49,10 +49,13 @@ KINDS = len(ShapeKind)
 _CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
 
 # esper keeps a world's state in module globals that switch_world swaps; these are
-# read to tell worlds apart and to see deletions that are still pending. They are
-# private to esper 3.9 (pinned ~=3.9 in pyproject.toml).
+# read to tell worlds apart, to see deletions that are still pending and to find the
+# entities holding a Shape. They are private to esper 3.9 (pinned ~=3.9 in
+# pyproject.toml).
 _ESPER_ENTITIES = "_entities"
 _ESPER_DEAD = "_dead_entities"
+_ESPER_COMPONENTS = "_components"
+_NOBODY: set[int] = set()
 
 
 def world_identity() -> object:
@@ -119,7 +122,6 @@ class ShapeTable:
         self._rows: IntArray = np.empty(0, dtype=np.intp)
         self._rows_slice: slice | None = None
         self._source: object = None
-        self._shape_list: object = None
         self._epoch = -1
         self._dead: frozenset[int] = frozenset()
         self._pool_data: object = None
@@ -173,7 +175,7 @@ class ShapeTable:
         if rebuilt is not None:
             self._adopt(rebuilt)
             self.layout += 1
-            self._source, self._shape_list, self._epoch = key[0], key[1], key[2]
+            self._source, self._epoch = key[0], key[2]
             self._dead = frozenset(key[3])
         self.world = world
         self.aabbs = aabbs
@@ -186,15 +188,17 @@ class ShapeTable:
     def _structure(self) -> tuple[_StructureKey, bool]:
         """What the layout depends on, and whether it differs from the current layout's."""
         source = esper.get_components(Position, Shape)
-        shapes_only = esper.get_component(Shape)
+        # esper's own set of the entities holding a Shape, read rather than a second
+        # get_component query: each query is rebuilt entity by entity after every
+        # structural change, and only the count and the ids are needed here.
+        holders = getattr(esper, _ESPER_COMPONENTS).get(Shape, _NOBODY)
         dead = pending_deletions()
         structural = (
             source is not self._source
-            or shapes_only is not self._shape_list
             or shape_epoch() != self._epoch
             or ((bool(dead) or bool(self._dead)) and dead != self._dead)
         )
-        return (source, shapes_only, shape_epoch(), frozenset(dead)), structural
+        return (source, holders, shape_epoch(), frozenset(dead)), structural
 
     def _layout(self) -> _Layout:
         return _Layout(self.entities, self._rows, self._rows_slice, self.kinds, self.blocks,
@@ -218,11 +222,14 @@ class ShapeTable:
 
 
 _StructureKey = tuple[Any, Any, int, frozenset[int]]
-"""(esper's Position+Shape list, its Shape list, shape epoch, pending deletions)."""
+"""(esper's Position+Shape list, the entities holding a Shape, shape epoch, pending
+deletions). The list is rebuilt by esper whenever any entity gains or loses a
+component, so its identity tells a structural change; the holders are read for the
+Shape-without-Position check only."""
 
 
 def _same(a: _StructureKey, b: _StructureKey) -> bool:
-    return a[0] is b[0] and a[1] is b[1] and a[2] == b[2] and a[3] == b[3]
+    return a[0] is b[0] and a[2] == b[2] and a[3] == b[3]
 
 
 class _Layout(NamedTuple):
@@ -240,12 +247,12 @@ class _Layout(NamedTuple):
     @staticmethod
     def build(
         source: list[tuple[int, tuple[Position, Shape]]],
-        shapes_only: list[tuple[int, Shape]],
+        holders: set[int],
         dead: set[int] | frozenset[int],
     ) -> _Layout:
-        if len(shapes_only) != len(source):
+        if len(holders) != len(source):
             placed = {entity for entity, _ in source}
-            missing = sorted(e for e, _ in shapes_only if e not in placed and e not in dead)
+            missing = sorted(e for e in holders if e not in placed and e not in dead)
             if missing:
                 raise ValueError(
                     f"entity {missing[0]} has a Shape but no Position: add a Position "
