@@ -531,10 +531,6 @@ def _width(arrays: ShapeArrays) -> int:
     return int(arrays[-2 if isinstance(arrays, PolygonArrays) else -1].shape[1])
 
 
-def _concat(parts: list[Any]) -> Any:
-    return type(parts[0])(*(np.concatenate(fields) for fields in zip(*parts, strict=True)))
-
-
 def _take(arrays: ShapeArrays, rows: IntArray) -> ShapeArrays:
     return take(arrays, rows)  # type: ignore[type-var]
 
