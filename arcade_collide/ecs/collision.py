@@ -121,20 +121,27 @@ class _Shapes:
         self.starts: dict[ShapeKind, int] = (
             {} if table is None else {block.kind: block.start for block in table.blocks}
         )
-        self._polygons: PolygonArrays | None = None
 
-    def polygons(self) -> tuple[PolygonArrays, int]:
-        """Every convex row (rectangles, triangles, polygons) as one padded polygon
-        record, built on first use, and the table row of its first row.
+    def polygons(self, rows: IntArray, width: int) -> PolygonArrays:
+        """The convex table ``rows`` (rectangles, triangles, polygons, in any order) as
+        one polygon record ``width`` vertices wide, row for row.
 
-        Convex kinds come last in the table, so their rows are contiguous.
+        Gathered per kind, then padded and stacked (:func:`stack_polygons`): the rows
+        hold exactly what :func:`~arcade_collide.geometry.arrays.as_polygons` gives.
         """
-        if self._polygons is None:
-            parts = [arrays for kind, arrays in self.world.items() if kind in _CONVEX]
-            width = max(_width(arrays) for arrays in parts)
-            self._polygons = stack_polygons(parts, width)  # type: ignore[arg-type]
-        first = min(self.starts[kind] for kind in self.world if kind in _CONVEX)
-        return self._polygons, first
+        kinds = self.kinds[rows]
+        order = np.argsort(kinds, kind="stable")
+        grouped = rows[order]
+        bounds = np.searchsorted(kinds[order], np.arange(KINDS + 1))
+        records = [
+            _take(self.world[kind], grouped[bounds[kind] : bounds[kind + 1]] - self.starts[kind])
+            for kind in _CONVEX
+            if bounds[kind + 1] > bounds[kind]
+        ]
+        stacked = stack_polygons(records, width)  # type: ignore[arg-type]
+        back = np.empty_like(order)
+        back[order] = np.arange(len(order))
+        return take(stacked, back)
 
 
 class _Snapshot:
@@ -508,21 +515,21 @@ def _batches(
             sel, ka, kb = parts[0]
             yield sel, _take(world[ka], i[sel] - starts[ka]), _take(world[kb], j[sel] - starts[kb])
             continue
-        # One gather per side from the polygon view of all convex rows, cut to the
-        # widest kind involved (padding repeats the last vertex, so the cut rows are
-        # exactly what ``as_polygons`` gives at that width).
+        # One polygon record per side at the widest kind involved, gathered per kind
+        # (not per type pair) and padded as ``as_polygons`` pads.
         width = max(_width(world[kb]) for _, _, kb in parts)
         if group == "convex":
             width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
-        polygons, first = shapes.polygons()
-        if polygons.vertices.shape[1] != width:
-            polygons = PolygonArrays(polygons.vertices[:, :width], polygons.nverts)
         sel = np.concatenate([part[0] for part in parts])
-        side_b = _take(polygons, j[sel] - first)
+        side_a: ShapeArrays
         if group == "convex":
-            side_a = _take(polygons, i[sel] - first)
+            both = shapes.polygons(np.concatenate([i[sel], j[sel]]), width)
+            m = len(sel)
+            side_a = PolygonArrays(both.vertices[:m], both.nverts[:m])
+            side_b = PolygonArrays(both.vertices[m:], both.nverts[m:])
         else:
             side_a = _take(world[ShapeKind.CIRCLE], i[sel] - starts[ShapeKind.CIRCLE])
+            side_b = shapes.polygons(j[sel], width)
         yield sel, side_a, side_b
 
 
