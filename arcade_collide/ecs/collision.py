@@ -508,29 +508,42 @@ def _batches(
             _take(world[ka], i[sel] - starts[ka]),
             _take(world[kb], j[sel] - starts[kb]),
         )
+    # Groups of several type pairs become polygon records: the rows of both groups
+    # are gathered in one call, per kind, padded to the widest kind involved, then
+    # cut to each group's own width (padding repeats the last vertex, so a cut row is
+    # exactly what ``as_polygons`` gives at that width).
+    groups = []
     for group, parts in merged.items():
-        if not parts:
-            continue
         if len(parts) == 1:
             sel, ka, kb = parts[0]
             yield sel, _take(world[ka], i[sel] - starts[ka]), _take(world[kb], j[sel] - starts[kb])
-            continue
-        # One polygon record per side at the widest kind involved, gathered per kind
-        # (not per type pair) and padded as ``as_polygons`` pads.
-        width = max(_width(world[kb]) for _, _, kb in parts)
-        if group == "convex":
-            width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
-        sel = np.concatenate([part[0] for part in parts])
+        elif parts:
+            width = max(_width(world[kb]) for _, _, kb in parts)
+            if group == "convex":
+                width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
+            groups.append((group, np.concatenate([part[0] for part in parts]), width))
+    if not groups:
+        return
+    needed = [j[sel] if group == "circle" else np.concatenate([i[sel], j[sel]])
+              for group, sel, _ in groups]
+    polygons = shapes.polygons(np.concatenate(needed), max(width for _, _, width in groups))
+    at = 0
+    for group, sel, width in groups:
+        m = len(sel)
         side_a: ShapeArrays
-        if group == "convex":
-            both = shapes.polygons(np.concatenate([i[sel], j[sel]]), width)
-            m = len(sel)
-            side_a = PolygonArrays(both.vertices[:m], both.nverts[:m])
-            side_b = PolygonArrays(both.vertices[m:], both.nverts[m:])
-        else:
+        if group == "circle":
             side_a = _take(world[ShapeKind.CIRCLE], i[sel] - starts[ShapeKind.CIRCLE])
-            side_b = shapes.polygons(j[sel], width)
+        else:
+            side_a = _polygon_slice(polygons, at, at + m, width)
+            at += m
+        side_b = _polygon_slice(polygons, at, at + m, width)
+        at += m
         yield sel, side_a, side_b
+
+
+def _polygon_slice(polygons: PolygonArrays, start: int, stop: int, width: int) -> PolygonArrays:
+    """Rows ``start:stop`` of a padded polygon record, cut to ``width`` vertices."""
+    return PolygonArrays(polygons.vertices[start:stop, :width], polygons.nverts[start:stop])
 
 
 def _width(arrays: ShapeArrays) -> int:
