@@ -16,6 +16,8 @@ This module never imports esper or arcade.
 
 from __future__ import annotations
 
+import heapq
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -33,6 +35,10 @@ class RowPool:
     >>> pool.release(a)
     >>> pool.allocate() == a                     # released rows are reused
     True
+    >>> for row in (b, a):                       # released in any order...
+    ...     pool.release(row)
+    >>> [pool.allocate(), pool.allocate()]       # ...the lowest row comes back first
+    [0, 1]
     """
 
     def __init__(self, width: int, capacity: int = 1024) -> None:
@@ -40,9 +46,11 @@ class RowPool:
             raise ValueError("width and capacity must be >= 1")
         self.data: NDArray[np.float64] = np.zeros((capacity, width), dtype=np.float64)
         """The table, ``(capacity, width)``; replaced by a larger copy when it grows."""
-        # Handed out from the end, so the lowest rows go first: entities created
-        # together get consecutive rows, which lets systems use slices.
-        self._free: list[int] = list(range(capacity - 1, -1, -1))
+        # A min-heap: the lowest free row goes first, also after releases (a deleted
+        # level's rows come back in garbage-collection order). Entities created
+        # together then get consecutive rows whenever consecutive rows are free,
+        # which lets systems use slices instead of gathers.
+        self._free: list[int] = list(range(capacity))
         self.version = 0
         """Bumped whenever a row is written through a component object; systems that
         write :attr:`data` directly bump it too (see :meth:`touch`)."""
@@ -54,14 +62,14 @@ class RowPool:
             grown = np.zeros((old * 2, self.data.shape[1]), dtype=np.float64)
             grown[:old] = self.data
             self.data = grown
-            self._free = list(range(old * 2 - 1, old - 1, -1))
-        row = self._free.pop()
+            self._free = list(range(old, old * 2))  # ascending: already a heap
+        row = heapq.heappop(self._free)
         self.data[row] = 0.0
         return row
 
     def release(self, row: int) -> None:
         """Give a row back for reuse."""
-        self._free.append(row)
+        heapq.heappush(self._free, row)
 
     def touch(self) -> None:
         """Record that rows were written (systems compare :attr:`version` to skip work)."""

@@ -87,3 +87,34 @@ def test_pool_rows_follow_the_live_entities() -> None:
     # Other tests' leftovers may have been freed meanwhile, hence <= rather than ==.
     assert POSITIONS.live <= base_positions
     assert VELOCITIES.live <= base_velocities
+
+
+def test_a_level_created_after_another_was_deleted_gets_consecutive_rows() -> None:
+    # Rows come back in garbage-collection order; the pool hands out the lowest free
+    # row first, so a new batch of entities again gets consecutive rows (slices).
+    from arcade_collide.ecs.storage import RowPool
+
+    pool = RowPool(3, capacity=8)
+    first = [pool.allocate() for _ in range(100)]
+    random.Random(5).shuffle(first)
+    for row in first:
+        pool.release(row)
+    again = [pool.allocate() for _ in range(100)]
+    assert again == list(range(100))
+
+    before = esper.current_world
+    esper.switch_world("rows-level-1")
+    for k in range(300):
+        esper.create_entity(Position(k, 0), Velocity(1, 0), Shape(Circle(1)))
+    esper.switch_world(before)
+    esper.delete_world("rows-level-1")
+    gc.collect()
+    esper.switch_world("rows-level-2")
+    try:
+        rows = [esper.create_entity(Position(k, 0), Velocity(1, 0), Shape(Circle(1)))
+                for k in range(300)]
+        positions = [esper.component_for_entity(e, Position)._row for e in rows]
+        assert positions == list(range(positions[0], positions[0] + 300))
+    finally:
+        esper.switch_world(before)
+        esper.delete_world("rows-level-2")
