@@ -350,11 +350,11 @@ class CollisionSystem(esper.Processor):
                 table.outer[i] + table.outer[j],
                 coordinate_slack(table.aabbs),
             )
-            todo = np.flatnonzero(~(touching | apart))
+            undecided = np.flatnonzero(~(touching | apart))
             hit = touching
-            ti, tj = i[todo], j[todo]
+            ti, tj = i[undecided], j[undecided]
             for sel, a, b in _batches(shapes, ti, tj):
-                hit[todo[sel]] = intersects_batch(a, b)
+                hit[undecided[sel]] = intersects_batch(a, b)
         else:
             hit = np.zeros(len(i), dtype=np.bool_)
             for sel, a, b in _batches(shapes, i, j):
