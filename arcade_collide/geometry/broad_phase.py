@@ -71,6 +71,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
+from arcade_collide.geometry.work_arrays import WorkArrays
 
 _Index = NDArray[np.signedinteger[Any]]
 """Index arrays of either width (keys are int32 when the cell table is small)."""
@@ -172,7 +173,7 @@ class GridBroadPhase:
         self._grid: _Grid | None = None
         self._calls = 0
         self._count = 0
-        self._scratch = _Scratch()
+        self._scratch = WorkArrays()
 
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
@@ -209,28 +210,6 @@ def overlapping_pairs_brute_force(aabbs: FloatArray) -> tuple[IntArray, IntArray
     )
     i, j = np.nonzero(np.triu(hit, k=1))
     return i.astype(np.intp), j.astype(np.intp)
-
-
-class _Scratch:
-    """Work arrays kept from call to call.
-
-    A call allocates several megabytes of temporaries at 20,000 boxes. Freshly
-    allocated, each page is faulted in again on every call once the C allocator has
-    handed the memory back to the system: measured, about 1,000 page faults per call
-    and a third of its time on a virtual machine. Reused buffers are faulted in once.
-    """
-
-    def __init__(self) -> None:
-        self._arrays: dict[str, NDArray[Any]] = {}
-
-    def get(self, name: str, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
-        """A C-contiguous ``shape`` view of the buffer ``name`` (contents undefined)."""
-        size = shape[0] if len(shape) == 1 else int(np.prod(shape))
-        buf = self._arrays.get(name)
-        if buf is None or buf.dtype != dtype or buf.size < size:
-            buf = np.empty(max(size, 1024) * 5 // 4, dtype=dtype)
-            self._arrays[name] = buf
-        return buf[:size] if len(shape) == 1 else buf[:size].reshape(shape)
 
 
 def _fresh(name: str, shape: tuple[int, ...], dtype: Any) -> NDArray[Any]:
@@ -303,7 +282,7 @@ def _overlapping_pairs(
     boxes: FloatArray,
     grid: _Grid,
     order_hint: IntArray | None = None,
-    scratch: _Scratch | None = None,
+    scratch: WorkArrays | None = None,
 ) -> tuple[IntArray, IntArray, IntArray | None, int]:
     """Pairs, the sort order of all boxes by cell (big ones last), and the big-box count.
 
@@ -465,15 +444,11 @@ def _overlapping_pairs(
     return np.minimum(i, j), np.maximum(i, j), order, nbig
 
 
-def _positions(scratch: _Scratch | None, n: int) -> IntArray:
-    """``arange(n + 1)``, kept between calls."""
+def _positions(scratch: WorkArrays | None, n: int) -> IntArray:
+    """``arange(n + 1)``, kept between calls when there are work arrays to keep it in."""
     if scratch is None:
         return np.arange(n + 1, dtype=np.intp)
-    buf = scratch._arrays.get("positions")
-    if buf is None or len(buf) != n + 1:
-        buf = np.arange(n + 1, dtype=np.intp)
-        scratch._arrays["positions"] = buf
-    return buf
+    return scratch.arange(n + 1)
 
 
 def _expand(*ranges: tuple[IntArray, IntArray]) -> tuple[IntArray, IntArray]:

@@ -31,7 +31,6 @@ This module is private: the public names live in the pair modules and in
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -40,6 +39,7 @@ import numpy as np
 from arcade_collide.geometry.arrays import BatchContacts, BoolArray, FloatArray, IntArray
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import Vec2, rotation, to_world
+from arcade_collide.geometry.work_arrays import thread_work_arrays
 
 TINY_SQUARED = 2.0**-960
 """Squared distances below this (about 1e-145 squared) are subnormal or close: too few
@@ -385,27 +385,14 @@ def columns(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
     return np.ascontiguousarray(vertices[..., 0].T), np.ascontiguousarray(vertices[..., 1].T)
 
 
-_local = threading.local()
-
-
 def _scratch(name: str, size: int) -> FloatArray:
-    """A float64 work array of ``size`` elements (contents undefined), kept per thread.
+    """A float64 work array of ``size`` elements from this thread's
+    :class:`~arcade_collide.geometry.work_arrays.WorkArrays` (contents undefined).
 
-    Blocks above about 128 kB come from the C allocator as freshly mapped memory,
-    whose pages fault in again on every call once freed: measured on this project's
-    virtual machine, a polygon-against-polygon batch of 600 rows took 1.1 ms with fresh
-    blocks against 0.3 ms with reused ones. A buffer is used by one call at a time
-    (nothing that holds it calls back in), and each thread has its own.
+    Fresh blocks of this size would fault their pages in on every call (see that
+    module). A buffer is used by one call at a time: nothing that holds it calls back in.
     """
-    buffers: dict[str, FloatArray] | None = getattr(_local, "buffers", None)
-    if buffers is None:
-        buffers = {}
-        _local.buffers = buffers
-    buffer = buffers.get(name)
-    if buffer is None or buffer.size < size:
-        buffer = np.empty(max(size, 4096) * 5 // 4)
-        buffers[name] = buffer
-    return buffer[:size]
+    return thread_work_arrays().get(name, (size,))
 
 
 def _axes_batch(

@@ -1,0 +1,78 @@
+"""Work arrays kept from call to call, for the per-tick numpy code.
+
+Why: on this project's virtual machine, a temporary above about 128 kB comes from
+the C allocator as freshly mapped memory, and once freed its pages fault in again
+on the next call. Measured: about 1,000 page faults and a third of the broad
+phase's time per call at 20,000 boxes, and a 600-row polygon batch taking 1.1 ms
+with fresh blocks against 0.3 ms with reused ones. A buffer that is kept is
+faulted in once.
+
+:class:`WorkArrays` holds named buffers; an owner with state (the broad phase)
+keeps its own, stateless kernels use :func:`thread_work_arrays`, one per thread.
+A buffer's contents are undefined when handed out, and a caller must be done
+with it before anything asks for the same name again.
+
+This module never imports esper or arcade.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+
+class WorkArrays:
+    """Named work buffers that grow as needed and are reused.
+
+    >>> work = WorkArrays()
+    >>> a = work.get("a", (2, 3))
+    >>> a.shape, a.dtype.name
+    ((2, 3), 'float64')
+    >>> work.get("a", (6,)).base is a.base   # the same memory, reused
+    True
+    >>> work.arange(4).tolist()
+    [0, 1, 2, 3]
+    """
+
+    def __init__(self) -> None:
+        self._arrays: dict[str, NDArray[Any]] = {}
+        self._aranges: dict[int, NDArray[np.intp]] = {}
+
+    def get(self, name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> NDArray[Any]:
+        """A C-contiguous ``shape`` view of the buffer ``name`` (contents undefined)."""
+        size = shape[0] if len(shape) == 1 else int(np.prod(shape))
+        buf = self._arrays.get(name)
+        if buf is None or buf.dtype != dtype or buf.size < size:
+            # A quarter more than asked, so that slowly growing sizes do not
+            # reallocate every call.
+            buf = np.empty(max(size, 1024) * 5 // 4, dtype=dtype)
+            self._arrays[name] = buf
+        return buf[:size] if len(shape) == 1 else buf[:size].reshape(shape)
+
+    def arange(self, n: int) -> NDArray[np.intp]:
+        """``np.arange(n)`` as ``intp``, built once per length and kept (read only)."""
+        kept = self._aranges.get(n)
+        if kept is None:
+            kept = np.arange(n, dtype=np.intp)
+            kept.flags.writeable = False
+            self._aranges = {n: kept}  # one length at a time: the latest
+        return kept
+
+
+_local = threading.local()
+
+
+def thread_work_arrays() -> WorkArrays:
+    """This thread's :class:`WorkArrays`, for kernels that keep no state of their own.
+
+    >>> thread_work_arrays() is thread_work_arrays()
+    True
+    """
+    work: WorkArrays | None = getattr(_local, "work", None)
+    if work is None:
+        work = WorkArrays()
+        _local.work = work
+    return work
