@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import math
-from pathlib import Path
 
 import arcade
 
@@ -158,9 +157,7 @@ def main() -> None:
     args = parser.parse_args()
     if arcade.headless:
         game, run = run_headless(args.seconds)
-        if run.image is not None:
-            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-            run.image.save(args.screenshot)
+        run.save_image(args.screenshot)
         print(f"breakout (headless): {run.ticks} ticks, score {game.score}, "
               f"{game.paddle_bounces} paddle bounces, {len(game.bricks)} bricks left, "
               f"{run.update_ms:.2f} ms/tick; screenshot {args.screenshot}")

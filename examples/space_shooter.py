@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-from pathlib import Path
 
 import arcade
 
@@ -226,9 +225,7 @@ def main() -> None:
     args = parser.parse_args()
     if arcade.headless:
         game, run = run_headless(args.seconds)
-        if run.image is not None:
-            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-            run.image.save(args.screenshot)
+        run.save_image(args.screenshot)
         print(f"space shooter (headless): {run.ticks} ticks, {run.game_seconds:.1f} s game time, "
               f"{game.events} collision events, {game.hits} rocks hit, score {game.score}, "
               f"{run.update_ms:.2f} ms/tick update, {run.draw_ms:.2f} ms/frame draw; "

@@ -14,7 +14,6 @@ import argparse
 import math
 import random
 import time
-from pathlib import Path
 
 import arcade
 import numpy as np
@@ -125,9 +124,7 @@ def main() -> None:
     args = parser.parse_args()
     if arcade.headless:
         scene, run = run_headless(args.seconds, count=args.count)
-        if run.image is not None:
-            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-            run.image.save(args.screenshot)
+        run.save_image(args.screenshot)
         print(f"stress (headless): {args.count} shapes, {run.ticks} ticks, {scene.events} events, "
               f"{scene.step_ms:.2f} ms/tick collision step, {run.draw_ms:.2f} ms/frame draw "
               f"(software rendering); screenshot {args.screenshot}")

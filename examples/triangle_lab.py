@@ -15,7 +15,6 @@ import argparse
 import math
 import random
 import time
-from pathlib import Path
 
 import arcade
 
@@ -147,9 +146,7 @@ def main() -> None:
     args = parser.parse_args()
     if arcade.headless:
         lab, run = run_headless(args.seconds)
-        if run.image is not None:
-            Path(args.screenshot).parent.mkdir(parents=True, exist_ok=True)
-            run.image.save(args.screenshot)
+        run.save_image(args.screenshot)
         print(f"triangle lab: {run.ticks} ticks, hits under the mouse: {sum(lab.hits)}, "
               f"{run.update_ms:.2f} ms/tick; screenshot {args.screenshot}")
         return

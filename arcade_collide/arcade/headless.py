@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 import arcade
@@ -37,6 +38,12 @@ class HeadlessRun:
     """Mean wall time of one ``on_draw``, milliseconds (0 when nothing was drawn)."""
     image: PIL.Image.Image | None
     """The last frame, read back with :func:`arcade.get_image` (``None`` if not asked for)."""
+
+    def save_image(self, path: str | Path) -> None:
+        """Write :attr:`image` to ``path`` (creating its folder); nothing if there is none."""
+        if self.image is not None:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            self.image.save(path)
 
 
 def run_view(
