@@ -24,7 +24,7 @@ import math
 import numpy as np
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
-from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Rect
+from arcade_collide.geometry.shapes import AnyShape, Circle, Point
 
 RELATIVE_MARGIN = 1e-9
 """Inner radii are stored ``1 - RELATIVE_MARGIN`` times their size, outer radii
@@ -47,44 +47,20 @@ def pose_circles(shape: AnyShape) -> tuple[float, float]:
     the shape), shrunk by :data:`RELATIVE_MARGIN`; ``outer`` is ``bounding_radius``
     grown by it.
 
+    >>> from arcade_collide.geometry.shapes import Rect, Triangle
     >>> inner, outer = pose_circles(Rect(6, 8))
     >>> round(inner, 6), round(outer, 6)
     (3.0, 5.0)
-    >>> from arcade_collide.geometry.shapes import Triangle
     >>> pose_circles(Triangle((1, 1), (2, 1), (1, 2)))[0]  # origin outside
     -inf
     """
-    outer = shape.bounding_radius * (1.0 + RELATIVE_MARGIN)
     if isinstance(shape, Point):
         return 0.0, 0.0
     if isinstance(shape, Circle):
-        inner = shape.radius
-    elif isinstance(shape, Rect):
-        inner = min(shape.half_width, shape.half_height)
+        inner, outer = circle_pose_circles(np.array([shape.radius]))
     else:
-        inner = _inner_radius(shape.local_vertices())
-        if inner < 0.0:
-            return NO_INNER_DISC, outer
-    return inner * (1.0 - RELATIVE_MARGIN), outer
-
-
-def _inner_radius(vertices: tuple[tuple[float, float], ...]) -> float:
-    """Smallest distance from the origin to an edge line, negative if it lies outside."""
-    n = len(vertices)
-    # Twice the signed area fixes the winding, so any vertex order works.
-    area2 = sum(
-        vertices[k - 1][0] * vertices[k][1] - vertices[k][0] * vertices[k - 1][1]
-        for k in range(n)
-    )
-    sign = 1.0 if area2 > 0.0 else -1.0
-    inner = math.inf
-    for k in range(n):
-        (ax, ay), (bx, by) = vertices[k], vertices[(k + 1) % n]
-        ex, ey = bx - ax, by - ay
-        # Signed distance of the origin from the edge line, positive on the inner side.
-        distance = sign * (ex * -ay - ey * -ax) / math.hypot(ex, ey)
-        inner = min(inner, distance)
-    return inner
+        inner, outer = convex_pose_circles(np.array([shape.local_vertices()], dtype=np.float64))
+    return float(inner[0]), float(outer[0])
 
 
 def circle_pose_circles(radius: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -157,6 +133,7 @@ def classify(
         ``(touching, apart)``: two boolean arrays, never both true in a row. Rows
         where both are false need the exact test.
 
+    >>> from arcade_collide.geometry.shapes import Rect
     >>> a, b = pose_circles(Circle(1.0)), pose_circles(Rect(2, 2))
     >>> inner, outer = np.array([a[0] + b[0]] * 3), np.array([a[1] + b[1]] * 3)
     >>> touching, apart = classify(np.array([1.5, 3.0, 2.0]), np.zeros(3), inner, outer, 0.0)

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+import shapely
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -85,8 +86,11 @@ def test_inner_disc_inside_and_outer_circle_around(kind: ShapeKind) -> None:
             assert intersects(Point(), p, shape, (0.0, 0.0))
 
 
-def test_batch_radii_equal_the_scalar_ones() -> None:
+def test_batch_radii_match_shapely_on_padded_rows() -> None:
+    # An independent reference: shapely's distance from the origin to the outline
+    # (when the origin is inside) and the farthest vertex.
     rng = np.random.default_rng(7)
+    origin = shapely.Point(0.0, 0.0)
     for kind in CONVEX:
         shapes = [random_shape(kind, rng) for _ in range(50)]
         # Rows padded to 8 vertices by repeating the last one, like polygon records.
@@ -95,9 +99,21 @@ def test_batch_radii_equal_the_scalar_ones() -> None:
             v = list(s.local_vertices())  # type: ignore[union-attr]
             rows.append(v + [v[-1]] * (8 - len(v)))
         inner, outer = convex_pose_circles(np.array(rows))
+        for k, s in enumerate(shapes):
+            vertices = np.array(s.local_vertices())  # type: ignore[union-attr]
+            outline = shapely.Polygon(vertices)
+            if outline.intersects(origin):
+                expect_inner = outline.exterior.distance(origin)
+                assert inner[k] == pytest.approx(expect_inner, rel=1e-8, abs=1e-12)
+                assert inner[k] <= expect_inner
+            else:
+                assert inner[k] == NO_INNER_DISC
+            far = float(np.hypot(vertices[:, 0], vertices[:, 1]).max())
+            assert far < outer[k] <= far * (1.0 + 2 * RELATIVE_MARGIN)
+        # The one-shape form is the same computation, row by row.
         expect = np.array([pose_circles(s) for s in shapes])
-        np.testing.assert_allclose(inner, expect[:, 0], rtol=1e-12)
-        np.testing.assert_allclose(outer, expect[:, 1], rtol=1e-12)
+        np.testing.assert_array_equal(inner, expect[:, 0])
+        np.testing.assert_array_equal(outer, expect[:, 1])
     inner, outer = circle_pose_circles(np.array([3.0]))
     assert (inner[0], outer[0]) == pose_circles(Circle(3.0))
 
