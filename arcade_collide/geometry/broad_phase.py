@@ -70,7 +70,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numpy.typing import NDArray
 
+from arcade_collide.geometry import compiled
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
+from arcade_collide.geometry.row_sweep import sweep_pairs
 from arcade_collide.geometry.work_arrays import WorkArrays
 
 _Index = NDArray[np.signedinteger[Any]]
@@ -157,6 +159,16 @@ class GridBroadPhase:
     and the same sequence of calls gives the same results. Inputs are not validated
     here: the caller passes finite boxes with ``min <= max``.
 
+    Where the compiled kernels are in use (:mod:`~arcade_collide.geometry.compiled`),
+    the pairs come from the compiled row sweep
+    (:func:`~arcade_collide.geometry.row_sweep.sweep_pairs`) instead of the numpy grid:
+    the same set of pairs.
+
+    Args:
+        compiled_sweep: Use the row sweep (True) or the numpy grid (False); by default
+            the sweep where the compiled kernels are enabled. Uncompiled, the sweep is
+            plain Python: fine for tests, slow for games.
+
     (Fat boxes, which let a tick reuse the previous candidates until some box leaves
     its enlarged box, were measured too: median ticks got faster but every few ticks a
     rebuild on the enlarged boxes cost four times a plain tick at 20,000 shapes, a
@@ -168,12 +180,15 @@ class GridBroadPhase:
     ([0], [1])
     """
 
-    def __init__(self) -> None:
+    def __init__(self, compiled_sweep: bool | None = None) -> None:
         self._order: IntArray | None = None
         self._grid: _Grid | None = None
+        self._rows: tuple[float, float] | None = None
         self._calls = 0
         self._count = 0
         self._scratch = WorkArrays()
+        self.sweeps = compiled.ENABLED if compiled_sweep is None else compiled_sweep
+        """Whether the row sweep is used rather than the numpy grid."""
 
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
@@ -182,6 +197,8 @@ class GridBroadPhase:
             self._order = None
             return _empty()
         self._calls += 1
+        if self.sweeps:
+            return self._swept(boxes)
         # Re-pick the grid every so often (the scene may spread or shrink) and when the
         # count changes, but keep the old column width while it is close to the new
         # pick: another width changes every key, and the kept order would be useless.
@@ -191,6 +208,16 @@ class GridBroadPhase:
         i, j, self._order, big = _overlapping_pairs(boxes, self._grid, self._order, self._scratch)
         if big > MAX_BIG_BOXES:
             self._grid = None
+        return i, j
+
+
+    def _swept(self, boxes: FloatArray) -> tuple[IntArray, IntArray]:
+        if self._rows is None or self._calls % 64 == 0 or len(boxes) != self._count:
+            self._rows = _choose_rows(boxes)
+            self._count = len(boxes)
+        i, j, self._order, big = sweep_pairs(boxes, *self._rows, self._order, self._scratch)
+        if big > MAX_BIG_BOXES:
+            self._rows = None
         return i, j
 
 
@@ -271,6 +298,25 @@ def _choose_grid(
         ratio = wide / step
     reach = math.ceil(ratio - 1e-9)
     return _Grid(step, shift, reach)
+
+
+def _choose_rows(boxes: FloatArray) -> tuple[float, float]:
+    """Row height and big-box width for :func:`~.row_sweep.sweep_pairs` (``N >= 2``).
+
+    Both leave about ``MAX_BIG_BOXES / 2`` boxes big when picked, with a sixteenth of
+    headroom for shapes that turn (a turning shape's box changes size) before the next
+    pick.
+    """
+    k = max(len(boxes) - 1 - MAX_BIG_BOXES // 2, 0)
+    with np.errstate(over="ignore"):  # sizes beyond the float range count as infinite
+        widths = boxes[:, 2] - boxes[:, 0]
+        heights = boxes[:, 3] - boxes[:, 1]
+    tall = float(np.partition(heights, k)[k]) * 1.0625
+    wide = float(np.partition(widths, k)[k]) * 1.0625
+    if not tall > 0.0:
+        tall = 1.0  # (nearly) all boxes are flat: any height works
+    # 1 / row must be finite and non-zero (any row height gives the same pairs).
+    return min(max(tall, 1e-300), 1e300), wide
 
 
 def _overlap(a: FloatArray, b: FloatArray) -> BoolArray:

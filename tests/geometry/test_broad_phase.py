@@ -18,6 +18,10 @@ from arcade_collide.geometry.broad_phase import (
     overlapping_pairs_brute_force,
 )
 
+BOTH_PATHS = pytest.mark.parametrize("sweep", [False, True], ids=["numpy-grid", "row-sweep"])
+"""GridBroadPhase tests run on both paths: the numpy grid and the row sweep (compiled
+where numba is installed, plain Python otherwise)."""
+
 
 def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
     assert len(i) == len(j)
@@ -106,15 +110,14 @@ def test_sparse_far_apart_clusters() -> None:
     check(np.vstack([a, b]))
     # Coordinates far beyond the cell range still pair correctly (cells are clipped).
     check(np.array([[1e300, 0, 1e300, 1], [1e300, 1, 1e300, 2], [-1e300, 0, -1e300, 0]]), 1.0)
-
-
-def test_stateful_grid_matches_on_a_moving_scene() -> None:
+@BOTH_PATHS
+def test_stateful_grid_matches_on_a_moving_scene(sweep: bool) -> None:
     rng = np.random.default_rng(11)
     n = 1500
     centres = rng.uniform(0, np.sqrt(n) * 30, (n, 2))
     half = rng.uniform(5, 10, (n, 1)) * np.ones((1, 2))
     velocity = rng.uniform(-120, 120, (n, 2))
-    grid = GridBroadPhase()
+    grid = GridBroadPhase(sweep)
     for tick in range(40):
         boxes = boxes_from(centres, half)
         if tick == 20:
@@ -229,16 +232,19 @@ moving_scene = st.tuples(
 )
 
 
-@given(moving_scene)
+@BOTH_PATHS
+@given(scene=moving_scene)
 @settings(max_examples=60, deadline=None)
-def test_moving_scene_with_big_boxes_coming_and_going(scene: tuple[int, int, float, int]) -> None:
+def test_moving_scene_with_big_boxes_coming_and_going(
+    scene: tuple[int, int, float, int], sweep: bool
+) -> None:
     n, seed, speed, most_big = scene
     rng = np.random.default_rng(seed)
     side = np.sqrt(n) * 12
     centres = rng.uniform(0, side, (n, 2))
     half = rng.uniform(1, 5, (n, 2))
     velocity = rng.normal(0, speed * 3, (n, 2))
-    grid = GridBroadPhase()
+    grid = GridBroadPhase(sweep)
     for _ in range(12):
         boxes = boxes_from(centres, half)
         # A changing set of boxes grows huge (tall, wide or both) for one tick.
@@ -252,15 +258,14 @@ def test_moving_scene_with_big_boxes_coming_and_going(scene: tuple[int, int, flo
             keep = max(2, n - int(rng.integers(0, 3)))
             centres, half, velocity = centres[:keep], half[:keep], velocity[:keep]
             n = keep
-
-
-def test_same_calls_give_the_same_arrays() -> None:
+@BOTH_PATHS
+def test_same_calls_give_the_same_arrays(sweep: bool) -> None:
     rng = np.random.default_rng(4)
     scenes = [
         boxes_from(rng.uniform(0, 400, (500, 2)), rng.uniform(1, 8, (500, 2))) for _ in range(5)
     ]
     scenes[2][7] = [-1e3, -1e3, 1e3, 1e3]
-    first, second = GridBroadPhase(), GridBroadPhase()
+    first, second = GridBroadPhase(sweep), GridBroadPhase(sweep)
     for boxes in scenes:
         a, b = first.pairs(boxes), second.pairs(boxes.copy())
         assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
@@ -268,9 +273,8 @@ def test_same_calls_give_the_same_arrays() -> None:
         c, d = overlapping_pairs(boxes), overlapping_pairs(boxes.copy())
         assert c[0].tolist() == d[0].tolist() and c[1].tolist() == d[1].tolist()
         assert pair_set(*a) == pair_set(*c)
-
-
-def test_degenerate_scenes() -> None:
+@BOTH_PATHS
+def test_degenerate_scenes(sweep: bool) -> None:
     # Boxes on one horizontal line (no area), zero-size boxes, and 0, 1 or 2 boxes.
     line = np.column_stack([np.arange(50.0), np.zeros(50), np.arange(50.0) + 1.5, np.zeros(50)])
     assert len(check(line)) == 49
@@ -279,11 +283,14 @@ def test_degenerate_scenes() -> None:
     for count in (0, 1, 2):
         boxes = np.tile([[0.0, 0.0, 1.0, 1.0]], (count, 1))
         check(boxes)
-        assert pair_set(*GridBroadPhase().pairs(boxes)) == ({(0, 1)} if count == 2 else set())
+        assert pair_set(*GridBroadPhase(sweep).pairs(boxes)) == ({(0, 1)} if count == 2 else set())
 
 
+@BOTH_PATHS
 @pytest.mark.parametrize("cell", [None, 5e-324, 1e-3, 1e300])
-def test_sizes_and_coordinates_at_the_ends_of_the_float_range(cell: float | None) -> None:
+def test_sizes_and_coordinates_at_the_ends_of_the_float_range(
+    cell: float | None, sweep: bool
+) -> None:
     # Widths and cell coordinates overflow to infinity here; no warning, same pairs.
     huge = 1.7e308
     boxes = np.array(
@@ -297,16 +304,15 @@ def test_sizes_and_coordinates_at_the_ends_of_the_float_range(cell: float | None
         ]
     )
     assert len(check(boxes, cell)) == 5 + 2  # the first box meets all; (1, 3), (3, 5)
-    assert pair_set(*GridBroadPhase().pairs(boxes)) == pair_set(
+    assert pair_set(*GridBroadPhase(sweep).pairs(boxes)) == pair_set(
         *overlapping_pairs_brute_force(boxes)
     )
-
-
-def test_non_contiguous_input() -> None:
+@BOTH_PATHS
+def test_non_contiguous_input(sweep: bool) -> None:
     rng = np.random.default_rng(2)
     boxes = boxes_from(rng.uniform(0, 200, (300, 2)), rng.uniform(1, 9, (300, 2)))
     expected = pair_set(*overlapping_pairs_brute_force(boxes))
     assert pair_set(*overlapping_pairs(np.asfortranarray(boxes))) == expected
-    assert pair_set(*GridBroadPhase().pairs(np.asfortranarray(boxes))) == expected
+    assert pair_set(*GridBroadPhase(sweep).pairs(np.asfortranarray(boxes))) == expected
     wide = np.hstack([boxes, boxes])[:, :4]  # a strided view
-    assert pair_set(*GridBroadPhase().pairs(wide)) == expected
+    assert pair_set(*GridBroadPhase(sweep).pairs(wide)) == expected

@@ -1,0 +1,115 @@
+"""The row sweep against brute force: any row height, width limit and starting order."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arcade_collide.geometry import compiled
+from arcade_collide.geometry.broad_phase import overlapping_pairs_brute_force
+from arcade_collide.geometry.row_sweep import sweep_pairs
+from arcade_collide.geometry.work_arrays import WorkArrays
+
+
+def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
+    assert (i < j).all()
+    pairs = set(zip(i.tolist(), j.tolist(), strict=True))
+    assert len(pairs) == len(i), "a pair was reported twice"
+    return pairs
+
+
+def scene(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Boxes on a coarse lattice (many exact touches), some of them huge."""
+    digits = int(rng.integers(0, 3))
+    xy = rng.uniform(-20, 20, (n, 2)).round(digits)
+    wh = rng.uniform(0, 6, (n, 2)).round(digits)
+    huge = rng.random(n) < 0.05
+    wh[huge] *= rng.uniform(5, 50)
+    return np.hstack([xy, xy + wh])
+
+
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n=st.integers(2, 80),
+    row_height=st.floats(0.05, 100.0),
+    wide=st.floats(0.0, 100.0),
+)
+@settings(max_examples=150, deadline=None)
+def test_any_rows_width_limit_and_hint_give_the_brute_force_pairs(
+    seed: int, n: int, row_height: float, wide: float
+) -> None:
+    rng = np.random.default_rng(seed)
+    boxes = scene(rng, n)
+    expected = pair_set(*overlapping_pairs_brute_force(boxes))
+    work = WorkArrays()
+    order = None
+    for step in range(3):
+        i, j, order, big = sweep_pairs(boxes, row_height, wide, order, work)
+        assert pair_set(i, j) == expected
+        assert sorted(order.tolist()) == list(range(n))
+        assert 0 <= big <= n
+        if step == 1:
+            order = rng.permutation(n).astype(np.int64)  # any permutation is a valid hint
+
+
+def test_touching_boxes_and_the_three_outcomes() -> None:
+    boxes = np.array(
+        [
+            [0, 0, 2, 2],  # 0 touches 1 at x == 2
+            [2, 0, 4, 2],
+            [0, 2, 2, 4],  # 2 touches 0 at y == 2 and 1 at a corner
+            [5, 5, 6, 6],  # 3 meets nothing
+        ],
+        dtype=float,
+    )
+    i, j, _, _ = sweep_pairs(boxes, 2.0, 2.0, None, WorkArrays())
+    assert pair_set(i, j) == {(0, 1), (0, 2), (1, 2)}
+
+
+def test_output_buffer_grows_when_every_box_meets_every_other() -> None:
+    n = 60
+    boxes = np.tile([[0.0, 0.0, 1.0, 1.0]], (n, 1))
+    i, j, _, _ = sweep_pairs(boxes, 1.0, 1.0, None, WorkArrays())
+    assert len(i) == n * (n - 1) // 2
+    assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(boxes))
+
+
+def test_extreme_coordinates_and_sizes() -> None:
+    huge = 1.7e308
+    boxes = np.array(
+        [
+            [-huge, -huge, huge, huge],
+            [0, 0, 5e-324, 5e-324],
+            [1, 1, 1, 1],
+            [-1e308, 0, 1e308, 1e-300],
+            [huge, huge, huge, huge],
+            [1e-300, 1e-300, 2e-300, 2e-300],
+        ]
+    )
+    expected = pair_set(*overlapping_pairs_brute_force(boxes))
+    for row_height in (1e-300, 1e-3, 1.0, 1e300):
+        for wide in (0.0, 1.0, np.inf):
+            i, j, _, _ = sweep_pairs(boxes, row_height, wide, None, WorkArrays())
+            assert pair_set(i, j) == expected
+
+
+@pytest.mark.skipif(
+    not compiled.ENABLED, reason="compiled kernels are off (no numba): large scenes are too slow"
+)
+def test_a_large_moving_scene_with_its_kept_order() -> None:
+    rng = np.random.default_rng(3)
+    n = 5000
+    centres = rng.uniform(0, np.sqrt(n) * 30, (n, 2))
+    half = rng.uniform(5, 10, (n, 1)) * np.ones((1, 2))
+    velocity = rng.uniform(-120, 120, (n, 2))
+    work = WorkArrays()
+    order = None
+    for tick in range(20):
+        boxes = np.hstack([centres - half, centres + half])
+        i, j, order, big = sweep_pairs(boxes, 21.0, 21.0, order, work)
+        if tick % 5 == 0:
+            assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(boxes))
+        assert big == 0
+        centres += velocity / 60
