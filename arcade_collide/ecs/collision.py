@@ -92,6 +92,7 @@ from arcade_collide.ecs.table import (
     table_for_current_world,
     world_identity,
 )
+from arcade_collide.geometry import compiled
 from arcade_collide.geometry.arrays import (
     BoolArray,
     FloatArray,
@@ -104,6 +105,7 @@ from arcade_collide.geometry.arrays import (
 from arcade_collide.geometry.bounding_circles import classify, coordinate_slack
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.query.compiled_pairs import pair_order, touching_rows
 from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -335,11 +337,16 @@ class CollisionSystem(esper.Processor):
     def _touching(self, table: ShapeTable) -> _Snapshot:
         """The touching pairs of the current table, sorted by key."""
         i, j = self._grid.pairs(table.aabbs)
+        shapes = _Shapes(table)
+        if compiled.ENABLED:
+            # One compiled pass: filter, pose circles and exact tests (same answers).
+            hit = touching_rows(i, j, *table.kernel_view())
+            i, j = i[hit], j[hit]
+            return self._snapshot(table, shapes, i, j, pair_order(i, j, table.entity_rank()))
         if not table.filters_everything_in and len(i):
             layer, mask = table.layer, table.mask
             ok = ((layer[i] & mask[j]) != 0) & ((layer[j] & mask[i]) != 0)
             i, j = i[ok], j[ok]
-        shapes = _Shapes(table)
         if table.has_convex and len(i):
             # Most pairs of compact shapes are decided by their pose-centred circles;
             # only the rest go through the exact kernels.
@@ -359,14 +366,26 @@ class CollisionSystem(esper.Processor):
             hit = np.zeros(len(i), dtype=np.bool_)
             for sel, a, b in _batches(shapes, i, j):
                 hit[sel] = intersects_batch(a, b)
-        i, j = i[hit], j[hit]
+        return self._snapshot(table, shapes, i[hit], j[hit])
+
+    @staticmethod
+    def _snapshot(
+        table: ShapeTable,
+        shapes: _Shapes,
+        i: IntArray,
+        j: IntArray,
+        order: IntArray | None = None,
+    ) -> _Snapshot:
+        """The touching pairs of table rows ``i``, ``j`` as a snapshot sorted by key
+        (``order``, when given, already sorts them)."""
         ea = table.entities[i]
         eb = table.entities[j]
         flip = ea > eb
         keys = (np.minimum(ea, eb) << _PAIR_SHIFT) | np.maximum(ea, eb)
-        # Keys are unique, so any sort gives this order; numpy's stable sort (timsort
-        # on int64) measured twice as fast as its default quicksort here.
-        order = np.argsort(keys, kind="stable")
+        if order is None:
+            # Keys are unique, so any sort gives this order; numpy's stable sort
+            # (timsort on int64) measured twice as fast as its default quicksort here.
+            order = np.argsort(keys, kind="stable")
         snap = _Snapshot()
         snap.keys = keys[order]
         snap.rows_i = i[order]

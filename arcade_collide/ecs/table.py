@@ -42,7 +42,17 @@ from arcade_collide.geometry.arrays import (
     rotations,
     transform_columns,
 )
-from arcade_collide.geometry.bounding_circles import circle_pose_circles, convex_pose_circles
+from arcade_collide.geometry.bounding_circles import (
+    circle_pose_circles,
+    convex_pose_circles,
+    coordinate_slack,
+)
+from arcade_collide.geometry.query.compiled_pairs import (
+    PairFilter,
+    PoseCircles,
+    WorldRows,
+    world_rows,
+)
 from arcade_collide.geometry.shapes import ShapeKind
 
 KINDS = len(ShapeKind)
@@ -127,6 +137,38 @@ class ShapeTable:
         self._pool_data: object = None
         self._pool_version = -1
         self._prepared: tuple[_StructureKey, _Layout] | None = None
+        self._kernel_view: tuple[int, WorldRows, PairFilter | None, PoseCircles | None] | None
+        self._kernel_view = None
+        self._rank: tuple[int, IntArray] | None = None
+
+    def entity_rank(self) -> IntArray:
+        """``(N,)`` rank of each row's entity id among the table's (0 = lowest id), so
+        that ordering pairs by rank orders them by entity id. Built once per layout."""
+        kept = self._rank
+        if kept is None or kept[0] != self.layout:
+            rank = np.empty(len(self.entities), dtype=np.int64)
+            rank[np.argsort(self.entities, kind="stable")] = np.arange(len(self.entities))
+            kept = (self.layout, rank)
+            self._rank = kept
+        return kept[1]
+
+    def kernel_view(self) -> tuple[WorldRows, PairFilter | None, PoseCircles | None]:
+        """The table as :func:`~arcade_collide.geometry.query.compiled_pairs.touching_rows`
+        reads it: the shapes, the layer filter (None when every pair passes it) and the
+        pose circles (None without convex shapes), built once per :attr:`revision`."""
+        view = self._kernel_view
+        if view is None or view[0] != self.revision:
+            start = {block.kind: block.start for block in self.blocks}
+            pair_filter = None if self.filters_everything_in else PairFilter(self.layer, self.mask)
+            circles = None
+            if self.has_convex:
+                circles = PoseCircles(
+                    self.origin_x, self.origin_y, self.inner, self.outer,
+                    coordinate_slack(self.aabbs),
+                )
+            view = (self.revision, world_rows(self.kinds, self.world, start), pair_filter, circles)
+            self._kernel_view = view
+        return view[1], view[2], view[3]
 
     @property
     def size(self) -> int:

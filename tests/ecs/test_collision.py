@@ -147,7 +147,7 @@ def random_scene(seed: int, n: int, layers: bool = False) -> None:
     ("seed", "layers", "merge"), [(1, False, 0), (2, True, 256), (3, False, 256)]
 )
 def test_touching_pairs_equal_brute_force_on_a_mixed_scene(
-    seed: int, layers: bool, merge: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, layers: bool, merge: int, monkeypatch: pytest.MonkeyPatch, kernel_path: str
 ) -> None:
     # merge=0: every type pair through its own kernel; 256: small batches merged.
     monkeypatch.setattr(collision, "MERGE_BELOW", merge)
@@ -192,7 +192,8 @@ def event_log_hash(ticks: int) -> tuple[str, int]:
 GOLDEN_300 = "a0a8c180e6f86adec13c1687c9406a6b5114d69c2142a432c869307aa7ad68be"
 
 
-def test_event_sequence_is_deterministic(world: str) -> None:
+def test_event_sequence_is_deterministic(world: str, kernel_path: str) -> None:
+    # Both paths give the same events, so one golden hash pins them both.
     first = event_log_hash(300)
     esper.switch_world(world + "-again")
     try:

@@ -278,7 +278,7 @@ def run_scenario(seed: int, ticks: int, handler_rate: float) -> Ledger:
 
 
 @pytest.mark.parametrize("seed", FAST_SEEDS)
-def test_events_are_conserved(seed: int) -> None:
+def test_events_are_conserved(seed: int, kernel_path: str) -> None:
     ledger = run_scenario(seed, FAST_TICKS, handler_rate=0.15)
     # The scenario must exercise the rules: many pairs start and end.
     assert ledger.started > 100
