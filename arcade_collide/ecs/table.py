@@ -29,6 +29,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.ecs.components import Position, Shape, shape_epoch
 from arcade_collide.ecs.storage import POSITIONS
+from arcade_collide.geometry import compiled
 from arcade_collide.geometry.arrays import (
     BoolArray,
     CircleArrays,
@@ -39,6 +40,7 @@ from arcade_collide.geometry.arrays import (
     RectArrays,
     ShapeArrays,
     TriangleArrays,
+    place_vertices,
     rotations,
     transform_columns,
 )
@@ -411,14 +413,17 @@ def _place(
             continue
         cos, sin = rotations(poses[sl, 2])
         local_x, local_y = block.columns
-        world_x, world_y = transform_columns(local_x, local_y, xy, cos, sin)
-        vertices = np.empty((len(xy), len(local_x), 2), dtype=np.float64)
-        vertices[:, :, 0] = world_x.T
-        vertices[:, :, 1] = world_y.T
-        np.minimum.reduce(world_x, axis=0, out=box[:, 0])
-        np.minimum.reduce(world_y, axis=0, out=box[:, 1])
-        np.maximum.reduce(world_x, axis=0, out=box[:, 2])
-        np.maximum.reduce(world_y, axis=0, out=box[:, 3])
+        if compiled.ENABLED:
+            vertices = place_vertices(x, y, cos, sin, local_x, local_y, box)
+        else:
+            world_x, world_y = transform_columns(local_x, local_y, xy, cos, sin)
+            vertices = np.empty((len(xy), len(local_x), 2), dtype=np.float64)
+            vertices[:, :, 0] = world_x.T
+            vertices[:, :, 1] = world_y.T
+            np.minimum.reduce(world_x, axis=0, out=box[:, 0])
+            np.minimum.reduce(world_y, axis=0, out=box[:, 1])
+            np.maximum.reduce(world_x, axis=0, out=box[:, 2])
+            np.maximum.reduce(world_y, axis=0, out=box[:, 3])
         if kind is ShapeKind.RECT:
             axis = np.empty_like(xy)
             axis[:, 0] = cos

@@ -21,6 +21,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 from numpy.typing import NDArray
 
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.pose import Pose, parse_pose, rotation
 from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Polygon, Rect, Triangle
 
@@ -298,6 +299,83 @@ def transform_columns(
     world_x = xy[:, 0] + local_x * cos + local_y * sin
     world_y = xy[:, 1] - local_x * sin + local_y * cos
     return world_x, world_y
+
+
+@kernel(
+    "void(float64[:], float64[:], float64[::1], float64[::1], float64[:, ::1],"
+    " float64[:, ::1], float64[:, :, ::1], float64[:, :])"
+)
+def _place_vertices(
+    x: FloatArray,
+    y: FloatArray,
+    cos: FloatArray,
+    sin: FloatArray,
+    local_x: FloatArray,
+    local_y: FloatArray,
+    vertices: FloatArray,
+    boxes: FloatArray,
+) -> None:
+    for r in range(len(x)):
+        px = x[r]
+        py = y[r]
+        c = cos[r]
+        s = sin[r]
+        for k in range(local_x.shape[0]):
+            lx = local_x[k, r]
+            ly = local_y[k, r]
+            wx = px + lx * c + ly * s
+            wy = py - lx * s + ly * c
+            vertices[r, k, 0] = wx
+            vertices[r, k, 1] = wy
+            if k == 0:
+                boxes[r, 0] = wx
+                boxes[r, 1] = wy
+                boxes[r, 2] = wx
+                boxes[r, 3] = wy
+            else:
+                boxes[r, 0] = min(boxes[r, 0], wx)
+                boxes[r, 1] = min(boxes[r, 1], wy)
+                boxes[r, 2] = max(boxes[r, 2], wx)
+                boxes[r, 3] = max(boxes[r, 3], wy)
+
+
+def place_vertices(
+    x: FloatArray,
+    y: FloatArray,
+    cos: FloatArray,
+    sin: FloatArray,
+    local_x: FloatArray,
+    local_y: FloatArray,
+    boxes: FloatArray,
+) -> FloatArray:
+    """World vertices ``(M, K, 2)`` of local outlines stored vertex-major, and their boxes.
+
+    The loop form of :func:`transform_columns` followed by the per-shape minimum and
+    maximum (compiled where :mod:`~arcade_collide.geometry.compiled` is enabled): the
+    same operations in the same order, so the same vertices bit for bit, written
+    straight into the row-major layout the batch records use.
+
+    Args:
+        x: ``(M,)`` pose x (any stride).
+        y: ``(M,)`` pose y.
+        cos: ``(M,)`` cosines of the clockwise angles (:func:`rotations`).
+        sin: ``(M,)`` sines.
+        local_x: ``(K, M)`` local vertex x, vertex-major.
+        local_y: ``(K, M)`` local vertex y.
+        boxes: ``(M, 4)`` output rows ``(min_x, min_y, max_x, max_y)`` (any row stride).
+
+    >>> boxes = np.empty((1, 4))
+    >>> v = place_vertices(np.array([1.0]), np.array([2.0]), np.array([1.0]), np.array([0.0]),
+    ...                    np.array([[-1.0], [1.0]]), np.array([[0.0], [3.0]]), boxes)
+    >>> v.tolist(), boxes.tolist()
+    ([[[0.0, 2.0], [2.0, 5.0]]], [[0.0, 2.0, 2.0, 5.0]])
+    """
+    vertices = np.empty((len(x), local_x.shape[0], 2), dtype=np.float64)
+    _place_vertices(
+        x, y, np.ascontiguousarray(cos), np.ascontiguousarray(sin),
+        np.ascontiguousarray(local_x), np.ascontiguousarray(local_y), vertices, boxes,
+    )
+    return vertices
 
 
 def pack(shapes: Sequence[AnyShape], poses: Sequence[Pose]) -> ShapeArrays:

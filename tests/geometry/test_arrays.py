@@ -16,10 +16,12 @@ from arcade_collide.geometry.arrays import (
     TriangleArrays,
     as_polygons,
     pack,
+    place_vertices,
     rotations,
     stack_polygons,
     take,
     transform,
+    transform_columns,
 )
 from arcade_collide.geometry.pose import rotation, to_world
 from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, Triangle
@@ -139,3 +141,22 @@ def test_stack_polygons_equals_as_polygons_concatenated() -> None:
     assert np.array_equal(only_tris.vertices, as_polygons(tris).vertices)
     with pytest.raises(ValueError, match="width must be at least 6"):
         stack_polygons(records, 5)
+
+
+def test_place_vertices_equals_transform_columns_bit_for_bit() -> None:
+    rng = np.random.default_rng(8)
+    m, k = 500, 6
+    poses = rng.uniform(-1e6, 1e6, (m, 3))
+    poses[::7, 2] = rng.integers(-8, 9, len(poses[::7])) * 90.0  # exact quarter turns
+    local_x = rng.uniform(-20, 20, (k, m))
+    local_y = rng.uniform(-20, 20, (k, m))
+    cos, sin = rotations(poses[:, 2])
+    world_x, world_y = transform_columns(local_x, local_y, poses[:, :2], cos, sin)
+    boxes = np.empty((m, 4))
+    vertices = place_vertices(poses[:, 0], poses[:, 1], cos, sin, local_x, local_y, boxes)
+    assert np.array_equal(vertices[:, :, 0], world_x.T)
+    assert np.array_equal(vertices[:, :, 1], world_y.T)
+    expected = np.column_stack(
+        [world_x.min(axis=0), world_y.min(axis=0), world_x.max(axis=0), world_y.max(axis=0)]
+    )
+    assert np.array_equal(boxes, expected)
