@@ -105,7 +105,13 @@ from arcade_collide.geometry.arrays import (
 from arcade_collide.geometry.bounding_circles import classify, coordinate_slack
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query.compiled_pairs import pair_order, touching_rows
+from arcade_collide.geometry.query.compiled_contacts import contact_rows
+from arcade_collide.geometry.query.compiled_pairs import (
+    WorldRows,
+    pair_order,
+    touching_rows,
+    world_rows,
+)
 from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -123,6 +129,13 @@ class _Shapes:
         self.starts: dict[ShapeKind, int] = (
             {} if table is None else {block.kind: block.start for block in table.blocks}
         )
+        self._rows: WorldRows | None = None
+
+    def rows(self) -> WorldRows:
+        """These shapes as the compiled kernels read them (built on first use)."""
+        if self._rows is None:
+            self._rows = world_rows(self.kinds, self.world, self.starts)
+        return self._rows
 
     def polygons(self, rows: IntArray, width: int) -> PolygonArrays:
         """The convex table ``rows`` (rectangles, triangles, polygons, in any order) as
@@ -600,18 +613,23 @@ def _contact_arrays(
     """Normals (from a to b), depths and points of the pairs ``idx`` of a snapshot."""
     i = state.rows_i[idx]
     j = state.rows_j[idx]
-    normal = np.zeros((len(idx), 2))
-    depth = np.zeros(len(idx))
-    point = np.zeros((len(idx), 2))
-    for sel, a, b in _batches(state.shapes, i, j):
-        result = contact_batch(a, b)
-        normal[sel] = result.normal
-        depth[sel] = result.depth
-        point[sel] = result.point
+    if compiled.ENABLED:
+        _, normal, depth, point = contact_rows(i, j, state.shapes.rows())
+    else:
+        normal = np.zeros((len(idx), 2))
+        depth = np.zeros(len(idx))
+        point = np.zeros((len(idx), 2))
+        for sel, a, b in _batches(state.shapes, i, j):
+            result = contact_batch(a, b)
+            normal[sel] = result.normal
+            depth[sel] = result.depth
+            point[sel] = result.point
     flip = state.flip[idx]
     normal[flip] *= -1.0
-    # -0.0 from the flip would print oddly and compare equal anyway; normalise it.
+    # A -0.0 (from the flip, or kept by a reduction) would print oddly and compares
+    # equal anyway; making zeros positive also makes both paths give the same bits.
     normal += 0.0
+    point += 0.0
     return normal, depth, point
 
 

@@ -169,13 +169,14 @@ def _clockwise(v: FloatArray) -> bool:
     return bool((v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax) < 0.0)
 
 
-@kernel(
+_EXACT_SIGNATURE = (
     "boolean(int64, int64, int64, int64, int8[::1], int64[::1], float64[:, ::1],"
     " float64[:, ::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[:, ::1],"
-    " float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1])",
-    inline=True,
+    " float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1])"
 )
-def _exact(
+
+
+def _exact_test(
     ka: int,
     kb: int,
     a: int,
@@ -296,6 +297,12 @@ def _exact(
         nb = polygon_nverts[b]
         axes_b = nb
     return _sat(va, na, axes_a, vb, nb, axes_b)
+
+
+_exact = kernel(_EXACT_SIGNATURE, inline=True)(_exact_test)
+exact_test = kernel(_EXACT_SIGNATURE)(_exact_test)
+"""The exact test as a plain compiled call, for loops where inlining it would cost more
+compile time than it saves (few pairs per call)."""
 
 
 @kernel(

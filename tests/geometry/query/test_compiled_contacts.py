@@ -1,0 +1,63 @@
+"""The compiled contacts equal the dispatch table's batch contacts bit for bit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from narrow_cases import CANONICAL_PAIRS
+from test_compiled_pairs import SCENES, _ids, _rows_for, _scene
+
+from arcade_collide.geometry.arrays import pack
+from arcade_collide.geometry.query.compiled_contacts import contact_rows
+from arcade_collide.geometry.query.compiled_pairs import world_rows
+from arcade_collide.geometry.query.dispatch import contact_batch
+from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
+
+
+def _same_bits(got: np.ndarray, expected: np.ndarray) -> bool:  # type: ignore[type-arg]
+    """Equal bit for bit once zeros are made positive (``+ 0.0``, as the ECS does): the
+    batch kernels' block reductions may keep the other zero of a -0.0/0.0 tie."""
+    a, b = np.asarray(got) + 0.0, np.asarray(expected) + 0.0
+    return a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize(("lattice", "offset"), SCENES)
+@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=_ids)
+def test_contacts_equal_contact_batch_bit_for_bit(
+    pair: tuple[ShapeKind, ShapeKind], lattice: bool, offset: float
+) -> None:
+    n = 150
+    sa, pa, sb, pb = _scene(pair, n, 3, lattice, offset)
+    a, b = pack(sa, pa), pack(sb, pb)
+    i, j, rows, _ = _rows_for(pair, a, b, n)
+    for (x, y), expected in (((i, j), contact_batch(a, b)), ((j, i), contact_batch(b, a))):
+        hit, normal, depth, point = contact_rows(x, y, rows)
+        assert 0 < hit.sum() < n
+        assert hit.tolist() == expected.hit.tolist()
+        # Touching rows bit for bit; rows that miss hold zeros (the reversed batch negates
+        # them, so their sign is not compared).
+        assert not normal[~hit].any() and not depth[~hit].any() and not point[~hit].any()
+        wrong = [
+            r for r in np.flatnonzero(hit).tolist()
+            if not (_same_bits(normal[r], expected.normal[r])
+                    and _same_bits(depth[r], expected.depth[r])
+                    and _same_bits(point[r], expected.point[r]))
+        ]
+        assert not wrong, (
+            f"row {wrong[0]}: got {normal[wrong[0]]}, {depth[wrong[0]]}, {point[wrong[0]]}; "
+            f"expected {expected.normal[wrong[0]]}, {expected.depth[wrong[0]]}, "
+            f"{expected.point[wrong[0]]}"
+        )
+
+
+def test_a_hit_a_miss_and_a_touching_contact() -> None:
+    kinds = np.array([ShapeKind.CIRCLE] * 3 + [ShapeKind.RECT], dtype=np.int8)
+    circles = pack([Circle(1.0)] * 3, [(1.5, 0.0), (2.5, 0.0), (2.0, 0.0)])
+    rect = pack([Rect(2.0, 2.0)], [(0.0, 0.0)])
+    rows = world_rows(kinds, {ShapeKind.CIRCLE: circles, ShapeKind.RECT: rect},
+                      {ShapeKind.CIRCLE: 0, ShapeKind.RECT: 3})
+    hit, normal, depth, point = contact_rows(np.array([0, 1, 2]), np.array([3, 3, 3]), rows)
+    assert hit.tolist() == [True, False, True]
+    assert normal.tolist() == [[-1.0, 0.0], [0.0, 0.0], [-1.0, 0.0]]
+    assert depth.tolist() == [0.5, 0.0, 0.0]
+    assert point.tolist() == [[0.75, 0.0], [0.0, 0.0], [1.0, 0.0]]
