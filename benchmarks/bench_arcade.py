@@ -33,7 +33,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")
 
 import arcade
 import esper
-from bench_world import DT, Body, make_scene, run_arcade, timed
+from bench_world import DT, Body, kernels_line, make_scene, run_arcade, timed
 
 from arcade_collide.arcade import CollisionWorld
 from arcade_collide.geometry.contact import Contact
@@ -104,6 +104,7 @@ def main() -> int:
     sizes = [500, 1000] if args.quick else [1000, 2000, 5000, 10000]
     arcade_limit = 1000 if args.quick else 5000
     ticks, arcade_ticks = (5, 2) if args.quick else (40, 4)
+    print(kernels_line())
     print(f"{'scene':8} {'N':>6} {'plugin ms':>10} {'ECS part':>9} {'bridge':>7} "
           f"{'Arcade ms':>10} {'ratio':>7} {'pairs':>7}")
     verdict = 0

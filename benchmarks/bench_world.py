@@ -59,6 +59,7 @@ from arcade_collide import (
     Shape,
     Velocity,
 )
+from arcade_collide.geometry import compiled
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.shapes import AnyShape, Circle, Polygon, Rect, Triangle
 
@@ -267,11 +268,20 @@ def sweep_and_prune(aabbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return order[owner[keep]], order[partner[keep]]
 
 
+def kernels_line() -> str:
+    """Which path the run measures: the compiled kernels or numpy alone."""
+    if compiled.ENABLED:
+        import numba
+
+        return f"kernels: compiled (numba {numba.__version__})"
+    return "kernels: numpy only (numba not installed, or ARCADE_COLLIDE_NO_JIT=1)"
+
+
 def compare_broad_phases(sizes: list[int]) -> None:
     print("\nBroad phase alone (boxes: centre +- bounding radius), ms per call, median of 20:")
     print(
-        f"{'scene':>8} {'N':>7} {'grid (pure)':>12} {'grid (kept)':>12} {'sweep-prune':>12}"
-        f" {'pairs':>7}"
+        f"{'scene':>8} {'N':>7} {'grid (pure)':>12} {'grid (kept)':>12} {'row sweep':>12}"
+        f" {'sweep-prune':>12} {'pairs':>7}"
     )
     from arcade_collide.geometry.broad_phase import overlapping_pairs
 
@@ -281,21 +291,27 @@ def compare_broad_phases(sizes: list[int]) -> None:
         radius = np.array([b.geometry.bounding_radius for b in bodies])[:, None]
         velocity = np.array([(b.vx, b.vy) for b in bodies]) * DT
         boxes = np.hstack([centre - radius, centre + radius])
-        grid = GridBroadPhase()
-
         # "kept": the boxes move each call, as in a tick, and the grid keeps its order.
-        def kept(boxes: np.ndarray = boxes, v: np.ndarray = velocity,
-                 grid: GridBroadPhase = grid) -> None:
+        def kept(boxes: np.ndarray, v: np.ndarray, grid: GridBroadPhase) -> None:
             boxes[:, :2] += v
             boxes[:, 2:] += v
             grid.pairs(boxes)
 
         t_pure = statistics.median(timed(partial(overlapping_pairs, boxes), 3, 20))
-        t_kept = statistics.median(timed(kept, 3, 20))
+        grid = GridBroadPhase(False)
+        t_kept = statistics.median(timed(partial(kept, boxes, velocity, grid), 3, 20))
+        text_sweep = "-"
+        if compiled.ENABLED:  # uncompiled, the sweep is plain Python: not worth timing
+            sweep = GridBroadPhase(True)
+            t_sweep = statistics.median(timed(partial(kept, boxes, velocity, sweep), 3, 20))
+            text_sweep = f"{t_sweep:.2f}"
         t_sap = statistics.median(timed(partial(sweep_and_prune, boxes), 1, 5 if n > 5000 else 20))
         count = len(overlapping_pairs(boxes)[0])
         assert count == len(sweep_and_prune(boxes)[0])
-        print(f"{scene:>8} {n:>7} {t_pure:>12.2f} {t_kept:>12.2f} {t_sap:>12.2f} {count:>7}")
+        print(
+            f"{scene:>8} {n:>7} {t_pure:>12.2f} {t_kept:>12.2f} {text_sweep:>12}"
+            f" {t_sap:>12.2f} {count:>7}"
+        )
 
 
 # -- main ----------------------------------------------------------------------------
@@ -335,7 +351,8 @@ def main() -> int:
             rows.append((scene, n, ecs, pm, arc, ecs_pairs, pm_pairs, arc_pairs, events))
             print(f"  {scene} {n} done", file=sys.stderr)
 
-    print("\nms per tick (median; mean in brackets)")
+    print(f"\n{kernels_line()}")
+    print("ms per tick (median; mean in brackets)")
     header = (
         f"{'scene':8} {'N':>6} {'arcade_collide':>16} {'pymunk':>16} {'Arcade':>10}"
         f" {'pymunk/ours':>11} {'Arcade/ours':>11} {'pairs ours/pymunk/Arcade':>25}"

@@ -1,17 +1,20 @@
 """Optional compiled kernels: numba, when it is installed.
 
 The library depends only on numpy; ``pip install arcade-collide[fast]`` adds numba,
-which compiles the few per-tick loops written for it (:mod:`.row_sweep`) to machine
-code. Without numba those loops still import and run as plain Python (the tests run
-them that way on small inputs), and the systems use the vectorised numpy paths
-instead, which give the same answers more slowly.
+which compiles the few per-tick loops written for it to machine code: the broad phase
+(:mod:`.row_sweep`), the candidate pairs' tests
+(:mod:`.query.compiled_pairs`), the contacts of new pairs
+(:mod:`.query.compiled_contacts`) and the placing of rotated shapes
+(:func:`.arrays.place_vertices`). Without numba those loops still import and run as
+plain Python (the tests run them that way on small inputs), and the systems use the
+vectorised numpy paths instead, which give the same answers more slowly.
 
 Set the environment variable ``ARCADE_COLLIDE_NO_JIT=1`` before the first import to
 use the numpy paths even where numba is installed (to compare the two, say).
 
-Kernels are compiled when this package is first imported on a machine and cached
-next to the sources (numba's ``cache=True``), so later runs load them in a few
-milliseconds.
+Kernels are compiled when this package is first imported on a machine (about 20 s
+on the project's 2-core machine) and cached next to the sources (numba's
+``cache=True``), so later imports load them in about a second.
 
 This module never imports esper or arcade.
 """

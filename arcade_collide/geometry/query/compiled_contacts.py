@@ -29,7 +29,13 @@ from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query._convex import NEAR_EDGE, TINY_SQUARED
 from arcade_collide.geometry.query.circle_circle import _UP
-from arcade_collide.geometry.query.compiled_pairs import Int64Array, WorldRows, exact_test
+from arcade_collide.geometry.query.compiled_pairs import (
+    Int64Array,
+    WorldRows,
+    _circle_rect_hit,
+    _point_in_polygon,
+    _point_in_triangle,
+)
 
 _POINT = 0
 _CIRCLE = 1
@@ -61,9 +67,8 @@ def _put(out: FloatArray, nx: float, ny: float, depth: float, px: float, py: flo
 
 
 @kernel(
-    "boolean(float64[:, ::1], int64, int64, float64[:, ::1], int64, int64, boolean,"
-    " float64[::1])",
-
+    "int64(float64[:, ::1], int64, int64, float64[:, ::1], int64, int64, boolean,"
+    " float64[::1])"
 )
 def _sat_contact(
     va: FloatArray,
@@ -74,9 +79,10 @@ def _sat_contact(
     axes_b: int,
     flip: bool,
     out: FloatArray,
-) -> bool:
-    """``_convex._sat``: the contact into ``out`` (its normal reversed when ``flip``, as
-    ``Contact.flipped`` does) and whether a tie decided it."""
+) -> int:
+    """``_convex._sat``: 0 when separated, else the contact into ``out`` (its normal
+    reversed when ``flip``, as ``Contact.flipped`` does) and 2 if a tie decided it, 1 if
+    not."""
     best = _INF
     best_a = _INF
     best_b = _INF
@@ -105,7 +111,7 @@ def _sat_contact(
                 max_b = _first_max(max_b, d)
                 min_b = _first_min(min_b, d)
             if max_a < min_b or max_b < min_a:
-                return False
+                return 0
             forward = max_a - min_b
             backward = max_b - min_a
             overlap = forward if forward <= backward else backward
@@ -160,7 +166,7 @@ def _sat_contact(
         ux = -ux
         uy = -uy
     _put(out, ux, uy, _first_max(depth, 0.0), px, py)
-    return tie
+    return 2 if tie else 1
 
 
 @kernel("boolean(float64[:, ::1], int64, float64[:, ::1], int64)")
@@ -176,9 +182,8 @@ def _key_less(vb: FloatArray, nb: int, va: FloatArray, na: int) -> bool:
 
 
 @kernel(
-    "void(float64[:, ::1], int64, int64, float64[:, ::1], int64, int64, boolean,"
-    " float64[::1])",
-
+    "boolean(float64[:, ::1], int64, int64, float64[:, ::1], int64, int64, boolean,"
+    " float64[::1])"
 )
 def _convex_contact(
     va: FloatArray,
@@ -189,23 +194,23 @@ def _convex_contact(
     axes_b: int,
     canonical: bool,
     out: FloatArray,
-) -> None:
-    """``_convex.sat_contact`` (``canonical`` for same-type pairs)."""
-    tie = _sat_contact(va, na, axes_a, vb, nb, axes_b, False, out)
-    if canonical and tie and _key_less(vb, nb, va, na):
+) -> bool:
+    """``_convex.sat_contact`` (``canonical`` for same-type pairs); False when apart."""
+    found = _sat_contact(va, na, axes_a, vb, nb, axes_b, False, out)
+    if canonical and found == 2 and _key_less(vb, nb, va, na):
         _sat_contact(vb, nb, axes_b, va, na, axes_a, True, out)
+    return found > 0
 
 
-@kernel(
-    "void(float64, float64, float64, float64[:, ::1], int64, boolean, float64[::1])",
-
-)
+@kernel("boolean(float64, float64, float64, float64[:, ::1], int64, boolean, float64[::1])")
 def _circle_convex_contact(
     cx: float, cy: float, r: float, v: FloatArray, n: int, swap: bool, out: FloatArray
-) -> None:
+) -> bool:
     """``_convex.circle_convex_contact`` on the first ``n`` vertices (order 0, 2, 1 when
-    ``swap``, a clockwise triangle made counter-clockwise)."""
+    ``swap``, a clockwise triangle made counter-clockwise); False when apart."""
+    rr = r * r
     inside = True
+    within = False
     d2_min = _INF
     k_min = 0
     for e in range(n):
@@ -225,10 +230,14 @@ def _circle_convex_contact(
         dy = wy - t * ey
         inside = inside and cross >= 0.0
         d2 = dx * dx + dy * dy
+        edge_within = cross * cross <= rr * len2 if 0.0 < dot < len2 else d2 <= rr
+        within = within or edge_within
         # min(d2s) and d2s.index(min): the first smallest.
         if e == 0 or d2 < d2_min:
             d2_min = d2
             k_min = e
+    if not (inside or within):
+        return False
     d2 = d2_min
     near = NEAR_EDGE * (abs(cx) + abs(cy) + r)
     if inside or d2 <= near * near:
@@ -278,13 +287,13 @@ def _circle_convex_contact(
         qy = cy - dy
         depth = r - d
     _put(out, nx, ny, _first_max(depth, 0.0), (cx + nx * r + qx) * 0.5, (cy + ny * r + qy) * 0.5)
+    return True
 
 
 @kernel(
-    "void(int64, int64, int64, int64, int8[::1], int64[::1], float64[:, ::1],"
+    "boolean(int64, int64, int64, int64, int8[::1], int64[::1], float64[:, ::1],"
     " float64[:, ::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[:, ::1],"
-    " float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1], float64[::1])",
-
+    " float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1], float64[::1])"
 )
 def _contact(
     ka: int,
@@ -304,19 +313,26 @@ def _contact(
     polygon_vertices: FloatArray,
     polygon_nverts: Int64Array,
     out: FloatArray,
-) -> None:
+) -> bool:
     """The contact of kind-ordered rows ``a`` (kind ``ka``) and ``b`` (``kb >= ka``) of
-    their kinds' records, known to touch, into ``out`` (nx, ny, depth, px, py)."""
+    their kinds' records into ``out`` (nx, ny, depth, px, py); False (``out``
+    untouched) when they do not touch. Called for a few pairs (new contacts), so its
+    many array arguments cost little."""
     if ka == _POINT:
         px = point_xy[a, 0]
         py = point_xy[a, 1]
         if kb == _POINT:  # contact_point_point
+            if px != point_xy[b, 0] or py != point_xy[b, 1]:
+                return False
             _put(out, 1.0, 0.0, 0.0, px, py)
         elif kb == _CIRCLE:  # contact_point_circle
             dx = circle_center[b, 0] - px
             dy = circle_center[b, 1] - py
             r = circle_radius[b]
-            dist = math.sqrt(dx * dx + dy * dy)
+            dist_sq = dx * dx + dy * dy
+            if dist_sq > r * r:
+                return False
+            dist = math.sqrt(dist_sq)
             depth = _first_max(r - dist, 0.0)
             nx = 1.0
             ny = 0.0
@@ -334,6 +350,8 @@ def _contact(
             ly = dx * sin + dy * cos
             hw = rect_half[b, 0]
             hh = rect_half[b, 1]
+            if abs(lx) > hw or abs(ly) > hh:
+                return False
             depth = hh + ly
             ox = -sin
             oy = -cos
@@ -353,6 +371,8 @@ def _contact(
             _put(out, 0.0 - ox, 0.0 - oy, depth, px + ox * half, py + oy * half)
         elif kb == _TRIANGLE:  # contact_point_triangle: out through the nearest edge
             v = triangle_vertices[b]
+            if not _point_in_triangle(px, py, v):
+                return False
             ax = v[0, 0]
             ay = v[0, 1]
             turn = (v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax)
@@ -379,6 +399,8 @@ def _contact(
         else:  # contact_point_polygon: out through the nearest edge
             v = polygon_vertices[b]
             n = polygon_nverts[b]
+            if not _point_in_polygon(px, py, v, n):
+                return False
             best_depth = _INF
             ox = 0.0
             oy = 0.0
@@ -401,7 +423,7 @@ def _contact(
                     oy = -ex / length
             half = best_depth * 0.5
             _put(out, 0.0 - ox, 0.0 - oy, best_depth, px + ox * half, py + oy * half)
-        return
+        return True
     if ka == _CIRCLE:
         cx = circle_center[a, 0]
         cy = circle_center[a, 1]
@@ -414,6 +436,8 @@ def _contact(
             dy = by - cy
             d2 = dx * dx + dy * dy
             rs = r + rb
+            if d2 > rs * rs:
+                return False
             d = math.sqrt(d2)
             if d2 >= TINY_SQUARED:
                 nx = dx / d
@@ -431,7 +455,8 @@ def _contact(
                 out, nx, ny, _first_max(rs - d, 0.0),
                 (cx + nx * r + (bx - nx * rb)) * 0.5, (cy + ny * r + (by - ny * rb)) * 0.5,
             )
-        elif kb == _RECT:  # contact_circle_rect
+            return True
+        if kb == _RECT:  # contact_circle_rect
             ax = rect_axis[b, 0]
             ay = rect_axis[b, 1]
             bx = rect_center[b, 0]
@@ -442,6 +467,8 @@ def _contact(
             ly = dy * ax - dx * ay
             hw = rect_half[b, 0]
             hh = rect_half[b, 1]
+            if not _circle_rect_hit(lx, ly, hw, hh, r):
+                return False
             d1 = abs(ly)
             d2 = abs(lx)
             sx = 1.0 if lx >= 0.0 else -1.0
@@ -479,15 +506,16 @@ def _contact(
                 out, nx, ny, _first_max(depth, 0.0),
                 (cx + nx * r + qwx) * 0.5, (cy + ny * r + qwy) * 0.5,
             )
-        elif kb == _TRIANGLE:  # contact_circle_triangle
+            return True
+        if kb == _TRIANGLE:  # contact_circle_triangle
             v = triangle_vertices[b]
             ax = v[0, 0]
             ay = v[0, 1]
             clockwise = (v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax) < 0.0
-            _circle_convex_contact(cx, cy, r, v, 3, clockwise, out)
-        else:  # contact_circle_polygon
-            _circle_convex_contact(cx, cy, r, polygon_vertices[b], polygon_nverts[b], False, out)
-        return
+            return _circle_convex_contact(cx, cy, r, v, 3, clockwise, out)
+        return _circle_convex_contact(  # contact_circle_polygon
+            cx, cy, r, polygon_vertices[b], polygon_nverts[b], False, out
+        )
     # Convex against convex: contact_rect_rect ... contact_polygon_polygon.
     if ka == _RECT:
         va = rect_vertices[a]
@@ -513,7 +541,7 @@ def _contact(
         vb = polygon_vertices[b]
         nb = polygon_nverts[b]
         axes_b = nb
-    _convex_contact(va, na, axes_a, vb, nb, axes_b, ka == kb, out)
+    return _convex_contact(va, na, axes_a, vb, nb, axes_b, ka == kb, out)
 
 
 @kernel(
@@ -551,20 +579,15 @@ def _contacts(
         ra = a - start[ka]
         rb = b - start[kb]
         row = out[p]
-        touching = exact_test(
+        touching = _contact(
             ka, kb, ra, rb, kinds, start, point_xy, circle_center, circle_radius,
             rect_center, rect_axis, rect_half, rect_vertices, triangle_vertices,
-            polygon_vertices, polygon_nverts,
+            polygon_vertices, polygon_nverts, row,
         )
         hit[p] = touching
         if not touching:
             _put(row, 0.0, 0.0, 0.0, 0.0, 0.0)
             continue
-        _contact(
-            ka, kb, ra, rb, kinds, start, point_xy, circle_center, circle_radius,
-            rect_center, rect_axis, rect_half, rect_vertices, triangle_vertices,
-            polygon_vertices, polygon_nverts, row,
-        )
         if swapped:  # the reverse order flips the result, as the dispatch table does
             row[0] = -row[0]
             row[1] = -row[1]

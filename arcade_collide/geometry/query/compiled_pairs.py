@@ -14,9 +14,9 @@ it against ``intersects_batch`` pair type by pair type, touching cases included.
 Used by the ECS when the compiled kernels are enabled (:mod:`..compiled`); the
 dispatch table stays the public entry point and the reference.
 
-The type switch in :func:`_exact` is the compiled counterpart of the dispatch table:
-shape kinds are ordered (``kind(a) <= kind(b)``) before it, as the table's reverse
-entries swap their arguments; a boolean needs no flip.
+The type switch in :func:`_touching` is the compiled counterpart of the dispatch
+table: shape kinds are ordered (``kind(a) <= kind(b)``) before it, as the table's
+reverse entries swap their arguments; a boolean needs no flip.
 
 This module never imports esper or arcade.
 """
@@ -169,140 +169,48 @@ def _clockwise(v: FloatArray) -> bool:
     return bool((v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax) < 0.0)
 
 
-_EXACT_SIGNATURE = (
-    "boolean(int64, int64, int64, int64, int8[::1], int64[::1], float64[:, ::1],"
-    " float64[:, ::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[:, ::1],"
-    " float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1])"
-)
+@kernel("boolean(float64, float64, float64[:, ::1])", inline=True)
+def _point_in_triangle(px: float, py: float, v: FloatArray) -> bool:
+    """``point_in_triangle_line_equation``: no two edge values of opposite signs."""
+    ax = v[0, 0]
+    ay = v[0, 1]
+    bx = v[1, 0]
+    by = v[1, 1]
+    cx = v[2, 0]
+    cy = v[2, 1]
+    d1 = (by - ay) * (px - ax) + (ax - bx) * (py - ay)
+    d2 = (cy - by) * (px - bx) + (bx - cx) * (py - by)
+    d3 = (ay - cy) * (px - cx) + (cx - ax) * (py - cy)
+    return not ((d1 < 0.0 or d2 < 0.0 or d3 < 0.0) and (d1 > 0.0 or d2 > 0.0 or d3 > 0.0))
 
 
-def _exact_test(
-    ka: int,
-    kb: int,
-    a: int,
-    b: int,
-    kinds: NDArray[np.int8],
-    start: Int64Array,
-    point_xy: FloatArray,
-    circle_center: FloatArray,
-    circle_radius: FloatArray,
-    rect_center: FloatArray,
-    rect_axis: FloatArray,
-    rect_half: FloatArray,
-    rect_vertices: FloatArray,
-    triangle_vertices: FloatArray,
-    polygon_vertices: FloatArray,
-    polygon_nverts: Int64Array,
-) -> bool:
-    """The exact test of kind-ordered rows ``a`` (kind ``ka``) and ``b`` (``kb >= ka``),
-    given as rows of their kinds' records."""
-    if ka == _POINT:
-        px = point_xy[a, 0]
-        py = point_xy[a, 1]
-        if kb == _POINT:  # intersects_point_point
-            return bool(px == point_xy[b, 0] and py == point_xy[b, 1])
-        if kb == _CIRCLE:  # intersects_point_circle
-            dx = circle_center[b, 0] - px
-            dy = circle_center[b, 1] - py
-            r = circle_radius[b]
-            return bool(dx * dx + dy * dy <= r * r)
-        if kb == _RECT:  # intersects_point_rect
-            cos = rect_axis[b, 0]
-            sin = -rect_axis[b, 1]
-            dx = px - rect_center[b, 0]
-            dy = py - rect_center[b, 1]
-            lx = dx * cos - dy * sin
-            ly = dx * sin + dy * cos
-            return bool(abs(lx) <= rect_half[b, 0] and abs(ly) <= rect_half[b, 1])
-        if kb == _TRIANGLE:  # intersects_point_triangle (the line-equation method)
-            v = triangle_vertices[b]
-            ax = v[0, 0]
-            ay = v[0, 1]
-            bx = v[1, 0]
-            by = v[1, 1]
-            cx = v[2, 0]
-            cy = v[2, 1]
-            d1 = (by - ay) * (px - ax) + (ax - bx) * (py - ay)
-            d2 = (cy - by) * (px - bx) + (bx - cx) * (py - by)
-            d3 = (ay - cy) * (px - cx) + (cx - ax) * (py - cy)
-            return not (
-                (d1 < 0.0 or d2 < 0.0 or d3 < 0.0) and (d1 > 0.0 or d2 > 0.0 or d3 > 0.0)
-            )
-        # intersects_point_polygon: left of or on every edge
-        v = polygon_vertices[b]
-        n = polygon_nverts[b]
-        sx = v[n - 1, 0]
-        sy = v[n - 1, 1]
-        for k in range(n):
-            tx = v[k, 0]
-            ty = v[k, 1]
-            if (tx - sx) * (py - sy) - (ty - sy) * (px - sx) < 0.0:
-                return False
-            sx = tx
-            sy = ty
+@kernel("boolean(float64, float64, float64[:, ::1], int64)", inline=True)
+def _point_in_polygon(px: float, py: float, v: FloatArray, n: int) -> bool:
+    """``intersects_point_polygon``: left of or on every edge of the first ``n`` vertices."""
+    sx = v[n - 1, 0]
+    sy = v[n - 1, 1]
+    for k in range(n):
+        tx = v[k, 0]
+        ty = v[k, 1]
+        if (tx - sx) * (py - sy) - (ty - sy) * (px - sx) < 0.0:
+            return False
+        sx = tx
+        sy = ty
+    return True
+
+
+@kernel("boolean(float64, float64, float64, float64, float64)", inline=True)
+def _circle_rect_hit(lx: float, ly: float, hw: float, hh: float, r: float) -> bool:
+    """``circle_rect._hit``: the seed's centre-line test in the rectangle's frame."""
+    d1 = abs(ly)
+    d2 = abs(lx)
+    if d1 > hh + r or d2 > hw + r:
+        return False
+    if d1 <= hh or d2 <= hw:
         return True
-    if ka == _CIRCLE:
-        cx = circle_center[a, 0]
-        cy = circle_center[a, 1]
-        r = circle_radius[a]
-        if kb == _CIRCLE:  # intersects_circle_circle
-            dx = circle_center[b, 0] - cx
-            dy = circle_center[b, 1] - cy
-            rs = r + circle_radius[b]
-            return bool(dx * dx + dy * dy <= rs * rs)
-        if kb == _RECT:  # intersects_circle_rect, the centre-line method
-            ax = rect_axis[b, 0]
-            ay = rect_axis[b, 1]
-            dx = cx - rect_center[b, 0]
-            dy = cy - rect_center[b, 1]
-            d1 = abs(dy * ax - dx * ay)
-            d2 = abs(dx * ax + dy * ay)
-            hw = rect_half[b, 0]
-            hh = rect_half[b, 1]
-            if d1 > hh + r or d2 > hw + r:
-                return False
-            if d1 <= hh or d2 <= hw:
-                return True
-            ex = d2 - hw
-            ey = d1 - hh
-            return bool(ex * ex + ey * ey <= r * r)
-        if kb == _TRIANGLE:  # intersects_circle_triangle
-            v = triangle_vertices[b]
-            return _circle_convex(cx, cy, r, v, 3, _clockwise(v))
-        # intersects_circle_polygon
-        return _circle_convex(cx, cy, r, polygon_vertices[b], polygon_nverts[b], False)
-    # Convex against convex: intersects_rect_rect ... intersects_polygon_polygon.
-    if ka == _RECT:
-        va = rect_vertices[a]
-        na = 4
-        axes_a = 2
-    elif ka == _TRIANGLE:
-        va = triangle_vertices[a]
-        na = 3
-        axes_a = 3
-    else:
-        va = polygon_vertices[a]
-        na = polygon_nverts[a]
-        axes_a = na
-    if kb == _RECT:
-        vb = rect_vertices[b]
-        nb = 4
-        axes_b = 2
-    elif kb == _TRIANGLE:
-        vb = triangle_vertices[b]
-        nb = 3
-        axes_b = 3
-    else:
-        vb = polygon_vertices[b]
-        nb = polygon_nverts[b]
-        axes_b = nb
-    return _sat(va, na, axes_a, vb, nb, axes_b)
-
-
-_exact = kernel(_EXACT_SIGNATURE, inline=True)(_exact_test)
-exact_test = kernel(_EXACT_SIGNATURE)(_exact_test)
-"""The exact test as a plain compiled call, for loops where inlining it would cost more
-compile time than it saves (few pairs per call)."""
+    ex = d2 - hw
+    ey = d1 - hh
+    return bool(ex * ex + ey * ey <= r * r)
 
 
 @kernel(
@@ -337,6 +245,9 @@ def _touching(
     slack: float,
     out: BoolArray,
 ) -> None:
+    # The type switch is written out in the loop rather than in a function: a call
+    # that takes the twelve record arrays costs more than most tests (numba counts a
+    # reference per array argument, per call).
     for p in range(len(i)):
         a = i[p]
         b = j[p]
@@ -358,14 +269,82 @@ def _touching(
                 continue
         ka = kinds[a]
         kb = kinds[b]
-        if ka > kb:
+        if ka > kb:  # the table's reverse entries swap their arguments
             a, b = b, a
             ka, kb = kb, ka
-        out[p] = _exact(
-            ka, kb, a - start[ka], b - start[kb], kinds, start, point_xy, circle_center,
-            circle_radius, rect_center, rect_axis, rect_half, rect_vertices,
-            triangle_vertices, polygon_vertices, polygon_nverts,
-        )
+        a -= start[ka]
+        b -= start[kb]
+        if ka == _POINT:
+            px = point_xy[a, 0]
+            py = point_xy[a, 1]
+            if kb == _POINT:  # intersects_point_point
+                hit = px == point_xy[b, 0] and py == point_xy[b, 1]
+            elif kb == _CIRCLE:  # intersects_point_circle
+                dx = circle_center[b, 0] - px
+                dy = circle_center[b, 1] - py
+                r = circle_radius[b]
+                hit = dx * dx + dy * dy <= r * r
+            elif kb == _RECT:  # intersects_point_rect
+                cos = rect_axis[b, 0]
+                sin = -rect_axis[b, 1]
+                dx = px - rect_center[b, 0]
+                dy = py - rect_center[b, 1]
+                lx = dx * cos - dy * sin
+                ly = dx * sin + dy * cos
+                hit = abs(lx) <= rect_half[b, 0] and abs(ly) <= rect_half[b, 1]
+            elif kb == _TRIANGLE:  # intersects_point_triangle (the line-equation method)
+                hit = _point_in_triangle(px, py, triangle_vertices[b])
+            else:  # intersects_point_polygon
+                hit = _point_in_polygon(px, py, polygon_vertices[b], polygon_nverts[b])
+        elif ka == _CIRCLE:
+            cx = circle_center[a, 0]
+            cy = circle_center[a, 1]
+            r = circle_radius[a]
+            if kb == _CIRCLE:  # intersects_circle_circle
+                dx = circle_center[b, 0] - cx
+                dy = circle_center[b, 1] - cy
+                rs = r + circle_radius[b]
+                hit = dx * dx + dy * dy <= rs * rs
+            elif kb == _RECT:  # intersects_circle_rect, the centre-line method
+                ax = rect_axis[b, 0]
+                ay = rect_axis[b, 1]
+                dx = cx - rect_center[b, 0]
+                dy = cy - rect_center[b, 1]
+                hit = _circle_rect_hit(
+                    dx * ax + dy * ay, dy * ax - dx * ay, rect_half[b, 0], rect_half[b, 1], r
+                )
+            elif kb == _TRIANGLE:  # intersects_circle_triangle
+                v = triangle_vertices[b]
+                hit = _circle_convex(cx, cy, r, v, 3, _clockwise(v))
+            else:  # intersects_circle_polygon
+                hit = _circle_convex(cx, cy, r, polygon_vertices[b], polygon_nverts[b], False)
+        else:  # convex against convex: intersects_rect_rect ... intersects_polygon_polygon
+            if ka == _RECT:
+                va = rect_vertices[a]
+                na = 4
+                axes_a = 2
+            elif ka == _TRIANGLE:
+                va = triangle_vertices[a]
+                na = 3
+                axes_a = 3
+            else:
+                va = polygon_vertices[a]
+                na = polygon_nverts[a]
+                axes_a = na
+            if kb == _RECT:
+                vb = rect_vertices[b]
+                nb = 4
+                axes_b = 2
+            elif kb == _TRIANGLE:
+                vb = triangle_vertices[b]
+                nb = 3
+                axes_b = 3
+            else:
+                vb = polygon_vertices[b]
+                nb = polygon_nverts[b]
+                axes_b = nb
+            hit = _sat(va, na, axes_a, vb, nb, axes_b)
+        out[p] = hit
 
 
 class PairFilter(NamedTuple):
