@@ -122,17 +122,18 @@ _PAIR_LOW = (1 << _PAIR_SHIFT) - 1
 class _Shapes:
     """One tick's world-space shapes as the narrow phase reads them (table rows)."""
 
-    def __init__(self, table: ShapeTable | None = None) -> None:
+    def __init__(self, table: ShapeTable | None = None, rows: WorldRows | None = None) -> None:
         self.kinds: Any = np.empty(0, dtype=np.int8) if table is None else table.kinds
         """Shape kind per table row."""
         self.world: dict[ShapeKind, ShapeArrays] = {} if table is None else table.world
         self.starts: dict[ShapeKind, int] = (
             {} if table is None else {block.kind: block.start for block in table.blocks}
         )
-        self._rows: WorldRows | None = None
+        self._rows = rows
 
     def rows(self) -> WorldRows:
-        """These shapes as the compiled kernels read them (built on first use)."""
+        """These shapes as the compiled kernels read them (the table's view when it was
+        given, else built on first use)."""
         if self._rows is None:
             self._rows = world_rows(self.kinds, self.world, self.starts)
         return self._rows
@@ -350,12 +351,14 @@ class CollisionSystem(esper.Processor):
     def _touching(self, table: ShapeTable) -> _Snapshot:
         """The touching pairs of the current table, sorted by key."""
         i, j = self._grid.pairs(table.aabbs)
-        shapes = _Shapes(table)
         if compiled.ENABLED:
             # One compiled pass: filter, pose circles and exact tests (same answers).
-            hit = touching_rows(i, j, *table.kernel_view())
+            rows, pair_filter, circles = table.kernel_view()
+            hit = touching_rows(i, j, rows, pair_filter, circles)
             i, j = i[hit], j[hit]
-            return self._snapshot(table, shapes, i, j, pair_order(i, j, table.entity_rank()))
+            order = pair_order(i, j, table.entity_rank())
+            return self._snapshot(table, _Shapes(table, rows), i, j, order)
+        shapes = _Shapes(table)
         if not table.filters_everything_in and len(i):
             layer, mask = table.layer, table.mask
             ok = ((layer[i] & mask[j]) != 0) & ((layer[j] & mask[i]) != 0)

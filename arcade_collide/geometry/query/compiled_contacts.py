@@ -30,6 +30,10 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query._convex import NEAR_EDGE, TINY_SQUARED
 from arcade_collide.geometry.query.circle_circle import _UP
 from arcade_collide.geometry.query.compiled_pairs import (
+    _CIRCLE,
+    _POINT,
+    _RECT,
+    _TRIANGLE,
     Int64Array,
     WorldRows,
     _circle_rect_hit,
@@ -37,11 +41,6 @@ from arcade_collide.geometry.query.compiled_pairs import (
     _point_in_triangle,
 )
 
-_POINT = 0
-_CIRCLE = 1
-_RECT = 2
-_TRIANGLE = 3
-_POLYGON = 4
 _INF = math.inf
 
 
