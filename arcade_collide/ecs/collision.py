@@ -5,7 +5,7 @@ Each tick (``esper.process``) the system
 1. refreshes the world's :class:`~arcade_collide.ecs.table.ShapeTable` (a no-op when
    a MovementSystem already did so this tick and nothing changed since; without a
    MovementSystem this is where positions edited by hand are picked up);
-2. finds the pairs whose bounding boxes overlap with a uniform grid
+2. finds the pairs whose bounding boxes overlap with a uniform grid of rows
    (:mod:`arcade_collide.geometry.broad_phase`);
 3. drops pairs the layer/mask filter rejects (``a.layer & b.mask`` and
    ``b.layer & a.mask`` must both be non-zero);
@@ -20,6 +20,16 @@ Each tick (``esper.process``) the system
    new pairs (for :class:`CollisionStarted`) and, on demand, for :meth:`contacts`;
 6. compares the touching pairs with last tick's and, once everything above is done
    and stored, delivers the events.
+
+Where the compiled kernels are enabled (numba installed, see
+:mod:`arcade_collide.geometry.compiled`), steps 3 to 5 run as one compiled pass over
+the candidate pairs (:func:`~arcade_collide.geometry.query.compiled_pairs.touching_rows`),
+the touching pairs are put in key order by
+:func:`~arcade_collide.geometry.query.compiled_pairs.pair_order` instead of a sort,
+and contacts come from
+:func:`~arcade_collide.geometry.query.compiled_contacts.contact_rows`. Both paths
+give the same events: the kernels are tested against the dispatch table pair type by
+pair type, and one pinned event-log hash covers both paths.
 
 Event rules:
 
