@@ -252,17 +252,11 @@ def _choose_grid(
 ) -> _Grid:
     """Row height, column width and reach for ``boxes`` (at least two rows)."""
     n = len(boxes)
-    # Leave at most half of MAX_BIG_BOXES boxes taller than a row, and half wider than
-    # the reach.
-    k = max(n - 1 - MAX_BIG_BOXES // 2, 0)
-    with np.errstate(over="ignore"):  # sizes beyond the float range count as infinite
-        widths = boxes[:, 2] - boxes[:, 0]
-        heights = boxes[:, 3] - boxes[:, 1]
+    tall, wide = _typical_size(boxes)
     fresh = cell_size is None
     if cell_size is not None:
         step, shift = float(cell_size), 0
     else:
-        tall = float(np.partition(heights, k)[k])
         span_x = float(boxes[:, 2].max()) - float(boxes[:, 0].min())
         span_y = float(boxes[:, 3].max()) - float(boxes[:, 1].min())
         # A scene on a line has no area: count it as a square strip of boxes.
@@ -285,7 +279,6 @@ def _choose_grid(
             step = row / 2**shift
     # step and 1 / step must stay finite (any step gives the same pairs).
     step = min(max(step, 1e-300), 1e300)
-    wide = float(np.partition(widths, k)[k])
     # floor(max_x / step) - floor(min_x / step) <= ceil(width / step) (the 1e-9 absorbs
     # rounding in the division; a box it misjudges is merely big).
     ratio = min(wide / step, _CELL_LIMIT)
@@ -300,6 +293,15 @@ def _choose_grid(
     return _Grid(step, shift, reach)
 
 
+def _typical_size(boxes: FloatArray) -> tuple[float, float]:
+    """Height and width that at most ``MAX_BIG_BOXES / 2`` boxes exceed (``N >= 1``)."""
+    k = max(len(boxes) - 1 - MAX_BIG_BOXES // 2, 0)
+    with np.errstate(over="ignore"):  # sizes beyond the float range count as infinite
+        widths = boxes[:, 2] - boxes[:, 0]
+        heights = boxes[:, 3] - boxes[:, 1]
+    return float(np.partition(heights, k)[k]), float(np.partition(widths, k)[k])
+
+
 def _choose_rows(boxes: FloatArray) -> tuple[float, float]:
     """Row height and big-box width for :func:`~.row_sweep.sweep_pairs` (``N >= 2``).
 
@@ -307,12 +309,9 @@ def _choose_rows(boxes: FloatArray) -> tuple[float, float]:
     headroom for shapes that turn (a turning shape's box changes size) before the next
     pick.
     """
-    k = max(len(boxes) - 1 - MAX_BIG_BOXES // 2, 0)
-    with np.errstate(over="ignore"):  # sizes beyond the float range count as infinite
-        widths = boxes[:, 2] - boxes[:, 0]
-        heights = boxes[:, 3] - boxes[:, 1]
-    tall = float(np.partition(heights, k)[k]) * 1.0625
-    wide = float(np.partition(widths, k)[k]) * 1.0625
+    tall, wide = _typical_size(boxes)
+    tall *= 1.0625
+    wide *= 1.0625
     if not tall > 0.0:
         tall = 1.0  # (nearly) all boxes are flat: any height works
     # 1 / row must be finite and non-zero (any row height gives the same pairs).
