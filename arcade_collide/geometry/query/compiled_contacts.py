@@ -37,6 +37,7 @@ from arcade_collide.geometry.query.compiled_pairs import (
     Int64Array,
     WorldRows,
     _circle_rect_hit,
+    _clockwise,
     _point_in_polygon,
     _point_in_triangle,
 )
@@ -508,10 +509,7 @@ def _contact(
             return True
         if kb == _TRIANGLE:  # contact_circle_triangle
             v = triangle_vertices[b]
-            ax = v[0, 0]
-            ay = v[0, 1]
-            clockwise = (v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax) < 0.0
-            return _circle_convex_contact(cx, cy, r, v, 3, clockwise, out)
+            return _circle_convex_contact(cx, cy, r, v, 3, _clockwise(v), out)
         return _circle_convex_contact(  # contact_circle_polygon
             cx, cy, r, polygon_vertices[b], polygon_nverts[b], False, out
         )

@@ -47,7 +47,7 @@ _POINT = 0
 _CIRCLE = 1
 _RECT = 2
 _TRIANGLE = 3
-_POLYGON = 4
+"""Shape kinds as the kernels compare them (ShapeKind's values; a polygon is any other)."""
 
 
 class WorldRows(NamedTuple):
