@@ -243,7 +243,9 @@ def sweep_pairs(
 
     Returns:
         ``(i, j, order, big)``: int64 pair arrays (in an order that depends only on the
-        input), the new sort order to pass next time, and how many boxes were big.
+        input), the new sort order to pass next time, and how many boxes were big. The
+        order is held in ``work`` (passed back, it is used in place, not copied): it
+        changes with the next call on the same work arrays.
 
     >>> boxes = np.array([[0, 0, 2, 2], [2, 0, 4, 2], [5, 5, 6, 6]], dtype=float)
     >>> i, j, _, big = sweep_pairs(boxes, 2.0, 2.0, None, WorkArrays())  # touching at x == 2
@@ -253,7 +255,7 @@ def sweep_pairs(
     n = len(boxes)
     hinted = order is not None and len(order) == n
     kept = work.get("order", (n,), np.int64)
-    if hinted:
+    if hinted and not np.may_share_memory(order, kept):
         kept[:] = order
     fwork = work.get("fwork", (4, n), np.float64)
     iwork = work.get("iwork", (5, n), np.int64)
@@ -271,4 +273,4 @@ def sweep_pairs(
             break
         capacity = count
         hinted = True  # the order just computed is exact for these boxes
-    return out_i[:count].copy(), out_j[:count].copy(), kept.copy(), int(info[1])
+    return out_i[:count].copy(), out_j[:count].copy(), kept, int(info[1])
