@@ -10,6 +10,7 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
+import pytest
 import shapely
 from hypothesis import strategies as st
 
@@ -21,7 +22,9 @@ from arcade_collide.geometry.arrays import (
     ShapeArrays,
     TriangleArrays,
     pack,
+    stack_polygons,
 )
+from arcade_collide.geometry.query.compiled_pairs import world_rows
 from arcade_collide.geometry.shapes import (
     AnyShape,
     Circle,
@@ -33,6 +36,7 @@ from arcade_collide.geometry.shapes import (
 )
 
 KINDS = tuple(ShapeKind)
+Pose3 = tuple[float, float, float]
 ORDERED_PAIRS = tuple((a, b) for a in KINDS for b in KINDS)
 CANONICAL_PAIRS = tuple((a, b) for a in KINDS for b in KINDS if a <= b)
 SPREAD = 4.0
@@ -208,3 +212,88 @@ def rotate_pose(
     c = math.cos(math.radians(theta))
     s = math.sin(math.radians(theta))
     return (x * c + y * s, -x * s + y * c, angle + theta)
+
+
+# ---------------------------------------------------------------------------
+# world tables of paired scenes (the compiled kernels' tests)
+# ---------------------------------------------------------------------------
+
+
+
+
+def pair_ids(pair: tuple[ShapeKind, ShapeKind]) -> str:
+    """Test id of a type pair, e.g. ``circle-rect``."""
+    return f"{pair[0].name.lower()}-{pair[1].name.lower()}"
+
+
+def concat_records(a: ShapeArrays, b: ShapeArrays) -> ShapeArrays:
+    """One record holding the rows of ``a`` then ``b`` (same kind)."""
+    if isinstance(a, PolygonArrays) and isinstance(b, PolygonArrays):
+        width = max(a.vertices.shape[1], b.vertices.shape[1])
+        return stack_polygons([a, b], width)
+    return type(a)(*(np.concatenate([x, y]) for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
+
+
+def lattice_shape(kind: ShapeKind, rng: np.random.Generator) -> AnyShape:
+    """Integer-sized shapes: with integer poses and quarter turns, touching is exact."""
+    if kind is ShapeKind.CIRCLE:
+        return Circle(float(rng.integers(1, 4)))
+    if kind is ShapeKind.RECT:
+        return Rect(2.0 * float(rng.integers(1, 3)), 2.0 * float(rng.integers(1, 3)))
+    if kind is ShapeKind.TRIANGLE:
+        while True:
+            p = rng.integers(-2, 3, (3, 2)).astype(float)
+            cross = (p[1, 0] - p[0, 0]) * (p[2, 1] - p[0, 1]) - (p[1, 1] - p[0, 1]) * (
+                p[2, 0] - p[0, 0]
+            )
+            if cross != 0:
+                return Triangle(*(tuple(v) for v in p))  # type: ignore[arg-type]
+    if kind is ShapeKind.POLYGON:
+        corners = [(-2.0, -1.0), (1.0, -2.0), (2.0, 1.0), (-1.0, 2.0)]
+        return Polygon(corners[: int(rng.integers(3, 5))])
+    return random_shape(kind, rng)
+
+
+def paired_scene(
+    pair: tuple[ShapeKind, ShapeKind], n: int, seed: int, lattice: bool, offset: float
+) -> tuple[list[AnyShape], list[Pose3], list[AnyShape], list[Pose3]]:
+    """``n`` pairs of one type pair, as (shapes A, poses A, shapes B, poses B): random
+    shapes and poses, or lattice ones where touching is exact, around ``offset``."""
+    rng = np.random.default_rng([seed, int(pair[0]), int(pair[1])])
+    make = lattice_shape if lattice else random_shape
+    shapes_a = [make(pair[0], rng) for _ in range(n)]
+    shapes_b = [make(pair[1], rng) for _ in range(n)]
+
+    def pose() -> Pose3:
+        if lattice:
+            x, y = (float(v) for v in rng.integers(-5, 6, 2))
+            return (offset + x, offset + y, 90.0 * float(rng.integers(-2, 3)))
+        x, y = rng.uniform(-4.0, 4.0, 2)
+        return (offset + float(x), offset + float(y), float(rng.uniform(-360.0, 360.0)))
+
+    poses_a = [pose() for _ in range(n)]
+    # A quarter of the pairs share a pose (coincident points hit only this way).
+    poses_b = [pa if rng.random() < 0.25 else pose() for pa in poses_a]
+    return shapes_a, poses_a, shapes_b, poses_b
+
+
+def table_rows_for(
+    pair: tuple[ShapeKind, ShapeKind], a: ShapeArrays, b: ShapeArrays, n: int
+) -> tuple[np.ndarray, np.ndarray, object, np.ndarray]:  # type: ignore[type-arg]
+    """A two-kind (or one-kind) world table holding ``a`` then ``b``, and row pairs."""
+    ka, kb = pair
+    if ka == kb:
+        kinds = np.full(2 * n, ka, dtype=np.int8)
+        rows = world_rows(kinds, {ka: concat_records(a, b)}, {ka: 0})
+        return np.arange(n), np.arange(n, 2 * n), rows, kinds
+    kinds = np.concatenate([np.full(n, ka), np.full(n, kb)]).astype(np.int8)
+    rows = world_rows(kinds, {ka: a, kb: b}, {ka: 0, kb: n})
+    return np.arange(n), np.arange(n, 2 * n), rows, kinds
+
+
+SCENES = [  # (lattice, offset) for paired_scene
+    pytest.param(False, 0.0, id="random"),
+    pytest.param(False, 1e9, id="random-far"),
+    pytest.param(True, 0.0, id="lattice"),
+    pytest.param(True, 2.0**30, id="lattice-far"),
+]

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from narrow_cases import CANONICAL_PAIRS
-from test_compiled_pairs import SCENES, _ids, _rows_for, _scene
+from narrow_cases import CANONICAL_PAIRS, SCENES, pair_ids, paired_scene, table_rows_for
 
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
@@ -22,14 +21,14 @@ def _same_bits(got: np.ndarray, expected: np.ndarray) -> bool:  # type: ignore[t
 
 
 @pytest.mark.parametrize(("lattice", "offset"), SCENES)
-@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=_ids)
+@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=pair_ids)
 def test_contacts_equal_contact_batch_bit_for_bit(
     pair: tuple[ShapeKind, ShapeKind], lattice: bool, offset: float
 ) -> None:
     n = 150
-    sa, pa, sb, pb = _scene(pair, n, 3, lattice, offset)
+    sa, pa, sb, pb = paired_scene(pair, n, 3, lattice, offset)
     a, b = pack(sa, pa), pack(sb, pb)
-    i, j, rows, _ = _rows_for(pair, a, b, n)
+    i, j, rows, _ = table_rows_for(pair, a, b, n)
     for (x, y), expected in (((i, j), contact_batch(a, b)), ((j, i), contact_batch(b, a))):
         hit, normal, depth, point = contact_rows(x, y, rows)
         assert 0 < hit.sum() < n

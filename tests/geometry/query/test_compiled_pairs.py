@@ -9,14 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from narrow_cases import CANONICAL_PAIRS, random_shape
+from narrow_cases import CANONICAL_PAIRS, SCENES, pair_ids, paired_scene, table_rows_for
 
 from arcade_collide.geometry.arrays import (
     PointArrays,
-    PolygonArrays,
-    ShapeArrays,
     pack,
-    stack_polygons,
 )
 from arcade_collide.geometry.bounding_circles import coordinate_slack, pose_circles
 from arcade_collide.geometry.query.compiled_pairs import (
@@ -27,97 +24,20 @@ from arcade_collide.geometry.query.compiled_pairs import (
     world_rows,
 )
 from arcade_collide.geometry.query.dispatch import intersects_batch
-from arcade_collide.geometry.shapes import AnyShape, Circle, Polygon, Rect, ShapeKind, Triangle
-
-Pose3 = tuple[float, float, float]
-
-
-def _ids(pair: tuple[ShapeKind, ShapeKind]) -> str:
-    return f"{pair[0].name.lower()}-{pair[1].name.lower()}"
-
-
-def _concat(a: ShapeArrays, b: ShapeArrays) -> ShapeArrays:
-    """One record holding the rows of ``a`` then ``b`` (same kind)."""
-    if isinstance(a, PolygonArrays) and isinstance(b, PolygonArrays):
-        width = max(a.vertices.shape[1], b.vertices.shape[1])
-        return stack_polygons([a, b], width)
-    return type(a)(*(np.concatenate([x, y]) for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
-
-
-def _lattice_shape(kind: ShapeKind, rng: np.random.Generator) -> AnyShape:
-    """Integer-sized shapes: with integer poses and quarter turns, touching is exact."""
-    if kind is ShapeKind.CIRCLE:
-        return Circle(float(rng.integers(1, 4)))
-    if kind is ShapeKind.RECT:
-        return Rect(2.0 * float(rng.integers(1, 3)), 2.0 * float(rng.integers(1, 3)))
-    if kind is ShapeKind.TRIANGLE:
-        while True:
-            p = rng.integers(-2, 3, (3, 2)).astype(float)
-            cross = (p[1, 0] - p[0, 0]) * (p[2, 1] - p[0, 1]) - (p[1, 1] - p[0, 1]) * (
-                p[2, 0] - p[0, 0]
-            )
-            if cross != 0:
-                return Triangle(*(tuple(v) for v in p))  # type: ignore[arg-type]
-    if kind is ShapeKind.POLYGON:
-        corners = [(-2.0, -1.0), (1.0, -2.0), (2.0, 1.0), (-1.0, 2.0)]
-        return Polygon(corners[: int(rng.integers(3, 5))])
-    return random_shape(kind, rng)
-
-
-def _scene(
-    pair: tuple[ShapeKind, ShapeKind], n: int, seed: int, lattice: bool, offset: float
-) -> tuple[list[AnyShape], list[Pose3], list[AnyShape], list[Pose3]]:
-    rng = np.random.default_rng([seed, int(pair[0]), int(pair[1])])
-    make = _lattice_shape if lattice else random_shape
-    shapes_a = [make(pair[0], rng) for _ in range(n)]
-    shapes_b = [make(pair[1], rng) for _ in range(n)]
-
-    def pose() -> Pose3:
-        if lattice:
-            x, y = (float(v) for v in rng.integers(-5, 6, 2))
-            return (offset + x, offset + y, 90.0 * float(rng.integers(-2, 3)))
-        x, y = rng.uniform(-4.0, 4.0, 2)
-        return (offset + float(x), offset + float(y), float(rng.uniform(-360.0, 360.0)))
-
-    poses_a = [pose() for _ in range(n)]
-    # A quarter of the pairs share a pose (coincident points hit only this way).
-    poses_b = [pa if rng.random() < 0.25 else pose() for pa in poses_a]
-    return shapes_a, poses_a, shapes_b, poses_b
-
-
-def _rows_for(
-    pair: tuple[ShapeKind, ShapeKind], a: ShapeArrays, b: ShapeArrays, n: int
-) -> tuple[np.ndarray, np.ndarray, object, np.ndarray]:  # type: ignore[type-arg]
-    """A two-kind (or one-kind) world table holding ``a`` then ``b``, and row pairs."""
-    ka, kb = pair
-    if ka == kb:
-        kinds = np.full(2 * n, ka, dtype=np.int8)
-        rows = world_rows(kinds, {ka: _concat(a, b)}, {ka: 0})
-        return np.arange(n), np.arange(n, 2 * n), rows, kinds
-    kinds = np.concatenate([np.full(n, ka), np.full(n, kb)]).astype(np.int8)
-    rows = world_rows(kinds, {ka: a, kb: b}, {ka: 0, kb: n})
-    return np.arange(n), np.arange(n, 2 * n), rows, kinds
-
-
-SCENES = [
-    pytest.param(False, 0.0, id="random"),
-    pytest.param(False, 1e9, id="random-far"),
-    pytest.param(True, 0.0, id="lattice"),
-    pytest.param(True, 2.0**30, id="lattice-far"),
-]
+from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
 
 
 @pytest.mark.parametrize(("lattice", "offset"), SCENES)
-@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=_ids)
+@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=pair_ids)
 def test_exact_tests_equal_the_dispatch_table(
     pair: tuple[ShapeKind, ShapeKind], lattice: bool, offset: float
 ) -> None:
     n = 150
-    sa, pa, sb, pb = _scene(pair, n, 7, lattice, offset)
+    sa, pa, sb, pb = paired_scene(pair, n, 7, lattice, offset)
     a, b = pack(sa, pa), pack(sb, pb)
     expected = intersects_batch(a, b)
     assert 0 < expected.sum() < n, "the scene should have hits and misses"
-    i, j, rows, _ = _rows_for(pair, a, b, n)
+    i, j, rows, _ = table_rows_for(pair, a, b, n)
     assert touching_rows(i, j, rows).tolist() == expected.tolist()
     # Pairs given the other way round (kind order swapped inside) answer the same.
     assert touching_rows(j, i, rows).tolist() == expected.tolist()
@@ -135,13 +55,13 @@ def test_lattice_scenes_include_exact_touching() -> None:
     assert hit.tolist() == [True, False, True]
 
 
-@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=_ids)
+@pytest.mark.parametrize("pair", CANONICAL_PAIRS, ids=pair_ids)
 def test_filter_and_pose_circles_change_no_answer(pair: tuple[ShapeKind, ShapeKind]) -> None:
     n = 200
-    sa, pa, sb, pb = _scene(pair, n, 11, False, 0.0)
+    sa, pa, sb, pb = paired_scene(pair, n, 11, False, 0.0)
     a, b = pack(sa, pa), pack(sb, pb)
     expected = intersects_batch(a, b)
-    i, j, rows, _ = _rows_for(pair, a, b, n)
+    i, j, rows, _ = table_rows_for(pair, a, b, n)
     radii = np.array([pose_circles(s) for s in sa + sb])
     origins = np.array([p[:2] for p in pa + pb])
     boxes = np.hstack([origins - radii[:, 1:], origins + radii[:, 1:]])
