@@ -18,9 +18,9 @@ as the setters do.
 
 :class:`PoseMirror` is the per-tick form used by
 :class:`~arcade_collide.arcade.CollisionWorld`: it remembers what it last saw
-on (or wrote to) each sprite, so that finding the sprites the game moved, and
-writing back only the poses that changed, cost little more than one C-level
-pass over the sprites.
+on (or wrote to) each sprite and is told which sprites Arcade's setters touched
+since, so that finding the sprites the game moved reads only those, and only
+the poses that changed are written back.
 
 This relies on Arcade 3.3's private sprite fields (``_position``, ``_angle``,
 ``_hit_box``, ``sprite_lists``) and sprite-list internals
@@ -30,10 +30,11 @@ pinned to ``arcade~=3.3``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import chain, repeat
-from operator import attrgetter, is_
+from operator import attrgetter
 from typing import Any, NamedTuple, SupportsIndex
 
 import arcade
@@ -53,24 +54,9 @@ _TEXTURE = attrgetter("_texture")
 _SPRITE_LISTS = attrgetter("sprite_lists")
 
 _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
-_UNSEEN = object()
-"""Stands for "read this sprite's pose as numbers next tick" in :class:`PoseMirror`."""
-
 _POSITION_TYPES = frozenset({tuple})
 
 _fast_classes: dict[type, bool] = {}
-
-
-def _immutable(objects: list[Any], types: frozenset[type]) -> list[Any]:
-    """``objects``, with :data:`_UNSEEN` for any not of ``types``.
-
-    Identity tells a pose unchanged only for immutable objects: a game could store a
-    list as a sprite's position (Arcade keeps what it is given) and change it in place.
-    Such sprites are read as numbers every tick. (Angles are numbers, immutable.)
-    """
-    if types.issuperset(map(type, objects)):
-        return objects
-    return [o if type(o) in types else _UNSEEN for o in objects]
 
 
 def has_fast_pose(sprite: arcade.Sprite) -> bool:
@@ -323,10 +309,12 @@ class HandMoves(NamedTuple):
     """``(len(rows), 2)`` their positions now."""
     angle: FloatArray
     """``(len(rows),)`` their clockwise angles now."""
-    positions: list[Any] | None
-    """Every sprite's position object this tick; None when no object was replaced."""
-    angles: list[Any] | None
-    """Every sprite's angle object this tick; None when no object was replaced."""
+    read: IntArray | None
+    """The rows whose poses were read (sorted); None when every row was."""
+    loose: NDArray[np.bool_] | None
+    """Per row read, whether its position is not a tuple; None when all were tuples."""
+    reported: list[Any]
+    """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
 
 
 _membership_changes = [0]
@@ -343,9 +331,15 @@ class _Memberships(list[Any]):
     keep every list's rows and slots between ticks at no per-sprite cost. The other
     mutators are counted too, though Arcade never calls them (``+=`` is not: a
     sprite's lists changed that way would no longer match the lists' own records).
+
+    While its class is :class:`_Armed`, the record also reports the next iteration
+    over it to the touch logs in :attr:`logs` (see :class:`PoseMirror`).
     """
 
-    __slots__ = ()
+    __slots__ = ("__weakref__", "logs")
+
+    logs: list[dict[int, _Memberships]]
+    """The touch logs of the :class:`PoseMirror` objects holding this sprite."""
 
     def append(self, item: Any, /) -> None:
         _membership_changes[0] += 1
@@ -380,13 +374,46 @@ class _Memberships(list[Any]):
         super().__delitem__(index)
 
 
+class _Armed(_Memberships):
+    """A :class:`_Memberships` waiting for its sprite's next pose, size or list change.
+
+    Every Arcade setter that changes a sprite (``position``, ``angle``, ``center_x``,
+    ``scale``, ``texture``, ...) iterates ``sprite.sprite_lists`` to update the sprite
+    lists, so the first such iteration notes the record in each touch log and turns it
+    back into a plain :class:`_Memberships`: later iterations cost what a list's do,
+    until a :class:`PoseMirror` re-arms it after reading the sprite.
+    """
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        self.__class__ = _Memberships  # type: ignore[assignment]
+        for log in self.logs:
+            log[id(self)] = self
+        return list.__iter__(self)
+
+
+_WATCHED = (_Memberships, _Armed)
+
+
 def _watch_memberships(sprite: arcade.Sprite) -> _Memberships:
     """``sprite.sprite_lists``, made a :class:`_Memberships` (same lists, same order)."""
     memberships = sprite.sprite_lists
-    if type(memberships) is not _Memberships:
-        memberships = _Memberships(memberships)
-        sprite.sprite_lists = memberships
-    return memberships
+    if isinstance(memberships, _Memberships) and type(memberships) in _WATCHED:
+        return memberships
+    watched = _Memberships(memberships)
+    watched.logs = []
+    sprite.sprite_lists = watched
+    return watched
+
+
+def _join(memberships: _Memberships, log: dict[int, _Memberships]) -> None:
+    if not any(known is log for known in memberships.logs):
+        memberships.logs.append(log)
+
+
+def _leave(memberships: _Memberships, log: dict[int, _Memberships]) -> None:
+    memberships.logs[:] = [known for known in memberships.logs if known is not log]
 
 
 @dataclass
@@ -403,32 +430,43 @@ class _ListRows:
 class PoseMirror:
     """The poses one world last saw on (or wrote to) each of its sprites, row by row.
 
-    **Finding the game's moves cheaply.** Arcade's setters never change a pose in
-    place: they *replace* ``sprite._position`` (a tuple) and ``sprite._angle`` (a
-    float). The mirror keeps the very objects it last saw or wrote, so two C-level
-    passes (``list(map(attrgetter(...), sprites))``) and list comparisons, which
-    test identity before value, tell whether any sprite was moved; only then are
-    poses read as numbers (and compared by value with :attr:`xy` and :attr:`angle`,
-    so an object replaced by an equal value is no move). A position that is not a
-    tuple (a list could be changed in place) is read as numbers every tick. A
-    sprite whose class overrides the setters (see :func:`has_fast_pose`) may store
-    something other than what it was given, so after each write it is read as
-    numbers once more.
+    **Finding the game's moves cheaply.** Every Arcade setter that changes a sprite
+    iterates its ``sprite_lists`` (to update the lists' buffers), and the mirror makes
+    each sprite's ``sprite_lists`` a list subclass that notices that (:class:`_Armed`):
+    the first iteration after the mirror last read the sprite notes the sprite in the
+    mirror's touch log and disarms itself, so later setter calls in the same tick cost
+    nothing extra. :meth:`hand_moves` then reads only the logged sprites, compares
+    their poses with :attr:`xy` and :attr:`angle` by value, and :meth:`accept`
+    re-arms them. A world that moves its sprites itself thus pays nothing per sprite
+    to find the game's moves.
 
-    The objects the game replaced stay referenced until the next :meth:`accept`, so
-    a game that moves every sprite itself has them freed inside the world's step.
+    Read every tick, whatever the log says:
+
+    * sprites whose class overrides the pose setters (see :func:`has_fast_pose`):
+      their setters need not iterate ``sprite_lists``;
+    * sprites whose position is not a tuple (a list could be changed in place);
+    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``.
+      The mirror holds the records by weak reference only, so replacing one frees it
+      and its callback tells the mirror (no per-tick check). A game that replaces the
+      record and keeps the old one alive elsewhere is not noticed.
+
+    When the game moved more than a quarter of the sprites by hand, re-arming them one
+    by one would cost more than reading everything: the mirror then reads every pose
+    the next tick (C-level passes) and arms every record again once hand moves are
+    few. Moves made by writing Arcade's private fields (``sprite._position = ...``)
+    bypass the setters and are not seen while the log is in use.
 
     **Writing back only what changed.** :meth:`write` compares the new poses with
     the mirror's: sprites that did not move are not touched, the angle of one that
     did not turn is kept, and the sprite lists' buffers get only the changed rows.
+    The write-back stores fields directly and iterates no ``sprite_lists``, so it
+    logs nothing.
 
     **Sprite lists.** Which rows each sprite list holds, and at which slots, is
-    kept between ticks. Each sprite's ``sprite_lists`` is made a list subclass that
-    counts its changes (:class:`_Memberships`; same contents, still a ``list``), so
-    the cache is known valid while no sprite joined or left a list, every sprite
-    still held its counting list when :meth:`hand_moves` read it (a game could
-    assign a new one) and no cached list was shallow-cleared; otherwise it is
-    rebuilt. Adding or removing a sprite drops it.
+    kept between ticks, and known valid while no sprite joined or left a list (the
+    records count their changes: :class:`_Memberships`), every sprite still holds
+    its record and no cached list was shallow-cleared; otherwise it is rebuilt.
+    Adding or removing a sprite drops it.
     """
 
     def __init__(self) -> None:
@@ -440,14 +478,18 @@ class PoseMirror:
         """``(N,)`` clockwise angles as last seen or written."""
         self._fast: list[bool] = []
         self._slow: IntArray = _NO_ROWS
-        self._positions: list[Any] = []
-        self._angles: list[Any] = []
-        self._watchers: list[_Memberships] = []
-        self._records_kept: bool | None = None
-        """Whether every sprite still holds its counting ``sprite_lists`` (None: not
-        checked since the last write-back)."""
-        self._wrote = False
-        """Whether the last :meth:`write` wrote anything to the sprites."""
+        self._slow_rows: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        """Rows read every tick: slow sprites and positions that are not tuples."""
+        self._watchers: list[weakref.ref[_Memberships]] = []
+        """Each row's ``sprite_lists`` record, weakly held (see :meth:`_record_dropped`)."""
+        self._row_of_watcher: dict[int, int] = {}
+        self._log: dict[int, _Memberships] = {}
+        """Records that reported a touch since they were last read (by ``id``)."""
+        self._armed = True
+        """Whether the log is in use (else every pose is read each tick)."""
+        self._records_dropped = False
+        """Whether some row's record was freed (replaced by the game) since the last rewatch."""
         self._lists: list[_ListRows] | None = None
         self._changes_seen = -1
 
@@ -457,33 +499,48 @@ class PoseMirror:
     def add(self, sprite: arcade.Sprite) -> None:
         """Append ``sprite`` as the last row, at its current pose."""
         xy, angle = read_poses([sprite])
+        fast = has_fast_pose(sprite)
         self.sprites.append(sprite)
-        self._fast.append(has_fast_pose(sprite))
-        self._positions.extend(_immutable([sprite._position], _POSITION_TYPES))
-        self._angles.append(sprite._angle)
-        self._watchers.append(_watch_memberships(sprite))
+        self._fast.append(fast)
+        watcher = _watch_memberships(sprite)
+        _join(watcher, self._log)
+        self._row_of_watcher[id(watcher)] = len(self._watchers)
+        self._watchers.append(weakref.ref(watcher, self._record_dropped))
+        if self._armed:
+            watcher.__class__ = _Armed
         self.xy = np.concatenate([self.xy, xy])
         self.angle = np.concatenate([self.angle, angle])
+        loose = type(sprite._position) not in _POSITION_TYPES
+        self._always = np.append(self._always, loose or not fast)
         self._changed_rows()
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
         last = len(self.sprites) - 1
+        gone = self._watchers[row]()
+        if gone is not None:
+            _leave(gone, self._log)
+            self._log.pop(id(gone), None)
+            del self._row_of_watcher[id(gone)]
+        if row != last:
+            moved = self._watchers[last]()
+            if moved is not None:
+                self._row_of_watcher[id(moved)] = row
         self.sprites[row] = self.sprites[last]
         self._fast[row] = self._fast[last]
-        self._positions[row] = self._positions[last]
-        self._angles[row] = self._angles[last]
         self._watchers[row] = self._watchers[last]
-        del self.sprites[last], self._fast[last], self._positions[last], self._angles[last]
-        del self._watchers[last]
+        del self.sprites[last], self._fast[last], self._watchers[last]
         self.xy[row] = self.xy[last]
         self.angle[row] = self.angle[last]
+        self._always[row] = self._always[last]
         self.xy = self.xy[:last]
         self.angle = self.angle[:last]
+        self._always = self._always[:last]
         self._changed_rows()
 
     def _changed_rows(self) -> None:
-        self._slow = np.flatnonzero(~np.fromiter(self._fast, np.bool_, count=len(self._fast)))
+        self._slow_rows = ~np.fromiter(self._fast, np.bool_, count=len(self._fast))
+        self._slow = np.flatnonzero(self._slow_rows)
         self._lists = None
 
     def hand_moves(self) -> HandMoves:
@@ -492,30 +549,110 @@ class PoseMirror:
         Changes nothing: call :meth:`accept` to take the moves in.
         """
         sprites = self.sprites
+        reported = list(self._log.values())
+        read: IntArray | None = None
+        logged = []
+        if self._armed:
+            row_of = self._row_of_watcher.get
+            for watcher in reported:
+                row = row_of(id(watcher))
+                if row is None:
+                    continue
+                # A record the log keeps alive, though the game replaced it.
+                if sprites[row].sprite_lists is not watcher:
+                    self._records_dropped = True
+                    break
+                logged.append(row)
+        # A sprite given a new sprite_lists record reports no touches: read them all.
+        if self._armed and not self._records_dropped:
+            read = np.flatnonzero(self._always)
+            if logged:
+                read = np.union1d(read, np.array(logged, dtype=np.intp))
+            if read.size == 0:
+                return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], read, None, reported)
+            sprites = [sprites[i] for i in read.tolist()]
+        n = len(sprites)
         positions = list(map(_POSITION, sprites))
         angles = list(map(_ANGLE, sprites))
-        # Checked here, where each sprite's memory was just read anyway, rather than at
-        # the write-back (after the ECS tick it is often out of the CPU caches again);
-        # only when the last tick wrote, so this one probably will too.
-        self._records_kept = self._records_held() if self._wrote else None
-        if positions == self._positions and angles == self._angles:
-            return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], None, None)
-        n = len(sprites)
         xy = np.fromiter(chain.from_iterable(positions), np.float64, count=2 * n).reshape(n, 2)
         angle = np.fromiter(angles, np.float64, count=n)
-        rows = np.flatnonzero((xy != self.xy).any(axis=1) | (angle != self.angle))
-        return HandMoves(rows, xy[rows], angle[rows], positions, angles)
+        loose = None
+        if not _POSITION_TYPES.issuperset(map(type, positions)):
+            loose = np.fromiter(
+                (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=n
+            )
+        if read is None:
+            changed = (xy != self.xy).any(axis=1) | (angle != self.angle)
+            rows = np.flatnonzero(changed)
+        else:
+            changed = (xy != self.xy[read]).any(axis=1) | (angle != self.angle[read])
+            rows = read[changed]
+        return HandMoves(rows, xy[changed], angle[changed], read, loose, reported)
 
     def accept(self, moves: HandMoves) -> None:
-        """Take in the moves :meth:`hand_moves` found (after the caller checked them)."""
-        if moves.positions is None or moves.angles is None:
-            return
-        # This tick's objects, every row: unmoved rows hold the same objects as before
-        # (or equal ones), so the lists replace the old ones whole.
-        self._positions = _immutable(moves.positions, _POSITION_TYPES)
-        self._angles = moves.angles
+        """Take in the moves :meth:`hand_moves` found (after the caller checked them).
+
+        Call it right after :meth:`hand_moves`: a sprite touched in between is taken as read.
+        """
         self.xy[moves.rows] = moves.xy
         self.angle[moves.rows] = moves.angle
+        read = slice(None) if moves.read is None else moves.read
+        always = self._slow_rows[read]
+        if moves.loose is not None:
+            always = always | moves.loose
+        self._always[read] = always
+        if self._records_dropped:
+            self._rewatch()
+        log = self._log
+        n = len(self.sprites)
+        if moves.read is None:
+            # Every pose was read: the log starts afresh, if hand moves are few.
+            log.clear()
+            self._armed = 4 * len(moves.rows) <= n
+            if self._armed:
+                self._arm(ref() for ref in self._watchers)
+        else:
+            for watcher in moves.reported:
+                log.pop(id(watcher), None)
+            if 4 * len(moves.reported) <= n:
+                self._arm(moves.reported)
+            else:
+                self._armed = False
+
+    def _arm(self, watchers: Iterable[_Memberships | None]) -> None:
+        for watcher in watchers:
+            if watcher is not None:
+                watcher.__class__ = _Armed
+
+    def _record_dropped(self, ref: weakref.ref[_Memberships]) -> None:
+        """Weak-reference callback: a row's record was freed, so the game replaced it."""
+        self._records_dropped = True
+
+    def _rewatch(self) -> None:
+        """Give a watched record to every sprite that no longer holds its own."""
+        log = self._log
+        row_of = self._row_of_watcher
+        for row, sprite in enumerate(self.sprites):
+            old = self._watchers[row]()
+            if old is not None and sprite.sprite_lists is old:
+                continue
+            if old is not None:
+                _leave(old, log)
+                log.pop(id(old), None)
+            watcher = _watch_memberships(sprite)
+            _join(watcher, log)
+            if self._armed:
+                watcher.__class__ = _Armed
+            row_of[id(watcher)] = row
+            self._watchers[row] = weakref.ref(watcher, self._record_dropped)
+        # Ids of freed records may be reused: map the live ones afresh.
+        self._row_of_watcher = {
+            id(watcher): row
+            for row, watcher in enumerate(ref() for ref in self._watchers)
+            if watcher is not None
+        }
+        self._records_dropped = False
+        self._lists = None
 
     def write(self, xy: FloatArray, angle: FloatArray) -> None:
         """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
@@ -530,7 +667,6 @@ class PoseMirror:
             slow = self._slow
             for row in slow[(moved | turned)[slow]].tolist():
                 _use_setters(self.sprites[row], xy[row], float(angle[row]))
-                self._positions[row] = self._angles[row] = _UNSEEN
             moved[slow] = False
             turned[slow] = False
         any_moved, any_turned = bool(moved.any()), bool(turned.any())
@@ -542,53 +678,32 @@ class PoseMirror:
             self._write_angles(turned, angle)
         if any_moved or any_turned:
             self._write_lists(xy, angle, moved, turned)
-        self._wrote = any_moved or any_turned
-        self._records_kept = None
         self.xy = xy
         self.angle = angle
 
     def _write_both(self, changed: NDArray[np.bool_], xy: FloatArray, angle: FloatArray) -> None:
         if changed.all():
-            positions, angles = _tuples(xy), angle.tolist()
-            _store_poses(self.sprites, positions, angles)
-            self._positions, self._angles = positions, angles
+            _store_poses(self.sprites, _tuples(xy), angle.tolist())
             return
         rows = np.flatnonzero(changed)
-        positions, angles = _tuples(xy[rows]), angle[rows].tolist()
         sprites = self.sprites
-        _store_poses([sprites[i] for i in rows.tolist()], positions, angles)
-        position_refs, angle_refs = self._positions, self._angles
-        for i, position, turn in zip(rows.tolist(), positions, angles, strict=True):
-            position_refs[i] = position
-            angle_refs[i] = turn
+        _store_poses([sprites[i] for i in rows.tolist()], _tuples(xy[rows]), angle[rows].tolist())
 
     def _write_positions(self, moved: NDArray[np.bool_], xy: FloatArray) -> None:
         if moved.all():
-            positions = _tuples(xy)
-            _store_positions(self.sprites, positions)
-            self._positions = positions
+            _store_positions(self.sprites, _tuples(xy))
             return
         rows = np.flatnonzero(moved)
-        positions = _tuples(xy[rows])
         sprites = self.sprites
-        _store_positions([sprites[i] for i in rows.tolist()], positions)
-        refs = self._positions
-        for i, position in zip(rows.tolist(), positions, strict=True):
-            refs[i] = position
+        _store_positions([sprites[i] for i in rows.tolist()], _tuples(xy[rows]))
 
     def _write_angles(self, turned: NDArray[np.bool_], angle: FloatArray) -> None:
         if turned.all():
-            angles = angle.tolist()
-            _store_angles(self.sprites, angles)
-            self._angles = angles
+            _store_angles(self.sprites, angle.tolist())
             return
         rows = np.flatnonzero(turned)
-        angles = angle[rows].tolist()
         sprites = self.sprites
-        _store_angles([sprites[i] for i in rows.tolist()], angles)
-        refs = self._angles
-        for i, turn in zip(rows.tolist(), angles, strict=True):
-            refs[i] = turn
+        _store_angles([sprites[i] for i in rows.tolist()], angle[rows].tolist())
 
     def _write_lists(
         self,
@@ -607,25 +722,18 @@ class PoseMirror:
 
     def _lists_hold(self, lists: list[_ListRows]) -> bool:
         """Whether the cached rows and slots of every sprite list are still right."""
-        if _membership_changes[0] != self._changes_seen:
+        if _membership_changes[0] != self._changes_seen or self._records_dropped:
             return False
-        for entry in lists:
-            if entry.sprite_list.sprite_slot is not entry.slot_dict:
-                return False
-        kept = self._records_kept
-        return self._records_held() if kept is None else kept
-
-    def _records_held(self) -> bool:
-        """Whether every sprite still holds the counting ``sprite_lists`` it was given."""
-        return all(map(is_, map(_SPRITE_LISTS, self.sprites), self._watchers))
+        return all(entry.sprite_list.sprite_slot is entry.slot_dict for entry in lists)
 
     def _index_lists(self) -> list[_ListRows]:
+        if self._records_dropped:
+            self._rewatch()
         sprites = self.sprites
-        self._watchers = list(map(_watch_memberships, sprites))
-        self._records_kept = True
         self._changes_seen = _membership_changes[0]
         fast = np.fromiter(self._fast, np.bool_, count=len(self._fast))
-        lists = dict.fromkeys(chain.from_iterable(self._watchers))
+        # list.copy reads the records without iterating them (which would report touches).
+        lists = dict.fromkeys(chain.from_iterable(map(list.copy, map(_SPRITE_LISTS, sprites))))
         entries = []
         for sprite_list in lists:
             rows, slots = _rows_in(sprite_list, sprites, fast)

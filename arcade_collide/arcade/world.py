@@ -2,11 +2,12 @@
 
 One tick of :meth:`CollisionWorld.step`:
 
-1. **read**: poses of sprites the game moved since the last tick (compared with
-   what the world wrote last, by object first: :class:`~.sprite_sync.PoseMirror`)
-   go into the ``Position`` components; sprites with a derived shape whose width,
-   height or texture changed get a rebuilt ``Shape`` (an explicit shape is kept
-   as given).
+1. **read**: poses of sprites the game moved since the last tick go into the
+   ``Position`` components; sprites with a derived shape whose width, height or
+   texture changed get a rebuilt ``Shape`` (an explicit shape is kept as given).
+   Only sprites the game touched through Arcade's setters are read
+   (:class:`~.sprite_sync.PoseMirror` logs them), so a tick where the game moved
+   nothing by hand reads no sprite.
 2. **simulate**: the ECS processors run (movement, then collision detection).
 3. **write back**: every sprite whose component pose changed gets its new
    ``position`` and ``angle`` once, in bulk (:mod:`.sprite_sync`); a sprite that
@@ -445,7 +446,7 @@ class CollisionWorld:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
         mirror = self._mirror
         moves = mirror.hand_moves()
-        self._refresh_shapes(mirror.sprites)
+        self._refresh_shapes(mirror.sprites, moves.read)
         if moves.rows.size:
             finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
             if not finite.all():
@@ -466,21 +467,31 @@ class CollisionWorld:
         self.ticks += 1
         self._dispatch()
 
-    def _refresh_shapes(self, sprites: list[arcade.Sprite]) -> None:
+    def _refresh_shapes(
+        self, sprites: list[arcade.Sprite], touched: NDArray[np.intp] | None
+    ) -> None:
         """Rebuild derived shapes of sprites whose size or texture changed.
 
         Only sprites with a derived shape are read: an explicit shape is kept as given,
-        so a game of explicit shapes pays nothing here. Sizes are read as numbers only
-        when some sprite's width, height or texture object was replaced since the last
-        check (:func:`~.sprite_sync.size_marks`).
+        so a game of explicit shapes pays nothing here. Arcade's size and texture
+        setters report to the pose mirror's log like the pose setters do, so only the
+        ``touched`` rows are read; when every pose was read (``touched`` is None),
+        sizes are read as numbers only if some sprite's width, height or texture
+        object was replaced since the last such check (:func:`~.sprite_sync.size_marks`).
         """
         auto = np.flatnonzero(self._auto)
         if auto.size == 0:
             return
-        marks = size_marks(sprites)
-        if marks == self._size_marks:
-            return
-        self._size_marks = marks
+        if touched is not None:
+            auto = touched[self._auto[touched]]
+            if auto.size == 0:
+                return
+            self._size_marks = None  # the next full check compares every size
+        else:
+            marks = size_marks(sprites)
+            if marks == self._size_marks:
+                return
+            self._size_marks = marks
         everyone = auto.size == len(sprites)
         size, texture = read_sizes(sprites if everyone else [sprites[i] for i in auto.tolist()])
         changed = (size != self._size[auto]).any(axis=1) | (texture != self._texture[auto])

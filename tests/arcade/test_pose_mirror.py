@@ -251,3 +251,84 @@ def test_a_new_lists_record_is_noticed_after_a_tick_without_writes(
     world.step(DT)
     assert sprite.center_x == pytest.approx(2.0)
     assert _buffer(second, sprite) == _expected_buffer(sprite)
+
+
+def test_many_hand_moves_switch_to_reading_everything_and_back() -> None:
+    """Past a quarter of the sprites moved by hand, every pose is read; then the log again."""
+    mirror = PoseMirror()
+    sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(40)]
+    for sprite in sprites:
+        mirror.add(sprite)
+    for tick in range(1, 6):
+        movers = sprites if tick < 3 else sprites[:3]
+        for sprite in movers:
+            sprite.center_y = float(tick)
+        moves = mirror.hand_moves()
+        assert moves.rows.tolist() == [sprites.index(s) for s in movers], tick
+        # Ticks 1 and 2 moved all 40: tick 2 reads every pose, tick 3 too (3 moves).
+        assert (moves.read is None) == (tick in (2, 3)), tick
+        mirror.accept(moves)
+        assert [s.center_y for s in sprites] == mirror.xy[:, 1].tolist()
+    assert mirror.hand_moves().rows.size == 0
+
+
+def test_a_sprite_in_two_worlds_reports_its_hand_moves_to_both() -> None:
+    first, second = CollisionWorld(), CollisionWorld()
+    try:
+        sprite = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
+        first.add_sprite(sprite)
+        second.add_sprite(sprite)
+        first.step(DT)
+        second.step(DT)
+        sprite.position = (10.0, 20.0)
+        first.step(DT)
+        sprite.angle = 30.0  # the record was re-armed by the first world's read
+        second.step(DT)
+        first.step(DT)
+        assert first.poses()[0].tolist() == [[10.0, 20.0]] == second.poses()[0].tolist()
+        assert first.poses()[1].tolist() == [30.0] == second.poses()[1].tolist()
+        first.remove_sprite(sprite)
+        sprite.center_x = 50.0
+        second.step(DT)
+        assert second.poses()[0].tolist() == [[50.0, 20.0]]
+    finally:
+        first.close()
+        second.close()
+
+
+def test_a_hand_move_made_in_a_collision_handler_is_taken_in(world: CollisionWorld) -> None:
+    class Bouncer(arcade.SpriteSolidColor):
+        def on_collision_start(self, other: arcade.Sprite, contact: object) -> None:
+            self.position = (-100.0, 0.0)
+
+    bouncer = Bouncer(4, 4, center_x=0, center_y=0)
+    wall = arcade.SpriteSolidColor(4, 4, center_x=10, center_y=0)
+    world.add_sprite(bouncer, velocity=(240, 0))
+    world.add_sprite(wall)
+    for _ in range(3):
+        world.step(DT)
+    # Moved back by its handler on the tick it hit, then 4 px per tick from there.
+    assert bouncer.position == pytest.approx((-96.0, 0.0))
+    assert world.poses()[0][0].tolist() == pytest.approx([-96.0, 0.0])
+
+
+class _Silent(arcade.SpriteSolidColor):
+    """Overrides the position setter without telling its sprite lists."""
+
+    @property
+    def position(self) -> tuple[float, float]:
+        return self._position
+
+    @position.setter
+    def position(self, value: tuple[float, float]) -> None:
+        self._position = value
+        self._hit_box.position = value
+
+
+def test_a_sprite_whose_setter_skips_its_lists_is_still_read(world: CollisionWorld) -> None:
+    silent = _Silent(4, 4, center_x=0, center_y=0)
+    world.add_sprite(silent)
+    world.step(DT)
+    silent.position = (30.0, 40.0)
+    world.step(DT)
+    assert world.poses()[0].tolist() == [[30.0, 40.0]]

@@ -286,6 +286,32 @@ def test_a_texture_change_rebuilds_the_derived_shape(world: CollisionWorld) -> N
     assert world.shapes() == [Rect(50, 50)]
 
 
+def test_size_changes_are_found_whether_few_or_many_sprites_were_moved(
+    world: CollisionWorld,
+) -> None:
+    """Few hand moves: only touched sprites are read; many: every size is compared."""
+    sprites = [arcade.SpriteSolidColor(10, 10, center_x=40 * i, center_y=0) for i in range(12)]
+    for sprite in sprites:
+        world.add_sprite(sprite)
+    world.step(DT)
+    sprites[3].width = 30  # alone: read through the touch log
+    world.step(DT)
+    assert world.shapes()[3] == Rect(30, 10)
+    for sprite in sprites:
+        sprite.center_y = 5.0  # every sprite moved by hand
+    sprites[5].scale = 2.0
+    world.step(DT)
+    for sprite in sprites:
+        sprite.center_y = 9.0
+    sprites[7].height = 4  # in a tick where every pose is read
+    world.step(DT)
+    world.step(DT)
+    sprites[3].width = 10
+    world.step(DT)
+    assert [world.shapes()[i] for i in (3, 5, 7)] == [Rect(10, 10), Rect(20, 20), Rect(10, 4)]
+    assert world.shapes().count(Rect(10, 10)) == 10
+
+
 def test_hull_follows_the_hit_box(world: CollisionWorld) -> None:
     from arcade_collide.arcade import sprite_for_shape
 
