@@ -24,9 +24,9 @@ Each tick (``esper.process``) the system
 Where the compiled kernels are enabled (numba installed, see
 :mod:`arcade_collide.geometry.compiled`), steps 3 to 5 run as one compiled pass over
 the candidate pairs (:func:`~arcade_collide.geometry.query.compiled_pairs.touching_rows`),
-the touching pairs are put in key order by
-:func:`~arcade_collide.geometry.query.compiled_pairs.pair_order` instead of a sort,
-and contacts come from
+the touching pairs are put in key order and compared with last tick's in one pass
+(:func:`~arcade_collide.ecs.pair_keys.keyed_pairs`) instead of sorts, and contacts
+come from
 :func:`~arcade_collide.geometry.query.compiled_contacts.contact_rows`. Both paths
 give the same events: the kernels are tested against the dispatch table pair type by
 pair type, and one pinned event-log hash covers both paths.
@@ -95,6 +95,7 @@ from arcade_collide.ecs.events import (
     Subscription,
     watch_handlers,
 )
+from arcade_collide.ecs.pair_keys import PAIR_SHIFT, keyed_pairs
 from arcade_collide.ecs.table import (
     KINDS,
     ShapeTable,
@@ -118,14 +119,13 @@ from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
 from arcade_collide.geometry.query.compiled_pairs import (
     WorldRows,
-    pair_order,
     touching_rows,
     world_rows,
 )
 from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
 from arcade_collide.geometry.shapes import ShapeKind
 
-_PAIR_SHIFT = 32
+_PAIR_SHIFT = PAIR_SHIFT
 _PAIR_LOW = (1 << _PAIR_SHIFT) - 1
 
 
@@ -326,9 +326,8 @@ class CollisionSystem(esper.Processor):
         watch_handlers()
         table = table_for_current_world()
         table.refresh()
-        new = self._touching(table)
         old = self._state
-        started, ended = _diff(old.keys, new.keys)
+        new, started, ended = self._touching(table, old.keys)
 
         want_started = self._listening(ON_COLLISION_STARTED)
         want_ended = self._listening(ON_COLLISION_ENDED)
@@ -358,16 +357,28 @@ class CollisionSystem(esper.Processor):
             self._state = _Snapshot()
             self._grid = GridBroadPhase()
 
-    def _touching(self, table: ShapeTable) -> _Snapshot:
-        """The touching pairs of the current table, sorted by key."""
+    def _touching(
+        self, table: ShapeTable, old_keys: IntArray
+    ) -> tuple[_Snapshot, IntArray, IntArray]:
+        """The touching pairs of the current table, sorted by key, and the positions of
+        the started pairs in it and of the ended ones in ``old_keys`` (see :func:`_diff`)."""
         i, j = self._grid.pairs(table.aabbs)
         if compiled.ENABLED:
-            # One compiled pass: filter, pose circles and exact tests (same answers).
+            # One compiled pass: filter, pose circles and exact tests (same answers);
+            # then one for the keys, in key order, and the diff with last tick's.
             rows, pair_filter, circles = table.kernel_view()
             hit = touching_rows(i, j, rows, pair_filter, circles)
-            i, j = i[hit], j[hit]
-            order = pair_order(i, j, table.entity_rank())
-            return self._snapshot(table, _Shapes(table, rows), i, j, order)
+            keyed = keyed_pairs(
+                i[hit], j[hit], table.entities, table.entity_rank(), table.sensor, old_keys
+            )
+            snap = _Snapshot()
+            snap.keys = keyed.keys
+            snap.rows_i = keyed.rows_i
+            snap.rows_j = keyed.rows_j
+            snap.flip = keyed.flip
+            snap.sensor = keyed.sensor
+            snap.shapes = _Shapes(table, rows)
+            return snap, keyed.started, keyed.ended
         shapes = _Shapes(table)
         if not table.filters_everything_in and len(i):
             layer, mask = table.layer, table.mask
@@ -392,7 +403,9 @@ class CollisionSystem(esper.Processor):
             hit = np.zeros(len(i), dtype=np.bool_)
             for sel, a, b in _batches(shapes, i, j):
                 hit[sel] = intersects_batch(a, b)
-        return self._snapshot(table, shapes, i[hit], j[hit])
+        snap = self._snapshot(table, shapes, i[hit], j[hit])
+        started, ended = _diff(old_keys, snap.keys)
+        return snap, started, ended
 
     @staticmethod
     def _snapshot(
@@ -400,18 +413,15 @@ class CollisionSystem(esper.Processor):
         shapes: _Shapes,
         i: IntArray,
         j: IntArray,
-        order: IntArray | None = None,
     ) -> _Snapshot:
-        """The touching pairs of table rows ``i``, ``j`` as a snapshot sorted by key
-        (``order``, when given, already sorts them)."""
+        """The touching pairs of table rows ``i``, ``j`` as a snapshot sorted by key."""
         ea = table.entities[i]
         eb = table.entities[j]
         flip = ea > eb
         keys = (np.minimum(ea, eb) << _PAIR_SHIFT) | np.maximum(ea, eb)
-        if order is None:
-            # Keys are unique, so any sort gives this order; numpy's stable sort
-            # (timsort on int64) measured twice as fast as its default quicksort here.
-            order = np.argsort(keys, kind="stable")
+        # Keys are unique, so any sort gives this order; numpy's stable sort
+        # (timsort on int64) measured twice as fast as its default quicksort here.
+        order = np.argsort(keys, kind="stable")
         snap = _Snapshot()
         snap.keys = keys[order]
         snap.rows_i = i[order]
