@@ -5,9 +5,10 @@ which compiles the few per-tick loops written for it to machine code: the broad 
 (:mod:`.row_sweep`), the candidate pairs' tests
 (:mod:`.query.compiled_pairs`), the contacts of new pairs
 (:mod:`.query.compiled_contacts`) and the placing of rotated shapes
-(:func:`.arrays.place_vertices`). Without numba those loops still import and run as
-plain Python (the tests run them that way on small inputs), and the systems use the
-vectorised numpy paths instead, which give the same answers more slowly.
+(:func:`.arrays.place_vertices`); the ECS layer above uses it too, for its pair
+keys. Without numba those loops still import and run as plain Python (the tests run
+them that way on small inputs), and the systems use the vectorised numpy paths
+instead, which give the same answers more slowly.
 
 Set the environment variable ``ARCADE_COLLIDE_NO_JIT=1`` before the first import to
 use the numpy paths even where numba is installed (to compare the two, say).
