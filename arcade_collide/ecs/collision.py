@@ -125,8 +125,7 @@ from arcade_collide.geometry.query.compiled_pairs import (
 from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
 from arcade_collide.geometry.shapes import ShapeKind
 
-_PAIR_SHIFT = PAIR_SHIFT
-_PAIR_LOW = (1 << _PAIR_SHIFT) - 1
+_PAIR_LOW = (1 << PAIR_SHIFT) - 1
 
 
 class _Shapes:
@@ -418,7 +417,7 @@ class CollisionSystem(esper.Processor):
         ea = table.entities[i]
         eb = table.entities[j]
         flip = ea > eb
-        keys = (np.minimum(ea, eb) << _PAIR_SHIFT) | np.maximum(ea, eb)
+        keys = (np.minimum(ea, eb) << PAIR_SHIFT) | np.maximum(ea, eb)
         # Keys are unique, so any sort gives this order; numpy's stable sort
         # (timsort on int64) measured twice as fast as its default quicksort here.
         order = np.argsort(keys, kind="stable")
@@ -492,7 +491,7 @@ class CollisionSystem(esper.Processor):
                         and event.a not in dead
                         and event.b not in dead
                     ):
-                        dropped.append((event.a << _PAIR_SHIFT) | event.b)
+                        dropped.append((event.a << PAIR_SHIFT) | event.b)
                         continue
                     for handler in handlers:
                         try:
@@ -505,7 +504,7 @@ class CollisionSystem(esper.Processor):
             # started event was never delivered are forgotten, so no ended event can
             # follow a start nobody saw (the pair starts again if it still touches).
             self._pending_ended = ended[next_ended:]
-            dropped.extend((e.a << _PAIR_SHIFT) | e.b for e in started[next_started:])
+            dropped.extend((e.a << PAIR_SHIFT) | e.b for e in started[next_started:])
             raise
         finally:
             if dropped:
@@ -657,7 +656,7 @@ def _contact_arrays(
 
 
 def _pairs(keys: IntArray) -> tuple[list[int], list[int]]:
-    return (keys >> _PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist()
+    return (keys >> PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist()
 
 
 def _contact_list(state: _Snapshot, idx: IntArray) -> list[Contact]:
