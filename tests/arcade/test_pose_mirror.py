@@ -332,3 +332,26 @@ def test_a_sprite_whose_setter_skips_its_lists_is_still_read(world: CollisionWor
     silent.position = (30.0, 40.0)
     world.step(DT)
     assert world.poses()[0].tolist() == [[30.0, 40.0]]
+
+
+def test_a_record_replaced_without_being_read_is_noticed_when_freed(
+    world: CollisionWorld,
+) -> None:
+    first = arcade.SpriteList()
+    sprite = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
+    first.append(sprite)
+    world.add_sprite(sprite)  # static: only the game moves it
+    world.step(DT)
+    sprite.sprite_lists = [first]  # a new record; the old one was never iterated
+    sprite.position = (25.0, 5.0)  # reports nowhere: the new record is a plain list
+    second = arcade.SpriteList()
+    second.append(sprite)  # not counted either
+    world.step(DT)
+    assert world.poses()[0].tolist() == [[25.0, 5.0]]
+    world.set_velocity(sprite, 60, 0)
+    world.step(DT)
+    assert sprite.position == pytest.approx((26.0, 5.0))
+    assert _buffer(second, sprite) == _expected_buffer(sprite)
+    sprite.position = (0.0, 0.0)  # the world watches the new record from now on
+    world.step(DT)
+    assert sprite.position == pytest.approx((1.0, 0.0))
