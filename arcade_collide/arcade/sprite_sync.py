@@ -460,7 +460,8 @@ class PoseMirror:
     the mirror's: sprites that did not move are not touched, the angle of one that
     did not turn is kept, and the sprite lists' buffers get only the changed rows.
     The write-back stores fields directly and iterates no ``sprite_lists``, so it
-    logs nothing.
+    logs nothing (sprites whose class overrides the setters are written through them,
+    and read every tick anyway).
 
     **Sprite lists.** Which rows each sprite list holds, and at which slots, is
     kept between ticks, and known valid while no sprite joined or left a list (the
