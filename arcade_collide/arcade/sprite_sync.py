@@ -20,7 +20,8 @@ as the setters do.
 :class:`~arcade_collide.arcade.CollisionWorld`: it remembers what it last saw
 on (or wrote to) each sprite and is told which sprites Arcade's setters touched
 since, so that finding the sprites the game moved reads only those, and only
-the poses that changed are written back.
+the poses that changed are written back, to the sprites alone (their hit boxes
+follow them: :mod:`.following_hit_box`).
 
 This relies on Arcade 3.3's private sprite fields (``_position``, ``_angle``,
 ``_hit_box``, ``sprite_lists``) and sprite-list internals
@@ -41,6 +42,8 @@ import arcade
 import numpy as np
 from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
+
+from arcade_collide.arcade.following_hit_box import FollowingHitBox, follow
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -196,9 +199,10 @@ def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
     return list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
 
 
-# The three store loops below do what the two setters do to the sprite and its hit
-# box (the sprite lists are done afterwards, in bulk). They are separate loops, not
-# one loop with flags, because at 5,000 sprites every attribute access counts.
+# _store_poses does what the two setters do to the sprite and its hit box (the sprite
+# lists are done afterwards, in bulk). The mirror's loops further down are separate
+# loops for positions, angles and both, not one loop with flags, because at 5,000
+# sprites every attribute access counts.
 
 
 def _store_poses(sprites: Sequence[arcade.Sprite], positions: list[Any], angles: list[Any]) -> None:
@@ -211,20 +215,46 @@ def _store_poses(sprites: Sequence[arcade.Sprite], positions: list[Any], angles:
         box._adjusted_cache_dirty = True
 
 
-def _store_positions(sprites: Sequence[arcade.Sprite], positions: list[Any]) -> None:
-    for sprite, position in zip(sprites, positions, strict=True):
+# The mirror's loops store the pose on the sprite only: its hit box follows the sprite
+# (:mod:`.following_hit_box`). Each checks that the sprite still holds the box the mirror
+# made follow it and reports when one does not (the game gave it a new hit box).
+
+
+def _store_followed_poses(
+    sprites: Sequence[arcade.Sprite],
+    boxes: Sequence[FollowingHitBox | None],
+    positions: list[Any],
+    angles: list[Any],
+) -> bool:
+    missed = False
+    for sprite, box, position, turn in zip(sprites, boxes, positions, angles, strict=True):
         sprite._position = position
-        box: RotatableHitBox = sprite._hit_box
-        box._position = position
-        box._adjusted_cache_dirty = True
-
-
-def _store_angles(sprites: Sequence[arcade.Sprite], angles: list[Any]) -> None:
-    for sprite, turn in zip(sprites, angles, strict=True):
         sprite._angle = turn
-        box: RotatableHitBox = sprite._hit_box
-        box._angle = turn
-        box._adjusted_cache_dirty = True
+        if sprite._hit_box is not box:
+            missed = True
+    return missed
+
+
+def _store_followed_positions(
+    sprites: Sequence[arcade.Sprite], boxes: Sequence[FollowingHitBox | None], positions: list[Any]
+) -> bool:
+    missed = False
+    for sprite, box, position in zip(sprites, boxes, positions, strict=True):
+        sprite._position = position
+        if sprite._hit_box is not box:
+            missed = True
+    return missed
+
+
+def _store_followed_angles(
+    sprites: Sequence[arcade.Sprite], boxes: Sequence[FollowingHitBox | None], angles: list[Any]
+) -> bool:
+    missed = False
+    for sprite, box, turn in zip(sprites, boxes, angles, strict=True):
+        sprite._angle = turn
+        if sprite._hit_box is not box:
+            missed = True
+    return missed
 
 
 def _rows_in(
@@ -459,6 +489,11 @@ class PoseMirror:
     **Writing back only what changed.** :meth:`write` compares the new poses with
     the mirror's: sprites that did not move are not touched, the angle of one that
     did not turn is kept, and the sprite lists' buffers get only the changed rows.
+    The pose is stored on the sprite only: its hit box was made to read the sprite's
+    pose (:func:`~.following_hit_box.follow`, in place, when the sprite was added). A
+    hit box the game gives the sprite later is found by identity in the store loop,
+    written as the setters would, and made to follow in turn; a box of the game's own
+    class is written every tick.
     The write-back stores fields directly and iterates no ``sprite_lists``, so it
     logs nothing (sprites whose class overrides the setters are written through them,
     and read every tick anyway).
@@ -484,6 +519,9 @@ class PoseMirror:
         """Rows read every tick: slow sprites and positions that are not tuples."""
         self._watchers: list[weakref.ref[_Memberships]] = []
         """Each row's ``sprite_lists`` record, weakly held (see :meth:`_record_dropped`)."""
+        self._boxes: list[FollowingHitBox | None] = []
+        """Each row's hit box as made to follow its sprite (None: slow sprite, or a box
+        that cannot follow, which is written like the sprite)."""
         self._row_of_watcher: dict[int, int] = {}
         self._log: dict[int, _Memberships] = {}
         """Records that reported a touch since they were last read (by ``id``)."""
@@ -503,6 +541,7 @@ class PoseMirror:
         fast = has_fast_pose(sprite)
         self.sprites.append(sprite)
         self._fast.append(fast)
+        self._boxes.append(follow(sprite) if fast else None)
         watcher = _watch_memberships(sprite)
         _join(watcher, self._log)
         self._row_of_watcher[id(watcher)] = len(self._watchers)
@@ -529,8 +568,9 @@ class PoseMirror:
                 self._row_of_watcher[id(moved)] = row
         self.sprites[row] = self.sprites[last]
         self._fast[row] = self._fast[last]
+        self._boxes[row] = self._boxes[last]
         self._watchers[row] = self._watchers[last]
-        del self.sprites[last], self._fast[last], self._watchers[last]
+        del self.sprites[last], self._fast[last], self._boxes[last], self._watchers[last]
         self.xy[row] = self.xy[last]
         self.angle[row] = self.angle[last]
         self._always[row] = self._always[last]
@@ -672,39 +712,64 @@ class PoseMirror:
             turned[slow] = False
         any_moved, any_turned = bool(moved.any()), bool(turned.any())
         if any_moved and any_turned:
-            self._write_both(moved | turned, xy, angle)
+            self._write_sprites(moved | turned, xy, angle)
         elif any_moved:
-            self._write_positions(moved, xy)
+            self._write_sprites(moved, xy, None)
         elif any_turned:
-            self._write_angles(turned, angle)
+            self._write_sprites(turned, None, angle)
         if any_moved or any_turned:
             self._write_lists(xy, angle, moved, turned)
         self.xy = xy
         self.angle = angle
 
-    def _write_both(self, changed: NDArray[np.bool_], xy: FloatArray, angle: FloatArray) -> None:
+    def _write_sprites(
+        self, changed: NDArray[np.bool_], xy: FloatArray | None, angle: FloatArray | None
+    ) -> None:
+        """Store the new positions (``xy`` given) and angles (``angle`` given) of the
+        ``changed`` rows on their sprites; their following hit boxes need nothing."""
+        rows: list[int] | None = None
         if changed.all():
-            _store_poses(self.sprites, _tuples(xy), angle.tolist())
-            return
-        rows = np.flatnonzero(changed)
-        sprites = self.sprites
-        _store_poses([sprites[i] for i in rows.tolist()], _tuples(xy[rows]), angle[rows].tolist())
+            sprites, boxes = self.sprites, self._boxes
+        else:
+            picked = np.flatnonzero(changed)
+            rows = picked.tolist()
+            sprites = [self.sprites[i] for i in rows]
+            boxes = [self._boxes[i] for i in rows]
+            xy = None if xy is None else xy[picked]
+            angle = None if angle is None else angle[picked]
+        positions = None if xy is None else _tuples(xy)
+        angles = None if angle is None else angle.tolist()
+        if positions is not None and angles is not None:
+            missed = _store_followed_poses(sprites, boxes, positions, angles)
+        elif positions is not None:
+            missed = _store_followed_positions(sprites, boxes, positions)
+        else:
+            assert angles is not None
+            missed = _store_followed_angles(sprites, boxes, angles)
+        if missed:
+            self._mend_hit_boxes(rows, sprites, boxes, positions, angles)
 
-    def _write_positions(self, moved: NDArray[np.bool_], xy: FloatArray) -> None:
-        if moved.all():
-            _store_positions(self.sprites, _tuples(xy))
-            return
-        rows = np.flatnonzero(moved)
-        sprites = self.sprites
-        _store_positions([sprites[i] for i in rows.tolist()], _tuples(xy[rows]))
-
-    def _write_angles(self, turned: NDArray[np.bool_], angle: FloatArray) -> None:
-        if turned.all():
-            _store_angles(self.sprites, angle.tolist())
-            return
-        rows = np.flatnonzero(turned)
-        sprites = self.sprites
-        _store_angles([sprites[i] for i in rows.tolist()], angle[rows].tolist())
+    def _mend_hit_boxes(
+        self,
+        rows: list[int] | None,
+        sprites: list[arcade.Sprite],
+        boxes: list[FollowingHitBox | None],
+        positions: list[Any] | None,
+        angles: list[Any] | None,
+    ) -> None:
+        """Hit boxes that do not follow their sprite (the game gave the sprite a new one,
+        or its class cannot follow): store the pose on them as the setters do, then make
+        them follow where possible."""
+        for k, (sprite, box) in enumerate(zip(sprites, boxes, strict=True)):
+            current: Any = sprite._hit_box
+            if current is box:
+                continue
+            if positions is not None:
+                current._position = positions[k]
+            if angles is not None:
+                current._angle = angles[k]
+            current._adjusted_cache_dirty = True
+            self._boxes[k if rows is None else rows[k]] = follow(sprite)
 
     def _write_lists(
         self,

@@ -355,3 +355,57 @@ def test_a_record_replaced_without_being_read_is_noticed_when_freed(
     sprite.position = (0.0, 0.0)  # the world watches the new record from now on
     world.step(DT)
     assert sprite.position == pytest.approx((1.0, 0.0))
+
+
+def _hit_box_matches_setters(sprite: arcade.Sprite) -> bool:
+    twin = arcade.SpriteSolidColor(int(sprite.width), int(sprite.height))
+    twin.hit_box = arcade.hitbox.RotatableHitBox(sprite.hit_box.points, scale=sprite.scale)
+    twin.position = sprite.position
+    twin.angle = sprite.angle
+    return sprite.hit_box.get_adjusted_points() == twin.hit_box.get_adjusted_points()
+
+
+def test_hit_boxes_follow_their_sprites_and_new_ones_are_taken_up(world: CollisionWorld) -> None:
+    from arcade_collide.arcade.following_hit_box import FollowingHitBox
+
+    sprite = arcade.SpriteSolidColor(10, 6, center_x=0, center_y=0)
+    world.add_sprite(sprite, velocity=(60, 0), angular=30)
+    assert type(sprite.hit_box) is FollowingHitBox
+    for _ in range(3):
+        world.step(DT)
+        assert _hit_box_matches_setters(sprite)
+    # The game gives the sprite a new box: it is written, kept (same object), then follows.
+    own = arcade.hitbox.RotatableHitBox(
+        [(-2.0, -2.0), (2.0, -2.0), (2.0, 2.0), (-2.0, 2.0)],
+        position=sprite.position, angle=sprite.angle,
+    )
+    sprite.hit_box = own
+    world.step(DT)
+    assert sprite.hit_box is own and type(own) is FollowingHitBox
+    assert _hit_box_matches_setters(sprite)
+    world.step(DT)
+    assert _hit_box_matches_setters(sprite)
+    sprite.sync_hit_box_to_texture()
+    world.step(DT)
+    assert _hit_box_matches_setters(sprite)
+    # Out of the world the box still shows the sprite's pose, moved by its setters.
+    world.remove_sprite(sprite)
+    sprite.position = (300.0, -40.0)
+    sprite.angle = 75.0
+    assert _hit_box_matches_setters(sprite)
+
+
+class _OwnHitBox(arcade.hitbox.RotatableHitBox):
+    """A game's own hit box class: not switched, written every tick."""
+
+
+def test_a_hit_box_of_the_games_own_class_is_written_each_tick(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(10, 6, center_x=0, center_y=0)
+    sprite.hit_box = _OwnHitBox(sprite.hit_box.points, position=sprite.position)
+    world.add_sprite(sprite, velocity=(60, 30), angular=45)
+    for _ in range(4):
+        world.step(DT)
+        assert type(sprite.hit_box) is _OwnHitBox
+        assert _hit_box_matches_setters(sprite)
+    probe = arcade.SpriteSolidColor(2, 2, *sprite.position)
+    assert arcade.check_for_collision(probe, sprite)
