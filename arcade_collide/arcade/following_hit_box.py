@@ -3,9 +3,8 @@
 Arcade keeps a sprite's pose twice: on the sprite (``_position``, ``_angle``) and on
 its :class:`~arcade.hitbox.RotatableHitBox`, an object with an instance dict that the
 setters update too. When a :class:`~arcade_collide.arcade.CollisionWorld` writes back
-thousands of poses per tick, those hit-box stores are the costliest part: after the
-ECS tick the boxes' dicts are out of the CPU caches, and skipping them made a
-5,000-sprite mixed step 1.5-3.5 ms faster on the project's machine.
+thousands of poses per tick, those hit-box stores cost more than the sprites' own:
+after the ECS tick the boxes and their dicts are out of the CPU caches.
 
 :func:`follow` turns a sprite's own ``RotatableHitBox`` into a
 :class:`FollowingHitBox` in place (a class switch: the game's ``sprite.hit_box`` is

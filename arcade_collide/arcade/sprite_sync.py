@@ -216,45 +216,25 @@ def _store_poses(sprites: Sequence[arcade.Sprite], positions: list[Any], angles:
 
 
 # The mirror's loops store the pose on the sprite only: its hit box follows the sprite
-# (:mod:`.following_hit_box`). Each checks that the sprite still holds the box the mirror
-# made follow it and reports when one does not (the game gave it a new hit box).
+# (:mod:`.following_hit_box`).
 
 
-def _store_followed_poses(
-    sprites: Sequence[arcade.Sprite],
-    boxes: Sequence[FollowingHitBox | None],
-    positions: list[Any],
-    angles: list[Any],
-) -> bool:
-    missed = False
-    for sprite, box, position, turn in zip(sprites, boxes, positions, angles, strict=True):
+def _store_sprite_poses(
+    sprites: Sequence[arcade.Sprite], positions: list[Any], angles: list[Any]
+) -> None:
+    for sprite, position, turn in zip(sprites, positions, angles, strict=True):
         sprite._position = position
         sprite._angle = turn
-        if sprite._hit_box is not box:
-            missed = True
-    return missed
 
 
-def _store_followed_positions(
-    sprites: Sequence[arcade.Sprite], boxes: Sequence[FollowingHitBox | None], positions: list[Any]
-) -> bool:
-    missed = False
-    for sprite, box, position in zip(sprites, boxes, positions, strict=True):
+def _store_sprite_positions(sprites: Sequence[arcade.Sprite], positions: list[Any]) -> None:
+    for sprite, position in zip(sprites, positions, strict=True):
         sprite._position = position
-        if sprite._hit_box is not box:
-            missed = True
-    return missed
 
 
-def _store_followed_angles(
-    sprites: Sequence[arcade.Sprite], boxes: Sequence[FollowingHitBox | None], angles: list[Any]
-) -> bool:
-    missed = False
-    for sprite, box, turn in zip(sprites, boxes, angles, strict=True):
+def _store_sprite_angles(sprites: Sequence[arcade.Sprite], angles: list[Any]) -> None:
+    for sprite, turn in zip(sprites, angles, strict=True):
         sprite._angle = turn
-        if sprite._hit_box is not box:
-            missed = True
-    return missed
 
 
 def _rows_in(
@@ -491,9 +471,11 @@ class PoseMirror:
     did not turn is kept, and the sprite lists' buffers get only the changed rows.
     The pose is stored on the sprite only: its hit box was made to read the sprite's
     pose (:func:`~.following_hit_box.follow`, in place, when the sprite was added). A
-    hit box the game gives the sprite later is found by identity in the store loop,
-    written as the setters would, and made to follow in turn; a box of the game's own
-    class is written every tick.
+    hit box the game gives the sprite later is made to follow in turn. It is found when
+    the old box is freed (the mirror holds boxes by weak reference), when the game's
+    setters report the sprite, or, if the game keeps the old box alive, by the check of
+    every 32nd sprite each step, within 32 steps. A box of the game's own class is
+    written every tick.
     The write-back stores fields directly and iterates no ``sprite_lists``, so it
     logs nothing (sprites whose class overrides the setters are written through them,
     and read every tick anyway).
@@ -519,9 +501,16 @@ class PoseMirror:
         """Rows read every tick: slow sprites and positions that are not tuples."""
         self._watchers: list[weakref.ref[_Memberships]] = []
         """Each row's ``sprite_lists`` record, weakly held (see :meth:`_record_dropped`)."""
-        self._boxes: list[FollowingHitBox | None] = []
-        """Each row's hit box as made to follow its sprite (None: slow sprite, or a box
-        that cannot follow, which is written like the sprite)."""
+        self._boxes: list[weakref.ref[FollowingHitBox] | None] = []
+        """Each row's hit box as made to follow its sprite, weakly held (see
+        :meth:`_box_dropped`); None for a slow sprite, or a box that cannot follow."""
+        self._box_rows: dict[int, int] = {}
+        """Row of each weak reference in :attr:`_boxes`, by ``id``."""
+        self._dropped_boxes: list[int] = []
+        """``id`` of the references whose box was freed (the game replaced it)."""
+        self._written_boxes: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        """Rows of fast sprites whose hit box cannot follow: written with the sprite."""
+        self._check_phase = 0
         self._row_of_watcher: dict[int, int] = {}
         self._log: dict[int, _Memberships] = {}
         """Records that reported a touch since they were last read (by ``id``)."""
@@ -541,7 +530,9 @@ class PoseMirror:
         fast = has_fast_pose(sprite)
         self.sprites.append(sprite)
         self._fast.append(fast)
-        self._boxes.append(follow(sprite) if fast else None)
+        self._boxes.append(None)
+        self._written_boxes = np.append(self._written_boxes, False)
+        self._follow_row(len(self.sprites) - 1)
         watcher = _watch_memberships(sprite)
         _join(watcher, self._log)
         self._row_of_watcher[id(watcher)] = len(self._watchers)
@@ -567,8 +558,15 @@ class PoseMirror:
             if moved is not None:
                 self._row_of_watcher[id(moved)] = row
         self.sprites[row] = self.sprites[last]
+        gone_box, moved_box = self._boxes[row], self._boxes[last]
+        if gone_box is not None:
+            del self._box_rows[id(gone_box)]
+        if moved_box is not None:
+            self._box_rows[id(moved_box)] = row
         self._fast[row] = self._fast[last]
-        self._boxes[row] = self._boxes[last]
+        self._boxes[row] = moved_box
+        self._written_boxes[row] = self._written_boxes[last]
+        self._written_boxes = self._written_boxes[:last]
         self._watchers[row] = self._watchers[last]
         del self.sprites[last], self._fast[last], self._boxes[last], self._watchers[last]
         self.xy[row] = self.xy[last]
@@ -644,6 +642,8 @@ class PoseMirror:
         self._always[read] = always
         if self._records_dropped:
             self._rewatch()
+        if moves.read is not None and moves.read.size:
+            self._mend_boxes(moves.read.tolist())
         log = self._log
         n = len(self.sprites)
         if moves.read is None:
@@ -726,50 +726,77 @@ class PoseMirror:
         self, changed: NDArray[np.bool_], xy: FloatArray | None, angle: FloatArray | None
     ) -> None:
         """Store the new positions (``xy`` given) and angles (``angle`` given) of the
-        ``changed`` rows on their sprites; their following hit boxes need nothing."""
-        rows: list[int] | None = None
+        ``changed`` rows on their sprites; following hit boxes need nothing, the others
+        get the same values."""
+        phase = self._check_phase
+        self._check_phase = (phase + 1) % 32
+        self._mend_boxes(range(phase, len(self.sprites), 32))
         if changed.all():
-            sprites, boxes = self.sprites, self._boxes
+            sprites = self.sprites
+            picked_xy, picked_angle = xy, angle
         else:
             picked = np.flatnonzero(changed)
-            rows = picked.tolist()
-            sprites = [self.sprites[i] for i in rows]
-            boxes = [self._boxes[i] for i in rows]
-            xy = None if xy is None else xy[picked]
-            angle = None if angle is None else angle[picked]
-        positions = None if xy is None else _tuples(xy)
-        angles = None if angle is None else angle.tolist()
+            sprites = [self.sprites[i] for i in picked.tolist()]
+            picked_xy = None if xy is None else xy[picked]
+            picked_angle = None if angle is None else angle[picked]
+        positions = None if picked_xy is None else _tuples(picked_xy)
+        angles = None if picked_angle is None else picked_angle.tolist()
         if positions is not None and angles is not None:
-            missed = _store_followed_poses(sprites, boxes, positions, angles)
+            _store_sprite_poses(sprites, positions, angles)
         elif positions is not None:
-            missed = _store_followed_positions(sprites, boxes, positions)
+            _store_sprite_positions(sprites, positions)
         else:
             assert angles is not None
-            missed = _store_followed_angles(sprites, boxes, angles)
-        if missed:
-            self._mend_hit_boxes(rows, sprites, boxes, positions, angles)
+            _store_sprite_angles(sprites, angles)
+        for row in np.flatnonzero(self._written_boxes & changed).tolist():
+            box: Any = self.sprites[row]._hit_box
+            if xy is not None:
+                box._position = (float(xy[row, 0]), float(xy[row, 1]))
+            if angle is not None:
+                box._angle = float(angle[row])
+            box._adjusted_cache_dirty = True
 
-    def _mend_hit_boxes(
-        self,
-        rows: list[int] | None,
-        sprites: list[arcade.Sprite],
-        boxes: list[FollowingHitBox | None],
-        positions: list[Any] | None,
-        angles: list[Any] | None,
-    ) -> None:
-        """Hit boxes that do not follow their sprite (the game gave the sprite a new one,
-        or its class cannot follow): store the pose on them as the setters do, then make
-        them follow where possible."""
-        for k, (sprite, box) in enumerate(zip(sprites, boxes, strict=True)):
-            current: Any = sprite._hit_box
-            if current is box:
-                continue
-            if positions is not None:
-                current._position = positions[k]
-            if angles is not None:
-                current._angle = angles[k]
-            current._adjusted_cache_dirty = True
-            self._boxes[k if rows is None else rows[k]] = follow(sprite)
+    def _follow_row(self, row: int) -> None:
+        """Make the hit box ``row``'s sprite holds now follow it, if it can."""
+        old = self._boxes[row]
+        if old is not None:
+            self._box_rows.pop(id(old), None)
+        box = follow(self.sprites[row]) if self._fast[row] else None
+        if box is None:
+            self._boxes[row] = None
+            self._written_boxes[row] = self._fast[row]
+            return
+        ref = weakref.ref(box, self._box_dropped)
+        self._boxes[row] = ref
+        self._box_rows[id(ref)] = row
+        self._written_boxes[row] = False
+
+    def _box_dropped(self, ref: weakref.ref[FollowingHitBox]) -> None:
+        """Weak-reference callback: a row's hit box was freed, so the game replaced it."""
+        self._dropped_boxes.append(id(ref))
+
+    def _mend_boxes(self, rows: Iterable[int]) -> None:
+        """Follow the new hit box of every sprite that no longer holds the one it had.
+
+        Checked: ``rows`` and the rows whose box was freed (:meth:`_box_dropped`: how a
+        replaced box usually shows). The callers pass the rows the game touched (its
+        setters report them) and, at each write-back, every 32nd row in turn, so even a
+        box replaced while the game kept the old one alive is found within 32 steps.
+        """
+        suspects = set(rows)
+        if self._dropped_boxes:
+            row_of = self._box_rows.get
+            suspects.update(r for r in map(row_of, self._dropped_boxes) if r is not None)
+            self._dropped_boxes.clear()
+        sprites, boxes, written = self.sprites, self._boxes, self._written_boxes
+        for row in suspects:
+            ref = boxes[row]
+            current = sprites[row]._hit_box
+            if ref is not None:
+                if current is not ref():
+                    self._follow_row(row)
+            elif written[row] and type(current) is RotatableHitBox:
+                self._follow_row(row)  # a box that could not follow, replaced by one that can
 
     def _write_lists(
         self,

@@ -385,9 +385,16 @@ def test_hit_boxes_follow_their_sprites_and_new_ones_are_taken_up(world: Collisi
     assert _hit_box_matches_setters(sprite)
     world.step(DT)
     assert _hit_box_matches_setters(sprite)
+    del own  # nothing else holds the box, so replacing it frees it: noticed at once
     sprite.sync_hit_box_to_texture()
     world.step(DT)
     assert _hit_box_matches_setters(sprite)
+    # A replaced box the game keeps alive is found by the turn-by-turn check.
+    kept = sprite.hit_box
+    sprite.sync_hit_box_to_texture()
+    for _ in range(32):
+        world.step(DT)
+    assert kept is not sprite.hit_box and _hit_box_matches_setters(sprite)
     # Out of the world the box still shows the sprite's pose, moved by its setters.
     world.remove_sprite(sprite)
     sprite.position = (300.0, -40.0)
@@ -409,3 +416,11 @@ def test_a_hit_box_of_the_games_own_class_is_written_each_tick(world: CollisionW
         assert _hit_box_matches_setters(sprite)
     probe = arcade.SpriteSolidColor(2, 2, *sprite.position)
     assert arcade.check_for_collision(probe, sprite)
+    # Given a plain box instead, the sprite's box is written until the check finds it.
+    sprite.hit_box = arcade.hitbox.RotatableHitBox(
+        sprite.hit_box.points, position=sprite.position, angle=sprite.angle
+    )
+    for _ in range(32):
+        world.step(DT)
+        assert _hit_box_matches_setters(sprite)
+    assert type(sprite.hit_box).__name__ == "FollowingHitBox"

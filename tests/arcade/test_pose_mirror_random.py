@@ -3,10 +3,12 @@ the sprites agree on every pose, and sprite-list buffers show what the sprites h
 
 Each step a random mix of what games do: move a few sprites or most of them by hand
 (through position, center_x or angle), rescale some, make them join or leave a sprite
-list, change velocities, remove and add sprites, and now and then replace a sprite's
-``sprite_lists`` record. The model is plain kinematics: a sprite the game moved is at
-the pose the game gave it, then the world adds ``velocity * dt`` (collisions change no
-velocity here), with the same float operations as the MovementSystem.
+list, give one a new hit box, change velocities, remove and add sprites, and now and
+then replace a sprite's ``sprite_lists`` record. Hit boxes are checked too: their
+adjusted points must be those Arcade's setters would give. The model is plain
+kinematics: a sprite the game moved is at the pose the game gave it, then the world
+adds ``velocity * dt`` (collisions change no velocity here), with the same float
+operations as the MovementSystem.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import random
 import arcade
 import numpy as np
 import pytest
+from arcade.hitbox import RotatableHitBox
 
 from arcade_collide.arcade import CollisionWorld
 
@@ -26,6 +29,14 @@ def _buffer(sprite_list: arcade.SpriteList, sprite: arcade.Sprite) -> list[float
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
     row = data[sprite_list.sprite_slot[sprite]]
     return [float(row[0]), float(row[1]), float(row[3])]
+
+
+def _hit_box_is_right(sprite: arcade.Sprite) -> bool:
+    twin = arcade.SpriteSolidColor(4, 4)
+    twin.hit_box = RotatableHitBox(sprite.hit_box.points, scale=sprite.hit_box.scale)
+    twin.position = sprite.position
+    twin.angle = sprite.angle
+    return sprite.hit_box.get_adjusted_points() == twin.hit_box.get_adjusted_points()
 
 
 def _as_float32(sprite: arcade.Sprite) -> list[float]:
@@ -70,6 +81,15 @@ def test_random_games_keep_world_sprites_and_lists_in_step(seed: int) -> None:
                 expected[sprite] = (*sprite.position, sprite.angle)
             for sprite in rng.sample(sprites, 2):
                 sprite.scale = rng.choice([0.5, 1.0, 2.0])
+            boxed = rng.choice(sprites)
+            if rng.random() < 0.5:
+                boxed.sync_hit_box_to_texture()
+            else:
+                size = rng.uniform(1, 5)
+                boxed.hit_box = RotatableHitBox(
+                    [(-size, -size), (size, -size), (0.0, size)],
+                    position=boxed.position, angle=boxed.angle, scale=boxed.scale,
+                )
             joiner = rng.choice(sprites)
             if joiner in lists[1]:
                 lists[1].remove(joiner)
@@ -99,6 +119,7 @@ def test_random_games_keep_world_sprites_and_lists_in_step(seed: int) -> None:
                 pose = expected[sprite]
                 assert (*sprite.position, sprite.angle) == pose, (seed, tick)
                 assert (*xy[row].tolist(), float(angles[row])) == pose, (seed, tick)
+                assert _hit_box_is_right(sprite), (seed, tick)
                 for sprite_list in lists:
                     if sprite in sprite_list:
                         assert _buffer(sprite_list, sprite) == _as_float32(sprite), (seed, tick)
