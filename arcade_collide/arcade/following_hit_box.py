@@ -23,7 +23,22 @@ from typing import Any, cast
 
 import arcade
 from arcade.hitbox import RotatableHitBox
-from arcade.types import Point2
+
+
+def _from_sprite(name: str) -> Any:
+    """A property reading the sprite's field ``name``; what is stored goes to ``_last<name>``,
+    the value used once the sprite is gone (Arcade's setters store it there too)."""
+    last = "_last" + name
+
+    def get(box: RotatableHitBox) -> Any:
+        fields = box.__dict__
+        sprite = fields["_follow"]()
+        return getattr(sprite, name) if sprite is not None else fields[last]
+
+    def put(box: RotatableHitBox, value: Any) -> None:
+        box.__dict__[last] = value
+
+    return property(get, put)
 
 
 class FollowingHitBox(RotatableHitBox):
@@ -45,27 +60,8 @@ class FollowingHitBox(RotatableHitBox):
     [(19.0, -1.0), (19.0, 1.0), (21.0, -1.0), (21.0, 1.0)]
     """
 
-    @property
-    def _position(self) -> Point2:
-        fields = self.__dict__
-        sprite = fields["_follow"]()
-        position: Point2 = sprite._position if sprite is not None else fields["_last_position"]
-        return position
-
-    @_position.setter
-    def _position(self, value: Point2) -> None:
-        self.__dict__["_last_position"] = value
-
-    @property
-    def _angle(self) -> float:
-        fields = self.__dict__
-        sprite = fields["_follow"]()
-        angle: float = sprite._angle if sprite is not None else fields["_last_angle"]
-        return angle
-
-    @_angle.setter
-    def _angle(self, value: float) -> None:
-        self.__dict__["_last_angle"] = value
+    _position = _from_sprite("_position")
+    _angle = _from_sprite("_angle")
 
     @property
     def _adjusted_cache_dirty(self) -> bool:
