@@ -561,7 +561,7 @@ class PoseMirror:
         gone_box, moved_box = self._boxes[row], self._boxes[last]
         if gone_box is not None:
             del self._box_rows[id(gone_box)]
-        if moved_box is not None:
+        if moved_box is not None and row != last:
             self._box_rows[id(moved_box)] = row
         self._fast[row] = self._fast[last]
         self._boxes[row] = moved_box

@@ -424,3 +424,14 @@ def test_a_hit_box_of_the_games_own_class_is_written_each_tick(world: CollisionW
         world.step(DT)
         assert _hit_box_matches_setters(sprite)
     assert type(sprite.hit_box).__name__ == "FollowingHitBox"
+
+
+def test_removing_sprites_leaves_no_bookkeeping_behind() -> None:
+    mirror = PoseMirror()
+    sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(6)]
+    for sprite in sprites:
+        mirror.add(sprite)
+    for row in (5, 0, 2, 2, 1, 0):  # the last row, then swap-removes, down to none
+        mirror.remove(row)
+    assert len(mirror) == 0
+    assert mirror._box_rows == {} and mirror._row_of_watcher == {} and mirror._log == {}
