@@ -3,7 +3,7 @@
 Arcade keeps a sprite's pose twice: on the sprite (``_position``, ``_angle``) and on
 its :class:`~arcade.hitbox.RotatableHitBox`, an object with an instance dict that the
 setters update too. When a :class:`~arcade_collide.arcade.CollisionWorld` writes back
-thousands of poses per tick, those hit-box stores cost more than the sprites' own:
+thousands of poses per tick, those hit-box stores take a large share of the time:
 after the ECS tick the boxes and their dicts are out of the CPU caches.
 
 :func:`follow` turns a sprite's own ``RotatableHitBox`` into a
