@@ -785,9 +785,10 @@ class PoseMirror:
         """
         suspects = set(rows)
         if self._dropped_boxes:
+            # Swapped out first: a callback may fire (garbage collection) at any time.
+            dropped, self._dropped_boxes = self._dropped_boxes, []
             row_of = self._box_rows.get
-            suspects.update(r for r in map(row_of, self._dropped_boxes) if r is not None)
-            self._dropped_boxes.clear()
+            suspects.update(r for r in map(row_of, dropped) if r is not None)
         sprites, boxes, written = self.sprites, self._boxes, self._written_boxes
         for row in suspects:
             ref = boxes[row]
