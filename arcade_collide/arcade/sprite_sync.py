@@ -24,9 +24,10 @@ the poses that changed are written back, to the sprites alone (their hit boxes
 follow them: :mod:`.following_hit_box`).
 
 This relies on Arcade 3.3's private sprite fields (``_position``, ``_angle``,
-``_hit_box``, ``sprite_lists``) and sprite-list internals
-(``_sprite_pos_angle_data``, ``sprite_slot``), which is why the dependency is
-pinned to ``arcade~=3.3``.
+``_hit_box``, ``sprite_lists``), hit-box fields (``_position``, ``_angle``,
+``_adjusted_cache_dirty``, through :mod:`.following_hit_box`) and sprite-list
+internals (``_sprite_pos_angle_data``, ``sprite_slot``), which is why the dependency
+is pinned to ``arcade~=3.3``.
 """
 
 from __future__ import annotations
