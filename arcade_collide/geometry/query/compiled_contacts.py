@@ -291,7 +291,7 @@ def _circle_convex_contact(
 
 
 @kernel(
-    "boolean(int64, int64, int64, int64, int8[::1], int64[::1], float64[:, ::1],"
+    "boolean(int64, int64, int64, int64, float64[:, ::1],"
     " float64[:, ::1], float64[::1], float64[:, ::1], float64[:, ::1], float64[:, ::1],"
     " float64[:, :, ::1], float64[:, :, ::1], float64[:, :, ::1], int64[::1], float64[::1])"
 )
@@ -300,8 +300,6 @@ def _contact(
     kb: int,
     a: int,
     b: int,
-    kinds: NDArray[np.int8],
-    start: Int64Array,
     point_xy: FloatArray,
     circle_center: FloatArray,
     circle_radius: FloatArray,
@@ -577,7 +575,7 @@ def _contacts(
         rb = b - start[kb]
         row = out[p]
         touching = _contact(
-            ka, kb, ra, rb, kinds, start, point_xy, circle_center, circle_radius,
+            ka, kb, ra, rb, point_xy, circle_center, circle_radius,
             rect_center, rect_axis, rect_half, rect_vertices, triangle_vertices,
             polygon_vertices, polygon_nverts, row,
         )
