@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from box_cases import EXTREME_BOXES, pair_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,14 +22,6 @@ from arcade_collide.geometry.broad_phase import (
 BOTH_PATHS = pytest.mark.parametrize("sweep", [False, True], ids=["numpy-grid", "row-sweep"])
 """GridBroadPhase tests run on both paths: the numpy grid and the row sweep (compiled
 where numba is installed, plain Python otherwise)."""
-
-
-def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
-    assert len(i) == len(j)
-    assert (i < j).all()
-    pairs = set(zip(i.tolist(), j.tolist(), strict=True))
-    assert len(pairs) == len(i), "a pair was reported twice"
-    return pairs
 
 
 def check(boxes: np.ndarray, cell_size: float | None = None) -> set[tuple[int, int]]:
@@ -292,17 +285,7 @@ def test_sizes_and_coordinates_at_the_ends_of_the_float_range(
     cell: float | None, sweep: bool
 ) -> None:
     # Widths and cell coordinates overflow to infinity here; no warning, same pairs.
-    huge = 1.7e308
-    boxes = np.array(
-        [
-            [-huge, -huge, huge, huge],
-            [0, 0, 5e-324, 5e-324],
-            [1, 1, 1, 1],
-            [-1e308, 0, 1e308, 1e-300],
-            [huge, huge, huge, huge],
-            [1e-300, 1e-300, 2e-300, 2e-300],
-        ]
-    )
+    boxes = EXTREME_BOXES
     assert len(check(boxes, cell)) == 5 + 2  # the first box meets all; (1, 3), (3, 5)
     assert pair_set(*GridBroadPhase(sweep).pairs(boxes)) == pair_set(
         *overlapping_pairs_brute_force(boxes)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from box_cases import EXTREME_BOXES, pair_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -11,13 +12,6 @@ from arcade_collide.geometry import compiled
 from arcade_collide.geometry.broad_phase import overlapping_pairs_brute_force
 from arcade_collide.geometry.row_sweep import sweep_pairs
 from arcade_collide.geometry.work_arrays import WorkArrays
-
-
-def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
-    assert (i < j).all()
-    pairs = set(zip(i.tolist(), j.tolist(), strict=True))
-    assert len(pairs) == len(i), "a pair was reported twice"
-    return pairs
 
 
 def scene(rng: np.random.Generator, n: int) -> np.ndarray:
@@ -77,17 +71,7 @@ def test_output_buffer_grows_when_every_box_meets_every_other() -> None:
 
 
 def test_extreme_coordinates_and_sizes() -> None:
-    huge = 1.7e308
-    boxes = np.array(
-        [
-            [-huge, -huge, huge, huge],
-            [0, 0, 5e-324, 5e-324],
-            [1, 1, 1, 1],
-            [-1e308, 0, 1e308, 1e-300],
-            [huge, huge, huge, huge],
-            [1e-300, 1e-300, 2e-300, 2e-300],
-        ]
-    )
+    boxes = EXTREME_BOXES
     expected = pair_set(*overlapping_pairs_brute_force(boxes))
     for row_height in (1e-300, 1e-3, 1.0, 1e300):
         for wide in (0.0, 1.0, np.inf):

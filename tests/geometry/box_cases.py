@@ -1,0 +1,30 @@
+"""Shared helpers of the broad-phase tests (the grid and the row sweep)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
+    """The pairs ``(i[k], j[k])`` as a set, checking ``i < j`` and that none repeats."""
+    assert len(i) == len(j)
+    assert (i < j).all()
+    pairs = set(zip(i.tolist(), j.tolist(), strict=True))
+    assert len(pairs) == len(i), "a pair was reported twice"
+    return pairs
+
+
+_HUGE = 1.7e308
+
+EXTREME_BOXES = np.array(
+    [
+        [-_HUGE, -_HUGE, _HUGE, _HUGE],
+        [0, 0, 5e-324, 5e-324],
+        [1, 1, 1, 1],
+        [-1e308, 0, 1e308, 1e-300],
+        [_HUGE, _HUGE, _HUGE, _HUGE],
+        [1e-300, 1e-300, 2e-300, 2e-300],
+    ]
+)
+"""Boxes at both ends of the float range: widths and cell coordinates overflow to
+infinity. The first box meets all others; besides those, (1, 3) and (3, 5) touch."""
