@@ -495,9 +495,10 @@ class PoseMirror:
         """``(N, 2)`` positions as last seen or written."""
         self.angle: FloatArray = np.zeros(0)
         """``(N,)`` clockwise angles as last seen or written."""
-        self._fast: list[bool] = []
-        self._slow: IntArray = _NO_ROWS
         self._slow_rows: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        """Rows whose class overrides the pose setters (see :func:`has_fast_pose`)."""
+        self._slow: IntArray = _NO_ROWS
+        """The indices of :attr:`_slow_rows`."""
         self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows read every tick: slow sprites and positions that are not tuples."""
         self._watchers: list[weakref.ref[_Memberships]] = []
@@ -530,7 +531,7 @@ class PoseMirror:
         xy, angle = read_poses([sprite])
         fast = has_fast_pose(sprite)
         self.sprites.append(sprite)
-        self._fast.append(fast)
+        self._slow_rows = np.append(self._slow_rows, not fast)
         self._boxes.append(None)
         self._written_boxes = np.append(self._written_boxes, False)
         self._follow_row(len(self.sprites) - 1)
@@ -564,12 +565,13 @@ class PoseMirror:
             del self._box_rows[id(gone_box)]
         if moved_box is not None and row != last:
             self._box_rows[id(moved_box)] = row
-        self._fast[row] = self._fast[last]
+        self._slow_rows[row] = self._slow_rows[last]
+        self._slow_rows = self._slow_rows[:last]
         self._boxes[row] = moved_box
         self._written_boxes[row] = self._written_boxes[last]
         self._written_boxes = self._written_boxes[:last]
         self._watchers[row] = self._watchers[last]
-        del self.sprites[last], self._fast[last], self._boxes[last], self._watchers[last]
+        del self.sprites[last], self._boxes[last], self._watchers[last]
         self.xy[row] = self.xy[last]
         self.angle[row] = self.angle[last]
         self._always[row] = self._always[last]
@@ -579,7 +581,6 @@ class PoseMirror:
         self._changed_rows()
 
     def _changed_rows(self) -> None:
-        self._slow_rows = ~np.fromiter(self._fast, np.bool_, count=len(self._fast))
         self._slow = np.flatnonzero(self._slow_rows)
         self._lists = None
 
@@ -762,10 +763,11 @@ class PoseMirror:
         old = self._boxes[row]
         if old is not None:
             self._box_rows.pop(id(old), None)
-        box = follow(self.sprites[row]) if self._fast[row] else None
+        fast = not self._slow_rows[row]
+        box = follow(self.sprites[row]) if fast else None
         if box is None:
             self._boxes[row] = None
-            self._written_boxes[row] = self._fast[row]
+            self._written_boxes[row] = fast
             return
         ref = weakref.ref(box, self._box_dropped)
         self._boxes[row] = ref
@@ -826,7 +828,7 @@ class PoseMirror:
             self._rewatch()
         sprites = self.sprites
         self._changes_seen = _membership_changes[0]
-        fast = np.fromiter(self._fast, np.bool_, count=len(self._fast))
+        fast = ~self._slow_rows
         # list.copy reads the records without iterating them (which would report touches).
         lists = dict.fromkeys(chain.from_iterable(map(list.copy, map(_SPRITE_LISTS, sprites))))
         entries = []
