@@ -95,7 +95,7 @@ from arcade_collide.ecs.events import (
     Subscription,
     watch_handlers,
 )
-from arcade_collide.ecs.pair_keys import PAIR_SHIFT, keyed_pairs
+from arcade_collide.ecs.pair_keys import PAIR_SHIFT, KeyedPairs, keyed_pairs
 from arcade_collide.ecs.table import (
     KINDS,
     ShapeTable,
@@ -370,14 +370,7 @@ class CollisionSystem(esper.Processor):
             keyed = keyed_pairs(
                 i[hit], j[hit], table.entities, table.entity_rank(), table.sensor, old_keys
             )
-            snap = _Snapshot()
-            snap.keys = keyed.keys
-            snap.rows_i = keyed.rows_i
-            snap.rows_j = keyed.rows_j
-            snap.flip = keyed.flip
-            snap.sensor = keyed.sensor
-            snap.shapes = _Shapes(table, rows)
-            return snap, keyed.started, keyed.ended
+            return _snapshot(keyed, _Shapes(table, rows)), keyed.started, keyed.ended
         shapes = _Shapes(table)
         if not table.filters_everything_in and len(i):
             layer, mask = table.layer, table.mask
@@ -402,33 +395,8 @@ class CollisionSystem(esper.Processor):
             hit = np.zeros(len(i), dtype=np.bool_)
             for sel, a, b in _batches(shapes, i, j):
                 hit[sel] = intersects_batch(a, b)
-        snap = self._snapshot(table, shapes, i[hit], j[hit])
-        started, ended = _diff(old_keys, snap.keys)
-        return snap, started, ended
-
-    @staticmethod
-    def _snapshot(
-        table: ShapeTable,
-        shapes: _Shapes,
-        i: IntArray,
-        j: IntArray,
-    ) -> _Snapshot:
-        """The touching pairs of table rows ``i``, ``j`` as a snapshot sorted by key."""
-        ea = table.entities[i]
-        eb = table.entities[j]
-        flip = ea > eb
-        keys = (np.minimum(ea, eb) << PAIR_SHIFT) | np.maximum(ea, eb)
-        # Keys are unique, so any sort gives this order; numpy's stable sort
-        # (timsort on int64) measured twice as fast as its default quicksort here.
-        order = np.argsort(keys, kind="stable")
-        snap = _Snapshot()
-        snap.keys = keys[order]
-        snap.rows_i = i[order]
-        snap.rows_j = j[order]
-        snap.flip = flip[order]
-        snap.sensor = table.sensor[snap.rows_i] | table.sensor[snap.rows_j]
-        snap.shapes = shapes
-        return snap
+        keyed = _sorted_pairs(table, i[hit], j[hit], old_keys)
+        return _snapshot(keyed, shapes), keyed.started, keyed.ended
 
     def _listening(self, name: str) -> bool:
         if esper.event_registry.get(name):
@@ -607,6 +575,35 @@ def _width(arrays: ShapeArrays) -> int:
 
 def _take(arrays: ShapeArrays, rows: IntArray) -> ShapeArrays:
     return take(arrays, rows)  # type: ignore[type-var]
+
+
+def _sorted_pairs(table: ShapeTable, i: IntArray, j: IntArray, old_keys: IntArray) -> KeyedPairs:
+    """The numpy path's :func:`~arcade_collide.ecs.pair_keys.keyed_pairs`: the touching
+    table-row pairs ``(i, j)`` sorted by key, diffed with ``old_keys``."""
+    ea = table.entities[i]
+    eb = table.entities[j]
+    keys = (np.minimum(ea, eb) << PAIR_SHIFT) | np.maximum(ea, eb)
+    # Keys are unique, so any sort gives this order; numpy's stable sort (timsort on
+    # int64) measured twice as fast as its default quicksort here.
+    order = np.argsort(keys, kind="stable")
+    rows_i, rows_j, sorted_keys = i[order], j[order], keys[order]
+    started, ended = _diff(old_keys, sorted_keys)
+    return KeyedPairs(
+        sorted_keys, rows_i, rows_j, (ea > eb)[order],
+        table.sensor[rows_i] | table.sensor[rows_j], started, ended,
+    )
+
+
+def _snapshot(keyed: KeyedPairs, shapes: _Shapes) -> _Snapshot:
+    """A tick's snapshot of its touching pairs (either path's) and their shapes."""
+    snap = _Snapshot()
+    snap.keys = keyed.keys
+    snap.rows_i = keyed.rows_i
+    snap.rows_j = keyed.rows_j
+    snap.flip = keyed.flip
+    snap.sensor = keyed.sensor
+    snap.shapes = shapes
+    return snap
 
 
 def _diff(old: IntArray, new: IntArray) -> tuple[IntArray, IntArray]:
