@@ -51,6 +51,10 @@ class RowPool:
         # together then get consecutive rows whenever consecutive rows are free,
         # which lets systems use slices instead of gathers.
         self._free: list[int] = list(range(capacity))
+        # Held by the pool: rows are released from component finalizers, which may run
+        # at interpreter exit after this module's globals (and heapq's) were cleared.
+        self._push = heapq.heappush
+        self._pop = heapq.heappop
         self.version = 0
         """Bumped whenever a row is written through a component object; systems that
         write :attr:`data` directly bump it too (see :meth:`touch`)."""
@@ -63,13 +67,13 @@ class RowPool:
             grown[:old] = self.data
             self.data = grown
             self._free = list(range(old, old * 2))  # ascending: already a heap
-        row = heapq.heappop(self._free)
+        row = self._pop(self._free)
         self.data[row] = 0.0
         return row
 
     def release(self, row: int) -> None:
         """Give a row back for reuse."""
-        heapq.heappush(self._free, row)
+        self._push(self._free, row)
 
     def touch(self) -> None:
         """Record that rows were written (systems compare :attr:`version` to skip work)."""
