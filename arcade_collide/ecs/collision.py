@@ -108,9 +108,7 @@ from arcade_collide.geometry.arrays import (
     BoolArray,
     FloatArray,
     IntArray,
-    PolygonArrays,
     ShapeArrays,
-    stack_polygons,
     take,
 )
 from arcade_collide.geometry.bounding_circles import classify, coordinate_slack
@@ -147,27 +145,6 @@ class _Shapes:
             self._rows = world_rows(self.kinds, self.world, self.starts)
         return self._rows
 
-    def polygons(self, rows: IntArray, width: int) -> PolygonArrays:
-        """The convex table ``rows`` (rectangles, triangles, polygons, in any order) as
-        one polygon record ``width`` vertices wide, row for row.
-
-        Gathered per kind, then padded and stacked (:func:`stack_polygons`): the rows
-        hold exactly what :func:`~arcade_collide.geometry.arrays.as_polygons` gives.
-        """
-        kinds = self.kinds[rows]
-        order = np.argsort(kinds, kind="stable")
-        grouped = rows[order]
-        bounds = np.searchsorted(kinds[order], np.arange(KINDS + 1))
-        records = [
-            _take(self.world[kind], grouped[bounds[kind] : bounds[kind + 1]] - self.starts[kind])
-            for kind in _CONVEX
-            if bounds[kind + 1] > bounds[kind]
-        ]
-        stacked = stack_polygons(records, width)  # type: ignore[arg-type]
-        back = np.empty_like(order)
-        back[order] = np.arange(len(order))
-        return take(stacked, back)
-
 
 class _Snapshot:
     """What one tick left behind: the touching pairs and the shapes they were found on."""
@@ -185,8 +162,8 @@ class _Snapshot:
         """The shapes the pairs were found on (table rows index them)."""
         self.contacts: dict[tuple[int, int], Contact] | None = None
         self.reported: list[CollisionStarted] = []
-        """This tick's CollisionStarted events: contacts() returns their very contacts
-        (a batch of another size may take another kernel)."""
+        """This tick's CollisionStarted events: contacts() hands out their very contact
+        objects rather than equal copies."""
 
     def select(self, keep: BoolArray) -> None:
         self.keys = self.keys[keep]
@@ -489,22 +466,15 @@ class CollisionSystem(esper.Processor):
 
 _CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
 
-MERGE_BELOW = 256
-"""Type-pair batches smaller than this are merged: circle against any convex shape in
-one batch, convex against convex in one polygon batch. Each kernel call has a fixed
-cost (about 0.015-0.14 ms for the convex kernels at a few hundred rows), while the
-dedicated rectangle and triangle kernels are only faster per row on large batches.
-Mixed 10,000-shape scenes of ``benchmarks/bench_world.py`` measured with 0, 64, 256
-and 1,024 show no setting clearly ahead of 256."""
-
-
 def _batches(
     shapes: _Shapes, i: IntArray, j: IntArray
 ) -> Iterator[tuple[IntArray | slice, ShapeArrays, ShapeArrays]]:
     """Split pairs of table rows into kernel batches: ``(selection, side A, side B)``.
 
-    Rows are sorted by kind, so ``i < j`` means ``kind[i] <= kind[j]``. Small batches of
-    convex pairs are merged (see :data:`MERGE_BELOW`).
+    Rows are sorted by kind, so ``i < j`` means ``kind[i] <= kind[j]``. Each type pair
+    goes through its own kernel, however small its batch: the kernels of two type pairs
+    round differently (a rectangle tested as a polygon may miss a touching circle that
+    the rectangle kernel finds), and the compiled path takes the same kernels.
     """
     if not len(i):
         return
@@ -518,59 +488,14 @@ def _batches(
     order = np.argsort(code, kind="stable")
     counts = np.bincount(code, minlength=KINDS * KINDS)
     bounds = np.concatenate(([0], np.cumsum(counts)))
-    merged: dict[str, list[tuple[IntArray, ShapeKind, ShapeKind]]] = {"circle": [], "convex": []}
     for c in np.flatnonzero(counts).tolist():
         sel = order[bounds[c] : bounds[c + 1]]
         ka, kb = ShapeKind(c // KINDS), ShapeKind(c % KINDS)
-        if len(sel) < MERGE_BELOW and kb in _CONVEX and ka is not ShapeKind.POINT:
-            merged["convex" if ka in _CONVEX else "circle"].append((sel, ka, kb))
-            continue
         yield (
             sel,
             _take(world[ka], i[sel] - starts[ka]),
             _take(world[kb], j[sel] - starts[kb]),
         )
-    # Groups of several type pairs become polygon records: the rows of both groups
-    # are gathered in one call, per kind, padded to the widest kind involved, then
-    # cut to each group's own width (padding repeats the last vertex, so a cut row is
-    # exactly what ``as_polygons`` gives at that width).
-    groups = []
-    for group, parts in merged.items():
-        if len(parts) == 1:
-            sel, ka, kb = parts[0]
-            yield sel, _take(world[ka], i[sel] - starts[ka]), _take(world[kb], j[sel] - starts[kb])
-        elif parts:
-            width = max(_width(world[kb]) for _, _, kb in parts)
-            if group == "convex":
-                width = max([width] + [_width(world[ka]) for _, ka, _ in parts])
-            groups.append((group, np.concatenate([part[0] for part in parts]), width))
-    if not groups:
-        return
-    needed = [j[sel] if group == "circle" else np.concatenate([i[sel], j[sel]])
-              for group, sel, _ in groups]
-    polygons = shapes.polygons(np.concatenate(needed), max(width for _, _, width in groups))
-    at = 0
-    for group, sel, width in groups:
-        m = len(sel)
-        side_a: ShapeArrays
-        if group == "circle":
-            side_a = _take(world[ShapeKind.CIRCLE], i[sel] - starts[ShapeKind.CIRCLE])
-        else:
-            side_a = _polygon_slice(polygons, at, at + m, width)
-            at += m
-        side_b = _polygon_slice(polygons, at, at + m, width)
-        at += m
-        yield sel, side_a, side_b
-
-
-def _polygon_slice(polygons: PolygonArrays, start: int, stop: int, width: int) -> PolygonArrays:
-    """Rows ``start:stop`` of a padded polygon record, cut to ``width`` vertices."""
-    return PolygonArrays(polygons.vertices[start:stop, :width], polygons.nverts[start:stop])
-
-
-def _width(arrays: ShapeArrays) -> int:
-    """Vertices per row of a convex record."""
-    return int(arrays[-2 if isinstance(arrays, PolygonArrays) else -1].shape[1])
 
 
 def _take(arrays: ShapeArrays, rows: IntArray) -> ShapeArrays:

@@ -143,14 +143,29 @@ def random_scene(seed: int, n: int, layers: bool = False) -> None:
     esper.create_entity(Position(side / 4, side / 4), Shape(Rect(side / 3, side / 5), sensor=True))
 
 
-@pytest.mark.parametrize(
-    ("seed", "layers", "merge"), [(1, False, 0), (2, True, 256), (3, False, 256)]
-)
+def test_a_small_batch_takes_its_own_type_pairs_kernel(kernel_path: str) -> None:
+    # A circle that the rectangle kernel finds touching a rectangle's corner region, in
+    # a tick with a second circle-against-convex type pair. The rectangle tested as a
+    # polygon rounds differently and misses it; both paths must agree with intersects().
+    circle = Circle(2.0141080133455986)
+    rect = Rect(10.39115018016171, 5.374626043810556)
+    circle_pose = (54.36010941972561, 44.25490049427998)
+    rect_pose = (50.0, 50.0, 54.33641029434736)
+    assert intersects(circle, circle_pose, rect, rect_pose)
+    system = CollisionSystem()
+    esper.add_processor(system)
+    esper.create_entity(Position(*circle_pose), Shape(circle))
+    esper.create_entity(Position(*rect_pose[:2], angle=rect_pose[2]), Shape(rect))
+    esper.create_entity(Position(500, 500), Shape(Circle(5)))
+    esper.create_entity(Position(505, 500), Shape(Triangle((0, 0), (10, 0), (0, 10))))
+    esper.process(1 / 60)
+    assert system.touching() == [(1, 2), (3, 4)]
+
+
+@pytest.mark.parametrize(("seed", "layers"), [(1, False), (2, True), (3, False)])
 def test_touching_pairs_equal_brute_force_on_a_mixed_scene(
-    seed: int, layers: bool, merge: int, monkeypatch: pytest.MonkeyPatch, kernel_path: str
+    seed: int, layers: bool, kernel_path: str
 ) -> None:
-    # merge=0: every type pair through its own kernel; 256: small batches merged.
-    monkeypatch.setattr(collision, "MERGE_BELOW", merge)
     system, log = setup()
     random_scene(seed, 150, layers)
     live: set[tuple[int, int]] = set()
@@ -206,10 +221,9 @@ def test_event_sequence_is_deterministic(world: str, kernel_path: str) -> None:
     assert first[0] == GOLDEN_300
 
 
-def test_contacts_equal_the_started_events_contacts(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Started contacts come in small batches and contacts() in one large batch, which
-    # may take different kernels; the values handed out must still be the same.
-    monkeypatch.setattr(collision, "MERGE_BELOW", 40)
+def test_contacts_equal_the_started_events_contacts() -> None:
+    # Started contacts come in small batches and contacts() in one large batch; the
+    # values handed out must still be the same.
     system, log = setup()
     random_scene(9, 300)
     for _ in range(5):
