@@ -57,6 +57,9 @@ Event rules:
   naming it are dropped and the pair is forgotten (no ended event follows it), and
   :meth:`contacts` leaves it out.
 * Handlers may create and delete entities; new entities collide from the next tick.
+  A handler removed by another during delivery (``unsubscribe()``,
+  ``esper.remove_handler``) gets none of the tick's remaining events; one added
+  during delivery gets events from the next tick.
 * A handler that raises an ``Exception`` does not stop delivery: the remaining events
   of the tick are still delivered, then the first exception is re-raised (later ones of
   the same tick are attached to it as notes on Python 3.11+). The system state was
@@ -98,8 +101,10 @@ from arcade_collide.ecs.events import (
 from arcade_collide.ecs.pair_keys import PAIR_SHIFT, KeyedPairs, keyed_pairs
 from arcade_collide.ecs.table import (
     KINDS,
+    TABLE_QUERY,
     ShapeTable,
     pending_deletions,
+    structure_probe,
     table_for_current_world,
     world_identity,
 )
@@ -124,6 +129,7 @@ from arcade_collide.geometry.query.dispatch import contact_batch, intersects_bat
 from arcade_collide.geometry.shapes import ShapeKind
 
 _PAIR_LOW = (1 << PAIR_SHIFT) - 1
+_NONE: frozenset[object] = frozenset()
 
 
 class _Shapes:
@@ -332,6 +338,7 @@ class CollisionSystem(esper.Processor):
             self._world = (name, identity, counter)
             self._state = _Snapshot()
             self._grid = GridBroadPhase()
+            self._pending_ended = []
 
     def _touching(
         self, table: ShapeTable, old_keys: IntArray
@@ -381,15 +388,17 @@ class CollisionSystem(esper.Processor):
         attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
         return any(getattr(s, attr) is not None for s in self._subscriptions)
 
-    def _handlers(self, name: str) -> list[Any]:
-        handlers = []
+    def _handlers(self, name: str) -> list[tuple[Any, object]]:
+        """The handlers of ``name`` now, each with what keeps it registered: its weak
+        reference in esper's registry, or its :class:`Subscription`."""
+        handlers: list[tuple[Any, object]] = []
         for ref in list(esper.event_registry.get(name, ())):
             func = ref()
             if func is not None:
-                handlers.append(func)
+                handlers.append((func, ref))
         attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
         handlers.extend(
-            getattr(s, attr) for s in self._subscriptions if getattr(s, attr) is not None
+            (getattr(s, attr), s) for s in self._subscriptions if getattr(s, attr) is not None
         )
         return handlers
 
@@ -406,30 +415,52 @@ class CollisionSystem(esper.Processor):
         # delivery began counts as delivered).
         next_ended = 0
         next_started = 0
+        registry = esper.event_registry
+        subscriptions = self._subscriptions  # replaced, not edited, by (un)subscribe
+
+        def registered(name: str, token: object) -> bool:
+            # A handler removed by an earlier one (unsubscribe, esper.remove_handler)
+            # gets none of the rest of the tick's events.
+            if isinstance(token, Subscription):
+                return token.active
+            return token in registry.get(name, ())
+
         try:
             if ended:
                 handlers = self._handlers(ON_COLLISION_ENDED)
+                kept = frozenset(registry.get(ON_COLLISION_ENDED, ()))
                 for ended_event in ended:
                     next_ended += 1
-                    for handler in handlers:
+                    for handler, token in handlers:
+                        if (
+                            self._subscriptions is not subscriptions
+                            or registry.get(ON_COLLISION_ENDED, _NONE) != kept
+                        ) and not registered(ON_COLLISION_ENDED, token):
+                            continue
                         try:
                             handler(ended_event)
                         except Exception as error:  # re-raised after delivery
                             errors.append(error)
             if started:
                 handlers = self._handlers(ON_COLLISION_STARTED)
+                kept = frozenset(registry.get(ON_COLLISION_STARTED, ()))
                 entities: dict[int, object] = world_identity()  # type: ignore[assignment]
                 dead = pending_deletions()
                 population = len(entities)
+                queries, answer = structure_probe()
                 for event in started:
                     next_started += 1
-                    # Checking existence costs a little, so only once the world changed:
-                    # a pending deletion, a structural change (esper marks its cache
-                    # dirty) or an immediate deletion (the entity table shrank).
+                    # Checking existence costs a little, so only once a handler may
+                    # have deleted an entity: a pending deletion, or an entity created
+                    # or deleted at once (esper marks its cache dirty and empties it,
+                    # even if a query filled it again; the count alone misses a delete
+                    # followed by a create).
                     if (
                         dead
+                        or answer is None
                         or getattr(esper, "_cache_dirty")  # noqa: B009
                         or len(entities) != population
+                        or queries.get(TABLE_QUERY) is not answer
                     ) and not (
                         event.a in entities
                         and event.b in entities
@@ -438,7 +469,12 @@ class CollisionSystem(esper.Processor):
                     ):
                         dropped.append((event.a << PAIR_SHIFT) | event.b)
                         continue
-                    for handler in handlers:
+                    for handler, token in handlers:
+                        if (
+                            self._subscriptions is not subscriptions
+                            or registry.get(ON_COLLISION_STARTED, _NONE) != kept
+                        ) and not registered(ON_COLLISION_STARTED, token):
+                            continue
                         try:
                             handler(event)
                         except Exception as error:  # re-raised after delivery

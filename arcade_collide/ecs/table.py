@@ -67,12 +67,26 @@ _CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
 _ESPER_ENTITIES = "_entities"
 _ESPER_DEAD = "_dead_entities"
 _ESPER_COMPONENTS = "_components"
+_ESPER_QUERIES = "_get_components_cache"
+TABLE_QUERY = (Position, Shape)
+"""The component query the table's layout comes from (``esper.get_components``)."""
 _NOBODY: set[int] = set()
 
 
 def world_identity() -> object:
     """An object that is the same for as long as the current esper world exists."""
     return getattr(esper, _ESPER_ENTITIES)
+
+
+def structure_probe() -> tuple[dict[Any, Any], object]:
+    """esper's query cache and the table's query answer in it (None if not cached).
+
+    esper empties that cache whenever an entity is created or deleted at once, even if
+    a later query fills it again: while the cache still holds the same answer object,
+    no entity came or went that way.
+    """
+    queries: dict[Any, Any] = getattr(esper, _ESPER_QUERIES)
+    return queries, queries.get(TABLE_QUERY)
 
 
 def pending_deletions() -> set[int]:
@@ -231,7 +245,7 @@ class ShapeTable:
 
     def _structure(self) -> tuple[_StructureKey, bool]:
         """What the layout depends on, and whether it differs from the current layout's."""
-        source = esper.get_components(Position, Shape)
+        source = esper.get_components(*TABLE_QUERY)
         # esper's own set of the entities holding a Shape, read rather than a second
         # get_component query: each query is rebuilt entity by entity after every
         # structural change, and only the count and the ids are needed here.

@@ -139,6 +139,31 @@ def test_started_events_naming_an_entity_deleted_during_delivery_are_dropped() -
     assert [(type(e).__name__, e.a, e.b) for e in seen] == [("CollisionEnded", a, b)]
 
 
+def test_a_started_event_is_dropped_when_its_entity_was_replaced_during_delivery() -> None:
+    # Deleting at once and creating another keeps the entity count, and a query
+    # rebuilds esper's cache: the event naming the deleted entity is still dropped.
+    system = CollisionSystem()
+    esper.add_processor(system)
+    a, b = circle(0, 0), circle(8, 0)
+    c, d = circle(100, 0), circle(108, 0)
+    seen: list[Event] = []
+
+    def on_started(event: CollisionStarted) -> None:
+        seen.append(event)
+        if event.a == a:
+            esper.delete_entity(c, immediate=True)
+            esper.create_entity(Position(500, 500))
+            esper.get_component(Position)
+
+    system.subscribe(on_started=on_started, on_ended=seen.append)
+    esper.process(1 / 60)
+    assert [(e.a, e.b) for e in seen] == [(a, b)]
+    assert esper.entity_exists(d)
+    seen.clear()
+    esper.process(1 / 60)
+    assert seen == []
+
+
 def test_a_raising_handler_still_lets_the_tick_finish() -> None:
     system = CollisionSystem()
     esper.add_processor(system)
@@ -215,6 +240,29 @@ def test_subscribe_and_unsubscribe() -> None:
     assert [type(e).__name__ for e in got] == ["CollisionStarted", "CollisionEnded"]
 
 
+def test_a_handler_removed_during_delivery_gets_no_more_events_that_tick() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    for x in (0, 8, 100, 108):
+        circle(x, 0)
+    got: list[tuple[str, int]] = []
+
+    def by_esper(event: CollisionStarted) -> None:
+        got.append(("esper", event.a))
+
+    def remover(event: CollisionStarted) -> None:
+        got.append(("remover", event.a))
+        later.unsubscribe()
+        esper.remove_handler(ON_COLLISION_STARTED, by_esper)
+
+    esper.set_handler(ON_COLLISION_STARTED, by_esper)
+    system.subscribe(on_started=remover)
+    later = system.subscribe(on_started=lambda event: got.append(("later", event.a)))
+    esper.process(1 / 60)
+    # esper's handlers come first; the removal stops both removed handlers at once.
+    assert got == [("esper", 1), ("remover", 1), ("remover", 3)]
+
+
 def test_esper_handlers_are_weak_as_documented() -> None:
     system = CollisionSystem()
     esper.add_processor(system)
@@ -274,6 +322,30 @@ def test_clear_database_starts_afresh_without_events() -> None:
     esper.component_for_entity(b, Position).x = 9
     esper.process(1 / 60)
     assert names(log) == [("Started", a, b)]
+
+
+def test_clear_database_also_forgets_ended_events_an_interrupt_deferred() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    ids = [circle(10 * k, 0) for k in range(4)]
+    esper.process(1 / 60)
+    got: list[Event] = []
+
+    def on_ended(event: CollisionEnded) -> None:
+        got.append(event)
+        if len(got) == 1:
+            raise Interrupt
+
+    system.subscribe(on_ended=on_ended)
+    for k, entity in enumerate(ids):
+        esper.component_for_entity(entity, Position).y = 100 * k
+    with pytest.raises(Interrupt):
+        esper.process(1 / 60)
+    esper.clear_database()
+    for k in range(4):
+        circle(1000 * k, 0)  # ids 1 to 4 again, none touching
+    esper.process(1 / 60)
+    assert [(e.a, e.b) for e in got] == [(ids[0], ids[1])]
 
 
 def test_geometry_change_is_picked_up() -> None:
