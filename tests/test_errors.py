@@ -20,6 +20,7 @@ import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import esper
@@ -284,6 +285,11 @@ ROWS: tuple[Row, ...] = (
        "radius must be a real number, got bool", lambda: Circle(True)),
     _g("circle-radius-complex", "`Circle(1j)`", TypeError,
        "radius must be a real number, got complex", lambda: Circle(1j)),  # type: ignore[arg-type]
+    _g("circle-radius-huge-int", "`Circle(10**400)`", ValueError,
+       "radius must be finite, got int too large for a float", lambda: Circle(10**400)),
+    _g("circle-radius-decimal-snan", "`Circle(Decimal('sNaN'))`", ValueError,
+       "radius must be finite, got Decimal('sNaN')",
+       lambda: Circle(Decimal("sNaN"))),  # type: ignore[arg-type]
     _g("rect-width-zero", "`Rect(0, 1)`", ValueError, "width must be > 0, got 0.0",
        lambda: Rect(0, 1)),
     _g("rect-width-negative", "`Rect(-3, 1)`", ValueError, "width must be > 0, got -3.0",
@@ -307,6 +313,9 @@ ROWS: tuple[Row, ...] = (
     _g("triangle-sliver-zero-area", "`Triangle((0, 0), (1e6, 0), (2e6, 1e-9))`", ValueError,
        "triangle is degenerate: vertices a, b, c are collinear (zero area)",
        lambda: Triangle((0, 0), (1e6, 0), (2e6, 1e-9))),
+    _g("triangle-too-large", "`Triangle((0, 0), (1e300, 0), (0, 1e150))`", ValueError,
+       "triangle is too large: its vertices span 1e+300, beyond 1e154",
+       lambda: Triangle((0, 0), (1e300, 0), (0, 1e150))),
     _g("triangle-vertex-nan", "`Triangle((0, nan), (1, 0), (0, 1))`", ValueError,
        "a[1] must be finite, got nan", lambda: Triangle((0, NAN), (1, 0), (0, 1))),
     _g("triangle-vertex-inf", "`Triangle((0, 0), (inf, 0), (0, 1))`", ValueError,
@@ -363,6 +372,9 @@ ROWS: tuple[Row, ...] = (
     _g("polygon-point-three-coords", "`Polygon([(0, 0), (1, 0, 0), (0, 1)])`", ValueError,
        "points[1] must have exactly 2 coordinates, got 3",
        lambda: Polygon([(0, 0), (1, 0, 0), (0, 1)])),  # type: ignore[arg-type, list-item]
+    _g("polygon-too-large", "`Polygon([(0, 0), (1e200, 0), (0, 1e200)])`", ValueError,
+       "polygon is too large: its vertices span 1e+200, beyond 1e154",
+       lambda: Polygon([(0, 0), (1e200, 0), (0, 1e200)])),
     # -- poses and queries ---------------------------------------------------------------
     _g("pose-one-value", "`intersects(Circle(1), (0,), Circle(1), (0, 0))`", ValueError,
        "pose_a must be (x, y) or (x, y, angle), got 1 values",
@@ -465,6 +477,9 @@ ROWS: tuple[Row, ...] = (
        lambda s: Position(NAN, 0)),
     _e("position-angle-inf", "`Position(0, 0, angle=inf)`", ValueError,
        "Position.angle must be finite, got inf", lambda s: Position(0, 0, angle=INF)),
+    _e("position-x-huge-int", "`Position(10**400, 0)`", ValueError,
+       "Position.x must be finite, got int too large for a float",
+       lambda s: Position(10**400, 0)),
     _e("position-y-str", "`Position(0, '1')`", TypeError,
        "Position.y must be a real number, got str", lambda s: Position(0, "1")),  # type: ignore[arg-type]
     _e("velocity-y-nan", "`Velocity(0, nan)`", ValueError, "Velocity.y must be finite, got nan",

@@ -29,7 +29,7 @@ def check_number(value: object, name: str) -> float:
 
     Raises:
         TypeError: ``value`` is not a real number (``bool`` is refused too).
-        ValueError: ``value`` is NaN or infinite.
+        ValueError: ``value`` is NaN or infinite, or too large for a float.
 
     >>> check_number(3, "radius")
     3.0
@@ -41,7 +41,14 @@ def check_number(value: object, name: str) -> float:
     # Anything with __float__ is accepted (numpy scalars included); text and bools are not.
     if isinstance(value, (bool, str, bytes)) or not hasattr(value, "__float__"):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    result = float(value)
+    try:
+        result = float(value)
+    except OverflowError:  # an int or Fraction beyond the float range
+        raise ValueError(
+            f"{name} must be finite, got {type(value).__name__} too large for a float"
+        ) from None
+    except ValueError:  # a signalling NaN (Decimal('sNaN')) refuses to convert
+        raise ValueError(f"{name} must be finite, got {value!r}") from None
     if not math.isfinite(result):
         raise ValueError(f"{name} must be finite, got {result!r}")
     return result

@@ -135,11 +135,20 @@ def _cross(o: Vec2, a: Vec2, b: Vec2) -> float:
     return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
 
 
-def _size_squared(points: Iterable[Vec2]) -> float:
+def _size_squared(points: Iterable[Vec2], what: str) -> float:
+    """The square of the larger side of the points' bounding box.
+
+    Raises:
+        ValueError: the square is beyond the float range (the vertices span more than
+            about 1e154), where areas and turns cannot be computed.
+    """
     pts = list(points)
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
-    return max(max(xs) - min(xs), max(ys) - min(ys)) ** 2
+    size = max(max(xs) - min(xs), max(ys) - min(ys))
+    if not math.isfinite(size * size):
+        raise ValueError(f"{what} is too large: its vertices span {size!r}, beyond 1e154")
+    return size * size
 
 
 @dataclass(frozen=True)
@@ -171,7 +180,7 @@ class Triangle:
         a = check_vec2(self.a, "a")
         b = check_vec2(self.b, "b")
         c = check_vec2(self.c, "c")
-        if abs(_cross(a, b, c)) <= DEGENERATE_TOLERANCE * _size_squared((a, b, c)):
+        if abs(_cross(a, b, c)) <= DEGENERATE_TOLERANCE * _size_squared((a, b, c), "triangle"):
             raise ValueError("triangle is degenerate: vertices a, b, c are collinear (zero area)")
         object.__setattr__(self, "a", a)
         object.__setattr__(self, "b", b)
@@ -234,7 +243,7 @@ class Polygon:
             raise ValueError(f"polygon needs at least 3 points, got {n}")
         if len(set(pts)) != n:
             raise ValueError("polygon has a repeated point")
-        tolerance = DEGENERATE_TOLERANCE * _size_squared(pts)
+        tolerance = DEGENERATE_TOLERANCE * _size_squared(pts, "polygon")
         turns = [_cross(pts[i - 1], pts[i], pts[(i + 1) % n]) for i in range(n)]
         sign = 0.0
         for i, turn in enumerate(turns):
