@@ -486,24 +486,26 @@ class CollisionWorld:
             auto = touched[self._auto[touched]]
             if auto.size == 0:
                 return
-            self._size_marks = None  # the next full check compares every size
+            marks = None
         else:
             marks = size_marks(sprites)
             if marks == self._size_marks:
                 return
-            self._size_marks = marks
         everyone = auto.size == len(sprites)
         size, texture = read_sizes(sprites if everyone else [sprites[i] for i in auto.tolist()])
         changed = (size != self._size[auto]).any(axis=1) | (texture != self._texture[auto])
-        if not changed.any():
-            return
+        rows = auto[changed].tolist()
+        # Every new shape first (a sprite of zero size raises): a failed step stores
+        # none of them, so the next step sees the same changes again.
+        bodies = [self._bodies[row] for row in rows]
+        geometries = [shape_for_sprite(body.sprite, hull=body.hull) for body in bodies]
         self._size[auto] = size
         self._texture[auto] = texture
+        self._size_marks = marks
         with self._in_world():
-            for row in auto[changed].tolist():
-                body = self._bodies[row]
-                body.geometry = shape_for_sprite(body.sprite, hull=body.hull)
-                esper.add_component(body.entity, Shape(body.geometry, **body.shape_options))
+            for body, geometry in zip(bodies, geometries, strict=True):
+                body.geometry = geometry
+                esper.add_component(body.entity, Shape(geometry, **body.shape_options))
 
     def _dispatch(self) -> None:
         """Deliver the events buffered during the tick, then any removal ends.

@@ -348,3 +348,24 @@ def test_joining_a_game_esper_world_runs_its_processors_and_keeps_it() -> None:
     assert esper.get_processor(CollisionSystem) is None
     esper.switch_world("default")
     esper.delete_world("joined")
+
+
+def test_a_step_that_fails_on_a_zero_size_sprite_stores_no_new_shape(
+    world: CollisionWorld,
+) -> None:
+    shrinking = arcade.SpriteSolidColor(20, 20, center_x=0)
+    neighbour = arcade.SpriteSolidColor(20, 20, center_x=100)
+    growing = arcade.SpriteSolidColor(20, 20, center_x=150)
+    for sprite in (shrinking, neighbour, growing):
+        world.add_sprite(sprite)
+    world.step(DT)
+    shrinking.scale = 0
+    growing.scale = 5  # 100 x 100 now: it reaches the neighbour at x = 110
+    for _ in range(2):  # the failed step kept nothing, so the next one fails the same way
+        with pytest.raises(ValueError, match="zero size"):
+            world.step(DT)
+    assert world.shapes() == [Rect(20, 20)] * 3
+    shrinking.scale = 1
+    world.step(DT)
+    assert world.shapes() == [Rect(20, 20), Rect(20, 20), Rect(100, 100)]
+    assert world.touching(neighbour) == [growing]
