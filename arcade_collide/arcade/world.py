@@ -28,6 +28,7 @@ clockwise degrees.
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -119,12 +120,29 @@ class CollisionWorld:
             processors in that world run on each step too), and :meth:`close` takes
             the two systems out again. That world must not have its own MovementSystem
             or CollisionSystem.
+
+    A world of its own is deleted by :meth:`close`, or when the CollisionWorld is
+    garbage collected (a level dropped with its sprites); a joined world keeps this
+    world's systems and entities until :meth:`close`.
+
+    Raises:
+        ValueError: the esper world to join already has a MovementSystem or a
+            CollisionSystem (it would move its entities twice).
     """
 
     def __init__(self, name: str | None = None) -> None:
         # A world named here but not created yet is this world's own, deleted by close().
         self._owns_world = name is None or name not in esper.list_worlds()
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
+        if not self._owns_world:
+            with self._in_world():
+                taken = [kind.__name__ for kind in (MovementSystem, CollisionSystem)
+                         if esper.get_processor(kind) is not None]
+            if taken:
+                raise ValueError(
+                    f"esper world {self.name!r} already has a {' and a '.join(taken)}: "
+                    "join it with one CollisionWorld and no systems of its own"
+                )
         self._bodies: list[_Body] = []
         self._mirror = PoseMirror()
         """The sprites of ``_bodies``, row for row, with the poses last seen or written."""
@@ -154,6 +172,11 @@ class CollisionWorld:
         self._subscription = self._collisions.subscribe(
             on_started=self._pending.append, on_ended=self._pending.append
         )
+        # Holds the name only, not the world: a dropped level's esper world goes with it.
+        self._forget = weakref.finalize(self, _delete_own_world, self.name)
+        self._forget.atexit = False
+        if not self._owns_world:
+            self._forget.detach()
 
     # --- registration -------------------------------------------------------------------
 
@@ -686,19 +709,38 @@ class CollisionWorld:
         """Remove every sprite (ending contacts) and unsubscribe.
 
         A world of its own is then deleted; a joined esper world (``name`` given) is
-        kept, with this world's two processors taken out of it.
+        kept, with this world's two processors taken out of it. An end callback that
+        raises does not stop the closing: the first exception is re-raised after it.
         """
+        errors: list[Exception] = []
         for body in list(self._bodies):
-            self.remove_sprite(body.sprite)
+            try:
+                self.remove_sprite(body.sprite)
+            except Exception as error:  # an end callback raised: finish closing first
+                errors.append(error)
         self._subscription.unsubscribe()
         if not self._owns_world:
             with self._in_world():
                 esper.remove_processor(MovementSystem)
                 esper.remove_processor(CollisionSystem)
-            return
-        if esper.current_world == self.name:
-            esper.switch_world("default")
-        esper.delete_world(self.name)
+        else:
+            self._forget.detach()
+            _delete_own_world(self.name)
+        if errors:
+            note = getattr(errors[0], "add_note", None)  # Python 3.11+
+            for later in errors[1:]:
+                if note is not None:
+                    note(f"another end callback also raised: {later!r}")
+            raise errors[0]
+
+
+def _delete_own_world(name: str) -> None:
+    """Delete a CollisionWorld's own esper world, if it still exists."""
+    if name not in esper.list_worlds():
+        return
+    if esper.current_world == name:
+        esper.switch_world("default")
+    esper.delete_world(name)
 
 
 def _require_real(value: object, name: str) -> float:

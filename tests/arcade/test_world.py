@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
@@ -369,3 +370,44 @@ def test_a_step_that_fails_on_a_zero_size_sprite_stores_no_new_shape(
     world.step(DT)
     assert world.shapes() == [Rect(20, 20), Rect(20, 20), Rect(100, 100)]
     assert world.touching(neighbour) == [growing]
+
+
+def test_close_finishes_when_an_end_callback_raises() -> None:
+    class Fragile(arcade.SpriteSolidColor):
+        def on_collision_end(self, other: arcade.Sprite) -> None:
+            raise RuntimeError("torn down")
+
+    world = CollisionWorld()
+    sprites = [Fragile(20, 20, center_x=10 * k) for k in range(4)]
+    for sprite in sprites:
+        world.add_sprite(sprite)
+    world.step(DT)
+    with pytest.raises(RuntimeError, match="torn down"):
+        world.close()
+    assert len(world) == 0
+    assert world.name not in esper.list_worlds()
+
+
+def test_a_dropped_world_takes_its_esper_world_with_it() -> None:
+    world = CollisionWorld()
+    world.add_sprite(arcade.SpriteSolidColor(20, 20), velocity=(10, 0))
+    world.step(DT)
+    name = world.name
+    assert name in esper.list_worlds()
+    del world
+    gc.collect()
+    assert name not in esper.list_worlds()
+
+
+def test_joining_an_esper_world_that_has_its_own_systems_is_refused() -> None:
+    esper.switch_world("joined-twice")
+    esper.switch_world("default")
+    first = CollisionWorld("joined-twice")
+    try:
+        with pytest.raises(ValueError, match="already has a MovementSystem and a CollisionSystem"):
+            CollisionWorld("joined-twice")
+    finally:
+        first.close()
+    second = CollisionWorld("joined-twice")  # the first one's systems left with it
+    second.close()
+    esper.delete_world("joined-twice")
