@@ -11,8 +11,10 @@ class Contact(NamedTuple):
     """How two touching or overlapping shapes meet.
 
     Sign conventions: ``normal`` is a unit vector pointing from shape A towards
-    shape B. Translating B by ``normal * depth`` separates the shapes (they are
-    left exactly touching); ``depth`` is ``0.0`` for shapes that only touch.
+    shape B. Translating B by ``normal * depth`` separates the shapes: in exact
+    arithmetic they are left touching; in floats the translation rounds, so they may
+    end a rounding step apart and no longer count as touching. ``depth`` is ``0.0``
+    for shapes that only touch.
 
     >>> c = Contact(normal=(1.0, 0.0), depth=0.5, point=(2.0, 3.0))
     >>> c.flipped()
