@@ -169,6 +169,7 @@ class CollisionWorld:
             esper.add_processor(self._collisions, priority=1)
         # Events are buffered during esper.process and handed to sprites after the
         # write-back, so handlers see this tick's poses.
+        self._hook = _RemovalHook(self)
         self._subscription = self._collisions.subscribe(
             on_started=self._pending.append, on_ended=self._pending.append
         )
@@ -247,15 +248,16 @@ class CollisionWorld:
         self._texture = np.concatenate([self._texture, texture])
         self._auto = np.append(self._auto, shape is None)
         self._size_marks = None
-        if self not in sprite.physics_engines:
-            sprite.register_physics_engine(self)
+        if self._hook not in sprite.physics_engines:
+            sprite.register_physics_engine(self._hook)
         return entity
 
     def remove_sprite(self, sprite: arcade.Sprite) -> None:
         """Take ``sprite`` out of the world, ending its contacts.
 
         Called automatically by ``sprite.remove_from_sprite_lists()`` (the world
-        registers itself with ``sprite.register_physics_engine``). Both sprites
+        registers a hook with ``sprite.register_physics_engine``, which this takes
+        out again). Both sprites
         of every pair it was touching get their end events at once (after the
         current event, when called from a collision handler). Removing a sprite
         that is not in the world does nothing.
@@ -283,6 +285,8 @@ class CollisionWorld:
         self._auto = self._auto[:last]
         self._size_marks = None
         del self._body_of_entity[body.entity]
+        # A new list, not an edit: Arcade may be iterating the old one right now.
+        sprite.physics_engines = [e for e in sprite.physics_engines if e is not self._hook]
         with self._in_world():
             esper.delete_entity(body.entity)
         for pair in [p for p in self._active if body.entity in p]:
@@ -732,6 +736,41 @@ class CollisionWorld:
                 if note is not None:
                     note(f"another end callback also raised: {later!r}")
             raise errors[0]
+
+
+class _RemovalHook:
+    """What a CollisionWorld registers with ``sprite.register_physics_engine``.
+
+    Arcade's ``remove_from_sprite_lists()`` calls ``remove_sprite`` on each registered
+    engine. The hook holds its world weakly, so a sprite that outlives a level does not
+    keep the level's world alive.
+    """
+
+    __slots__ = ("_world",)
+
+    def __init__(self, world: CollisionWorld) -> None:
+        self._world = weakref.ref(world)
+
+    def remove_sprite(self, sprite: arcade.Sprite) -> None:
+        world = self._world()
+        if world is None:
+            return
+        engines = sprite.physics_engines  # the list Arcade's loop walks
+        try:
+            world.remove_sprite(sprite)
+        except Exception as error:
+            # Arcade's loop stops at the exception: the engines after this one (another
+            # CollisionWorld, say) take the sprite out first, as the loop would have.
+            at = next((k for k, engine in enumerate(engines) if engine is self), len(engines))
+            for engine in engines[at + 1 :]:
+                try:
+                    engine.remove_sprite(sprite)
+                except Exception as later:
+                    note = getattr(error, "add_note", None)  # Python 3.11+
+                    if note is not None:
+                        note(f"another physics engine also raised: {later!r}")
+            sprite.physics_engines.clear()
+            raise
 
 
 def _delete_own_world(name: str) -> None:

@@ -411,3 +411,47 @@ def test_joining_an_esper_world_that_has_its_own_systems_is_refused() -> None:
     second = CollisionWorld("joined-twice")  # the first one's systems left with it
     second.close()
     esper.delete_world("joined-twice")
+
+
+def test_a_sprite_that_outlives_its_level_does_not_keep_the_world() -> None:
+    player = arcade.SpriteSolidColor(20, 20)
+    level = CollisionWorld()
+    level.add_sprite(player, velocity=(10, 0))
+    level.step(DT)
+    name = level.name
+    del level
+    gc.collect()
+    assert name not in esper.list_worlds()
+    player.remove_from_sprite_lists()  # the dead world's hook does nothing
+    assert player.physics_engines == []
+
+
+def test_removing_a_sprite_by_hand_unregisters_the_world_from_it(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(20, 20)
+    world.add_sprite(sprite)
+    assert len(sprite.physics_engines) == 1
+    world.remove_sprite(sprite)
+    assert sprite.physics_engines == []
+    world.add_sprite(sprite)
+    assert len(sprite.physics_engines) == 1
+
+
+def test_a_raising_end_callback_does_not_keep_the_sprite_in_a_second_world() -> None:
+    class Fragile(arcade.SpriteSolidColor):
+        def on_collision_end(self, other: arcade.Sprite) -> None:
+            raise RuntimeError("torn down")
+
+    first, second = CollisionWorld(), CollisionWorld()
+    try:
+        leaving = Fragile(20, 20)
+        for world in (first, second):
+            world.add_sprite(leaving)
+            world.add_sprite(Fragile(20, 20, center_x=10))
+            world.step(DT)
+        with pytest.raises(RuntimeError, match="torn down"):
+            leaving.remove_from_sprite_lists()
+        assert leaving not in first and leaving not in second
+        assert leaving.physics_engines == []
+    finally:
+        first.close()
+        second.close()
