@@ -121,9 +121,10 @@ class CollisionWorld:
             the two systems out again. That world must not have its own MovementSystem
             or CollisionSystem.
 
-    A world of its own is deleted by :meth:`close`, or when the CollisionWorld is
-    garbage collected (a level dropped with its sprites); a joined world keeps this
-    world's systems and entities until :meth:`close`.
+    A world of its own is deleted by :meth:`close`, or after the CollisionWorld was
+    garbage collected (a level dropped with its sprites), when the next CollisionWorld
+    is created or stepped; a joined world keeps this world's systems and entities
+    until :meth:`close`.
 
     Raises:
         ValueError: the esper world to join already has a MovementSystem or a
@@ -131,6 +132,7 @@ class CollisionWorld:
     """
 
     def __init__(self, name: str | None = None) -> None:
+        _delete_dropped_worlds()
         # A world named here but not created yet is this world's own, deleted by close().
         self._owns_world = name is None or name not in esper.list_worlds()
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
@@ -174,7 +176,9 @@ class CollisionWorld:
             on_started=self._pending.append, on_ended=self._pending.append
         )
         # Holds the name only, not the world: a dropped level's esper world goes with it.
-        self._forget = weakref.finalize(self, _delete_own_world, self.name)
+        # The garbage collector may run the finalizer inside any esper call, so it only
+        # notes the name; the next CollisionWorld created or stepped deletes the world.
+        self._forget = weakref.finalize(self, _DROPPED.append, self.name)
         self._forget.atexit = False
         if not self._owns_world:
             self._forget.detach()
@@ -471,6 +475,8 @@ class CollisionWorld:
         _require_real(delta_time, "delta_time")
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
+        if _DROPPED:
+            _delete_dropped_worlds()
         mirror = self._mirror
         moves = mirror.hand_moves()
         self._refresh_shapes(mirror.sprites, moves.read)
@@ -771,6 +777,17 @@ class _RemovalHook:
                         note(f"another physics engine also raised: {later!r}")
             sprite.physics_engines.clear()
             raise
+
+
+_DROPPED: list[str] = []
+"""Own esper worlds of CollisionWorlds garbage collected without :meth:`~CollisionWorld.close`."""
+
+
+def _delete_dropped_worlds() -> None:
+    while _DROPPED:
+        name = _DROPPED.pop()
+        if name in esper.list_worlds() and esper.current_world != name:
+            esper.delete_world(name)
 
 
 def _delete_own_world(name: str) -> None:

@@ -396,6 +396,7 @@ def test_a_dropped_world_takes_its_esper_world_with_it() -> None:
     assert name in esper.list_worlds()
     del world
     gc.collect()
+    CollisionWorld().close()  # the next world created deletes the dropped one's
     assert name not in esper.list_worlds()
 
 
@@ -415,13 +416,17 @@ def test_joining_an_esper_world_that_has_its_own_systems_is_refused() -> None:
 
 def test_a_sprite_that_outlives_its_level_does_not_keep_the_world() -> None:
     player = arcade.SpriteSolidColor(20, 20)
+    hud = CollisionWorld()
     level = CollisionWorld()
     level.add_sprite(player, velocity=(10, 0))
     level.step(DT)
     name = level.name
     del level
     gc.collect()
+    assert name in esper.list_worlds()
+    hud.step(DT)  # the next step of any CollisionWorld deletes the dropped one's
     assert name not in esper.list_worlds()
+    hud.close()
     player.remove_from_sprite_lists()  # the dead world's hook does nothing
     assert player.physics_engines == []
 
