@@ -178,10 +178,10 @@ class CollisionWorld:
         # Holds the name only, not the world: a dropped level's esper world goes with it.
         # The garbage collector may run the finalizer inside any esper call, so it only
         # notes the name; the next CollisionWorld created or stepped deletes the world.
-        self._forget = weakref.finalize(self, _DROPPED.append, self.name)
-        self._forget.atexit = False
-        if not self._owns_world:
-            self._forget.detach()
+        self._forget: weakref.finalize[..., Any] | None = None
+        if self._owns_world:
+            self._forget = weakref.finalize(self, _DROPPED.append, self.name)
+            self._forget.atexit = False
 
     # --- registration -------------------------------------------------------------------
 
@@ -734,7 +734,8 @@ class CollisionWorld:
                 esper.remove_processor(MovementSystem)
                 esper.remove_processor(CollisionSystem)
         else:
-            self._forget.detach()
+            if self._forget is not None:
+                self._forget.detach()
             _delete_own_world(self.name)
         if errors:
             note = getattr(errors[0], "add_note", None)  # Python 3.11+
