@@ -418,12 +418,25 @@ class CollisionSystem(esper.Processor):
         registry = esper.event_registry
         subscriptions = self._subscriptions  # replaced, not edited, by (un)subscribe
 
-        def registered(name: str, token: object) -> bool:
-            # A handler removed by an earlier one (unsubscribe, esper.remove_handler)
-            # gets none of the rest of the tick's events.
-            if isinstance(token, Subscription):
-                return token.active
-            return token in registry.get(name, ())
+        def hand_over(event: object, name: str, handlers: list[tuple[Any, object]],
+                      kept: frozenset[object]) -> None:
+            for handler, token in handlers:
+                # A handler removed by an earlier one (unsubscribe, esper.remove_handler)
+                # gets none of the rest of the tick's events. Checked only once the
+                # handlers changed at all: the check costs more than the call.
+                if (
+                    self._subscriptions is not subscriptions
+                    or registry.get(name, _NONE) != kept
+                ) and not (
+                    token.active
+                    if isinstance(token, Subscription)
+                    else token in registry.get(name, ())
+                ):
+                    continue
+                try:
+                    handler(event)
+                except Exception as error:  # re-raised after delivery
+                    errors.append(error)
 
         try:
             if ended:
@@ -431,16 +444,7 @@ class CollisionSystem(esper.Processor):
                 kept = frozenset(registry.get(ON_COLLISION_ENDED, ()))
                 for ended_event in ended:
                     next_ended += 1
-                    for handler, token in handlers:
-                        if (
-                            self._subscriptions is not subscriptions
-                            or registry.get(ON_COLLISION_ENDED, _NONE) != kept
-                        ) and not registered(ON_COLLISION_ENDED, token):
-                            continue
-                        try:
-                            handler(ended_event)
-                        except Exception as error:  # re-raised after delivery
-                            errors.append(error)
+                    hand_over(ended_event, ON_COLLISION_ENDED, handlers, kept)
             if started:
                 handlers = self._handlers(ON_COLLISION_STARTED)
                 kept = frozenset(registry.get(ON_COLLISION_STARTED, ()))
@@ -469,16 +473,7 @@ class CollisionSystem(esper.Processor):
                     ):
                         dropped.append((event.a << PAIR_SHIFT) | event.b)
                         continue
-                    for handler, token in handlers:
-                        if (
-                            self._subscriptions is not subscriptions
-                            or registry.get(ON_COLLISION_STARTED, _NONE) != kept
-                        ) and not registered(ON_COLLISION_STARTED, token):
-                            continue
-                        try:
-                            handler(event)
-                        except Exception as error:  # re-raised after delivery
-                            errors.append(error)
+                    hand_over(event, ON_COLLISION_STARTED, handlers, kept)
         except BaseException:
             # KeyboardInterrupt, SystemExit...: stop at once, but keep the books
             # balanced. Undelivered ended events wait for the next tick; pairs whose
