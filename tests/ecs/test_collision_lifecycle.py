@@ -325,22 +325,7 @@ def test_clear_database_starts_afresh_without_events() -> None:
 
 
 def test_clear_database_also_forgets_ended_events_an_interrupt_deferred() -> None:
-    system = CollisionSystem()
-    esper.add_processor(system)
-    ids = [circle(10 * k, 0) for k in range(4)]
-    esper.process(1 / 60)
-    got: list[Event] = []
-
-    def on_ended(event: CollisionEnded) -> None:
-        got.append(event)
-        if len(got) == 1:
-            raise Interrupt
-
-    system.subscribe(on_ended=on_ended)
-    for k, entity in enumerate(ids):
-        esper.component_for_entity(entity, Position).y = 100 * k
-    with pytest.raises(Interrupt):
-        esper.process(1 / 60)
+    ids, got = interrupted_after_the_first_end()
     esper.clear_database()
     for k in range(4):
         circle(1000 * k, 0)  # ids 1 to 4 again, none touching
@@ -428,10 +413,12 @@ class Interrupt(BaseException):
     """Like KeyboardInterrupt: not caught by ``except Exception``."""
 
 
-def test_base_exception_defers_undelivered_ended_events_to_the_next_tick() -> None:
+def interrupted_after_the_first_end() -> tuple[list[int], list[Event]]:
+    """Three touching neighbours move apart; the ended handler interrupts the tick
+    after the first of the three ended events. Returns the ids and the events seen."""
     system = CollisionSystem()
     esper.add_processor(system)
-    ids = [circle(10 * k, 0) for k in range(4)]  # three touching neighbours
+    ids = [circle(10 * k, 0) for k in range(4)]
     esper.process(1 / 60)
     got: list[Event] = []
 
@@ -445,6 +432,11 @@ def test_base_exception_defers_undelivered_ended_events_to_the_next_tick() -> No
         esper.component_for_entity(entity, Position).y = 100 * k  # everyone apart
     with pytest.raises(Interrupt):
         esper.process(1 / 60)
+    return ids, got
+
+
+def test_base_exception_defers_undelivered_ended_events_to_the_next_tick() -> None:
+    ids, got = interrupted_after_the_first_end()
     assert [(e.a, e.b) for e in got] == [(ids[0], ids[1])]
     esper.process(1 / 60)
     assert [(e.a, e.b) for e in got] == [(ids[k], ids[k + 1]) for k in range(3)]
