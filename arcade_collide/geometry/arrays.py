@@ -127,7 +127,10 @@ def as_polygons(
     """The same convex shapes as a :class:`PolygonArrays` record, ``width`` vertices wide.
 
     Rectangles and triangles are convex polygons, as Box2D treats a box: one polygon
-    batch can then replace several small batches of different type pairs. Triangle
+    batch can then test several type pairs at once. The polygon kernels round
+    differently from the rectangle and triangle ones, so on exactly touching shapes
+    they may disagree with :func:`~arcade_collide.geometry.query.dispatch.intersects`;
+    the collision system therefore keeps every type pair on its own kernel. Triangle
     rows given clockwise are reversed (polygons are counter-clockwise); rows are
     padded by repeating their last vertex.
 
