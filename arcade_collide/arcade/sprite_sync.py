@@ -418,13 +418,22 @@ def _watch_memberships(sprite: arcade.Sprite) -> _Memberships:
     return watched
 
 
+_SHARED: dict[int, weakref.ref[_Memberships]] = {}
+"""Records of the sprites held by more than one :class:`PoseMirror` (several worlds),
+by id (lists are unhashable); a freed record's entry is dropped when next read."""
+
+
 def _join(memberships: _Memberships, log: dict[int, _Memberships]) -> None:
     if not any(known is log for known in memberships.logs):
         memberships.logs.append(log)
+    if len(memberships.logs) > 1:
+        _SHARED[id(memberships)] = weakref.ref(memberships)
 
 
 def _leave(memberships: _Memberships, log: dict[int, _Memberships]) -> None:
     memberships.logs[:] = [known for known in memberships.logs if known is not log]
+    if len(memberships.logs) < 2:
+        _SHARED.pop(id(memberships), None)
 
 
 @dataclass
@@ -721,8 +730,26 @@ class PoseMirror:
             self._write_sprites(turned, None, angle)
         if any_moved or any_turned:
             self._write_lists(xy, angle, moved, turned)
+            if _SHARED:
+                self._report_shared(moved | turned)
         self.xy = xy
         self.angle = angle
+
+    def _report_shared(self, stored: NDArray[np.bool_]) -> None:
+        """Log the ``stored`` rows' sprites that other mirrors hold too in their logs:
+        the stores skip Arcade's setters, so the other worlds would not see the moves."""
+        own = self._log
+        row_of = self._row_of_watcher.get
+        for key, ref in list(_SHARED.items()):
+            watcher = ref()
+            if watcher is None:
+                del _SHARED[key]
+                continue
+            row = row_of(key)
+            if row is not None and stored[row]:
+                for log in watcher.logs:
+                    if log is not own:
+                        log[id(watcher)] = watcher
 
     def _write_sprites(
         self, changed: NDArray[np.bool_], xy: FloatArray | None, angle: FloatArray | None

@@ -296,6 +296,25 @@ def test_a_sprite_in_two_worlds_reports_its_hand_moves_to_both() -> None:
         second.close()
 
 
+def test_a_sprite_moved_by_one_world_is_seen_moving_by_another() -> None:
+    mover, hits = CollisionWorld(), CollisionWorld()
+    try:
+        ship = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+        wall = arcade.SpriteSolidColor(10, 10, center_x=100, center_y=0)
+        mover.add_sprite(ship, velocity=(60, 0), angular=30)
+        hits.add_sprite(ship)
+        hits.add_sprite(wall)
+        for _ in range(100):
+            mover.step(DT)
+            hits.step(DT)
+            assert hits.poses()[0][0].tolist() == list(ship.position)
+            assert hits.poses()[1][0] == ship.angle
+        assert [(a, b) for a, b, _ in hits.contacts()] == [(ship, wall)]
+    finally:
+        mover.close()
+        hits.close()
+
+
 def test_a_hand_move_made_in_a_collision_handler_is_taken_in(world: CollisionWorld) -> None:
     class Bouncer(arcade.SpriteSolidColor):
         def on_collision_start(self, other: arcade.Sprite, contact: object) -> None:
