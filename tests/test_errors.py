@@ -597,7 +597,71 @@ ROWS += (
     _b("bridge-on-collision-not-callable", "`world.on_collision('ship', 'rock', start=5)`",
        TypeError, "start must be callable, got int",
        lambda s: s.world.on_collision("ship", "rock", start=5)),  # type: ignore[arg-type]
+    _b("bridge-add-kind-unhashable", "`world.add_sprite(sprite, kind=['ship'])`", TypeError,
+       "kind must be hashable, got list",
+       lambda s: s.world.add_sprite(s.sprite(50), kind=["ship"])),  # type: ignore[arg-type]
+    _b("bridge-add-velocity-huge", "`world.add_sprite(sprite, velocity=(10**400, 0))`",
+       ValueError, "vx must be finite, got int too large for a float",
+       lambda s: s.world.add_sprite(s.sprite(50), velocity=(10**400, 0))),  # type: ignore[arg-type]
+    _b("bridge-step-huge", "`world.step(10**400)`", ValueError,
+       "delta_time must be finite, got int too large for a float",
+       lambda s: s.world.step(10**400)),
+    _b("bridge-unknown-sprite", "`world.set_velocity(sprite, 1, 0)` for a sprite not added",
+       KeyError, "'sprite is not in this CollisionWorld'",
+       lambda s: s.world.set_velocity(s.sprite(50), 1, 0)),  # type: ignore[arg-type]
+    _b("bridge-on-collision-kind-unhashable", "`world.on_collision(['ship'], 'rock')`",
+       TypeError, "kind_a must be hashable, got list",
+       lambda s: s.world.on_collision(["ship"], "rock")),  # type: ignore[arg-type]
+    _b("bridge-on-layers-float", "`world.on_layers(1.5, 1)`", TypeError,
+       "layer_a must be an int, got float",
+       lambda s: s.world.on_layers(1.5, 1)),  # type: ignore[arg-type]
+    _b("bridge-on-layers-zero", "`world.on_layers(1, 0)` (no bit set)", ValueError,
+       "layer_b must be a 32-bit mask in [1, 0xFFFFFFFF], got 0",
+       lambda s: s.world.on_layers(1, 0)),
+    _b("bridge-join-world-with-systems",
+       "`CollisionWorld('game')` for an esper world with a MovementSystem and a CollisionSystem",
+       ValueError,
+       f"esper world {BRIDGE_WORLD!r} already has a MovementSystem and a CollisionSystem: "
+       "join it with one CollisionWorld and no systems of its own",
+       lambda s: type(s.world)(BRIDGE_WORLD)),
 )
+
+def _pixel_outside() -> object:
+    import PIL.Image
+
+    from arcade_collide.arcade.headless import pixel_at
+
+    return pixel_at(PIL.Image.new("RGB", (100, 80)), -0.5, 5)
+
+
+def _no_ticks() -> object:
+    import arcade
+
+    from arcade_collide.arcade.headless import run_view
+
+    return run_view(arcade.View, 0)
+
+
+def _texture(shape: object) -> object:
+    from arcade_collide.arcade.shape_sprites import shape_texture
+
+    return shape_texture(shape, (255, 0, 0, 255))  # type: ignore[arg-type]
+
+
+ROWS += (
+    # -- headless helpers and shape sprites ----------------------------------------------
+    _g("headless-pixel-outside", "`pixel_at(image, -0.5, 5)` on a 100x80 image", ValueError,
+       "(-0.5, 5) is outside the 100x80 image", _pixel_outside),
+    _g("headless-run-view-no-ticks", "`run_view(View, 0)`", ValueError,
+       "ticks must be >= 1, got 0", _no_ticks),
+    _g("shape-texture-not-a-shape", "`shape_texture('circle', color)`", TypeError,
+       "shape must be a Point, Circle, Rect, Triangle or Polygon, got str",
+       lambda: _texture("circle")),
+    _g("shape-texture-too-large", "`shape_texture(Circle(1e7), color)`", ValueError,
+       "shape needs a 20000002x20000002 texture; at most 4096 pixels a side",
+       lambda: _texture(Circle(1e7))),
+)
+
 
 GEOMETRY_ROWS = [row for row in ROWS if row.geometry is not None]
 ECS_ROWS = [row for row in ROWS if row.ecs is not None]

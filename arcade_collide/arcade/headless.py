@@ -12,6 +12,7 @@ a window created here is closed with ``window.close()``.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -130,7 +131,7 @@ def pixel_at(image: PIL.Image.Image, x: float, y: float) -> tuple[int, int, int]
     Raises:
         ValueError: the point is outside the image.
     """
-    column, row = int(x), image.height - 1 - int(y)
+    column, row = math.floor(x), image.height - 1 - math.floor(y)
     if not (0 <= column < image.width and 0 <= row < image.height):
         raise ValueError(f"({x}, {y}) is outside the {image.width}x{image.height} image")
     pixel = image.getpixel((column, row))

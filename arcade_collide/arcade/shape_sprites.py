@@ -16,9 +16,11 @@ from arcade.types import RGBA255
 from PIL import Image, ImageDraw
 
 from arcade_collide.geometry.pose import Vec2
-from arcade_collide.geometry.shapes import AnyShape, Circle, Point
+from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape, Circle, Point
 
 _POINT_RADIUS = 2.0
+MAX_TEXTURE_SIDE = 4096
+"""Largest texture side :func:`shape_texture` makes, in pixels."""
 
 
 def _outline(shape: AnyShape) -> list[Vec2]:
@@ -50,7 +52,15 @@ def shape_texture(
 
     Returns:
         The texture; its hit box is the shape's outline.
+
+    Raises:
+        TypeError: ``shape`` is not a shape.
+        ValueError: the texture would be wider or taller than 4096 pixels.
     """
+    if not isinstance(shape, SHAPE_TYPES):
+        raise TypeError(
+            f"shape must be a Point, Circle, Rect, Triangle or Polygon, got {type(shape).__name__}"
+        )
     points = _outline(shape)
     if isinstance(shape, Circle):
         extent_x = extent_y = shape.radius
@@ -62,6 +72,10 @@ def shape_texture(
     # Even sizes keep the origin on a pixel corner, exactly at the texture centre.
     width = 2 * math.ceil(extent_x) + 2
     height = 2 * math.ceil(extent_y) + 2
+    if max(width, height) > MAX_TEXTURE_SIDE:
+        raise ValueError(
+            f"shape needs a {width}x{height} texture; at most {MAX_TEXTURE_SIDE} pixels a side"
+        )
     image = Image.new("RGBA", (width, height), (0, 0, 0, 0))
     draw = ImageDraw.Draw(image)
     cx, cy = width / 2, height / 2

@@ -28,6 +28,7 @@ clockwise degrees.
 from __future__ import annotations
 
 import math
+import numbers
 import weakref
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
@@ -44,6 +45,7 @@ from arcade_collide.arcade.debug_draw import draw_world_debug
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_sync import PoseMirror, read_sizes, size_marks
 from arcade_collide.ecs import (
+    ALL_LAYERS,
     CollisionEnded,
     CollisionStarted,
     CollisionSystem,
@@ -164,6 +166,7 @@ class CollisionWorld:
         self._dispatching = False
         self._error: Exception | None = None
         self.ticks = 0
+        self._closed = False
         with self._in_world():
             self._movement = MovementSystem()
             self._collisions = CollisionSystem()
@@ -216,15 +219,18 @@ class CollisionWorld:
             The sprite's entity id in this world's esper world.
 
         Raises:
-            TypeError: ``sprite`` is not an :class:`arcade.Sprite`, or a number is
-                not a real number.
+            TypeError: ``sprite`` is not an :class:`arcade.Sprite`, ``kind`` is not
+                hashable, or a number is not a real number.
             ValueError: the sprite is already registered, ``velocity`` is not a
                 pair, or a pose or velocity value is not finite.
+            RuntimeError: the world was closed.
         """
+        self._check_open()
         if not isinstance(sprite, arcade.Sprite):
             raise TypeError(f"sprite must be an arcade.Sprite, got {type(sprite).__name__}")
         if sprite in self._row_of:
             raise ValueError("sprite is already in this CollisionWorld")
+        _require_hashable(kind, "kind")
         geometry = shape if shape is not None else shape_for_sprite(sprite, hull=hull)
         x, y = sprite.position
         components: list[Any] = [
@@ -398,8 +404,11 @@ class CollisionWorld:
             end: ``fn(sprite_a, sprite_b)`` when it stops touching or one leaves.
 
         Raises:
-            TypeError: ``start`` or ``end`` is given but not callable.
+            TypeError: a kind is not hashable, or ``start`` or ``end`` is given but
+                not callable.
         """
+        _require_hashable(kind_a, "kind_a")
+        _require_hashable(kind_b, "kind_b")
         for name, handler in (("start", start), ("end", end)):
             if handler is not None and not callable(handler):
                 raise TypeError(f"{name} must be callable, got {type(handler).__name__}")
@@ -431,14 +440,21 @@ class CollisionWorld:
 
         Raises:
             TypeError: a layer is not an int, or a handler is not callable.
+            ValueError: a layer is not a 32-bit mask with a bit set.
         """
+        layers: list[int] = []
         for name, layer in (("layer_a", layer_a), ("layer_b", layer_b)):
-            if isinstance(layer, bool) or not isinstance(layer, int):
+            if isinstance(layer, bool) or not isinstance(layer, numbers.Integral):
                 raise TypeError(f"{name} must be an int, got {type(layer).__name__}")
+            if not 0 < layer <= ALL_LAYERS:
+                raise ValueError(
+                    f"{name} must be a 32-bit mask in [1, 0xFFFFFFFF], got {int(layer)!r}"
+                )
+            layers.append(int(layer))
         for name, handler in (("start", start), ("end", end)):
             if handler is not None and not callable(handler):
                 raise TypeError(f"{name} must be callable, got {type(handler).__name__}")
-        self._layer_handlers.append((layer_a, layer_b, start, end))
+        self._layer_handlers.append((layers[0], layers[1], start, end))
 
     def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step, with the contact reported when they met.
@@ -471,7 +487,9 @@ class CollisionWorld:
 
         Raises:
             ValueError: ``delta_time`` is negative or not finite.
+            RuntimeError: the world was closed.
         """
+        self._check_open()
         _require_real(delta_time, "delta_time")
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
@@ -706,6 +724,10 @@ class CollisionWorld:
             outline=outline, bounds=bounds, normals=normals, normal_length=normal_length,
         )
 
+    def _check_open(self) -> None:
+        if self._closed:
+            raise RuntimeError(f"CollisionWorld {self.name!r} was closed")
+
     @contextmanager
     def _in_world(self) -> Iterator[None]:
         previous = esper.current_world
@@ -721,7 +743,11 @@ class CollisionWorld:
         A world of its own is then deleted; a joined esper world (``name`` given) is
         kept, with this world's two processors taken out of it. An end callback that
         raises does not stop the closing: the first exception is re-raised after it.
+        A closed world refuses new sprites and steps; closing it again does nothing.
         """
+        if self._closed:
+            return
+        self._closed = True
         errors: list[Exception] = []
         for body in list(self._bodies):
             try:
@@ -807,7 +833,21 @@ def _require_real(value: object, name: str) -> float:
     """
     if isinstance(value, (bool, str, bytes)) or not isinstance(value, SupportsFloat):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:  # an int or Fraction beyond the float range
+        raise ValueError(
+            f"{name} must be finite, got {type(value).__name__} too large for a float"
+        ) from None
+    except ValueError:  # a signalling NaN (Decimal('sNaN')) refuses to convert
+        raise ValueError(f"{name} must be finite, got {value!r}") from None
+
+
+def _require_hashable(value: object, name: str) -> None:
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"{name} must be hashable, got {type(value).__name__}") from None
 
 
 def _velocity_pair(velocity: object) -> tuple[float, float]:

@@ -14,6 +14,7 @@ of its attributes between ticks is picked up on the next tick.
 
 from __future__ import annotations
 
+import numbers
 from typing import Any
 
 from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
@@ -201,11 +202,13 @@ class Velocity:
 
 
 def _check_bits(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    # Any integer type (numpy's too), stored as a Python int.
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an int bitmask, got {type(value).__name__}")
-    if not 0 <= value <= ALL_LAYERS:
-        raise ValueError(f"{name} must be a 32-bit mask in [0, 0xFFFFFFFF], got {value!r}")
-    return value
+    bits = int(value)
+    if not 0 <= bits <= ALL_LAYERS:
+        raise ValueError(f"{name} must be a 32-bit mask in [0, 0xFFFFFFFF], got {bits!r}")
+    return bits
 
 
 def _check_geometry(value: object) -> AnyShape:

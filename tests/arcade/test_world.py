@@ -460,3 +460,15 @@ def test_a_raising_end_callback_does_not_keep_the_sprite_in_a_second_world() -> 
     finally:
         first.close()
         second.close()
+
+
+def test_a_closed_world_refuses_sprites_and_steps_and_closes_once() -> None:
+    world = CollisionWorld()
+    world.add_sprite(arcade.SpriteSolidColor(10, 10))
+    world.close()
+    with pytest.raises(RuntimeError, match="was closed"):
+        world.add_sprite(arcade.SpriteSolidColor(10, 10))
+    with pytest.raises(RuntimeError, match="was closed"):
+        world.step(DT)
+    world.close()  # does nothing
+    assert world.name not in esper.list_worlds()

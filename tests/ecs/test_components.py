@@ -6,6 +6,7 @@ import copy
 import gc
 import pickle
 
+import numpy as np
 import pytest
 
 from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Velocity
@@ -100,3 +101,13 @@ def test_shape_validates_its_geometry_and_masks() -> None:
     s.geometry = Rect(2, 3)
     s.sensor = True
     assert s.geometry == Rect(2, 3) and s.sensor
+
+
+def test_numpy_integers_are_layer_bits_stored_as_ints() -> None:
+    s = Shape(Circle(1), layer=np.int64(2), mask=np.uint32(ALL_LAYERS))
+    assert (s.layer, s.mask) == (2, ALL_LAYERS)
+    assert type(s.layer) is int and type(s.mask) is int
+    with pytest.raises(TypeError, match="layer"):
+        Shape(Circle(1), layer=np.float64(2))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="layer"):
+        Shape(Circle(1), layer=np.bool_(True))  # type: ignore[arg-type]
