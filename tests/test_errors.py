@@ -208,6 +208,14 @@ def _move_to_nan(s: BridgeScene) -> None:
         s.c.center_x = 100.0
 
 
+def _shrink_to_nothing(s: BridgeScene) -> None:
+    s.c.scale = 0
+    try:
+        s.world.step(1 / 60)
+    finally:
+        s.c.scale = 1
+
+
 _TRI = ((0.0, 0.0), (4.0, 0.0), (0.0, 3.0))
 _SQUARE = [(0, 0), (2, 0), (2, 2), (0, 2)]
 _PENTAGRAM = [
@@ -597,6 +605,10 @@ ROWS += (
     _b("bridge-on-collision-not-callable", "`world.on_collision('ship', 'rock', start=5)`",
        TypeError, "start must be callable, got int",
        lambda s: s.world.on_collision("ship", "rock", start=5)),  # type: ignore[arg-type]
+    _b("bridge-sprite-scaled-to-zero", "`sprite.scale = 0`, then `world.step(1/60)`",
+       ValueError,
+       "a sprite (entity 3): sprite has zero size (0 x 0); give an explicit shape",
+       _shrink_to_nothing),
     _b("bridge-add-kind-unhashable", "`world.add_sprite(sprite, kind=['ship'])`", TypeError,
        "kind must be hashable, got list",
        lambda s: s.world.add_sprite(s.sprite(50), kind=["ship"])),  # type: ignore[arg-type]

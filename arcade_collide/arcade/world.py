@@ -549,7 +549,12 @@ class CollisionWorld:
         # Every new shape first (a sprite of zero size raises): a failed step stores
         # none of them, so the next step sees the same changes again.
         bodies = [self._bodies[row] for row in rows]
-        geometries = [shape_for_sprite(body.sprite, hull=body.hull) for body in bodies]
+        geometries = []
+        for body in bodies:
+            try:
+                geometries.append(shape_for_sprite(body.sprite, hull=body.hull))
+            except ValueError as error:
+                raise ValueError(f"a sprite (entity {body.entity}): {error}") from None
         self._size[auto] = size
         self._texture[auto] = texture
         self._size_marks = marks
