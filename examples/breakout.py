@@ -23,6 +23,9 @@ WIDTH, HEIGHT = 800, 600
 TITLE = "arcade_collide - breakout"
 BALL_SPEED, PADDLE_SPEED = 380.0, 520.0
 PADDLE_Y = 40.0
+WALL, PADDLE_HALF, BALL_RADIUS = 12.0, 55.0, 8.0
+MIN_RISE = math.sin(math.radians(20.0))
+"""Smallest vertical share of the ball's speed after a bounce (no endless flat rallies)."""
 BACKGROUND = (14, 16, 30)
 BALL_COLOR = (255, 255, 255)
 PADDLE_COLOR = (90, 200, 255)
@@ -34,7 +37,7 @@ class Ball(arcade.SpriteCircle):
     """The ball: bounces off whatever it starts touching."""
 
     def __init__(self, game: Breakout) -> None:
-        super().__init__(8, BALL_COLOR)
+        super().__init__(int(BALL_RADIUS), BALL_COLOR)
         self.game = game
 
     def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
@@ -48,8 +51,10 @@ class Breakout(arcade.View):
         super().__init__()
         self.world = CollisionWorld()
         self.walls = arcade.SpriteList()
-        for x, y, w, h in ((6, HEIGHT / 2, 12, HEIGHT), (WIDTH - 6, HEIGHT / 2, 12, HEIGHT),
-                           (WIDTH / 2, HEIGHT - 6, WIDTH, 12)):
+        half = WALL / 2
+        for x, y, w, h in ((half, HEIGHT / 2, WALL, HEIGHT),
+                           (WIDTH - half, HEIGHT / 2, WALL, HEIGHT),
+                           (WIDTH / 2, HEIGHT - half, WIDTH, WALL)):
             wall = arcade.SpriteSolidColor(w, h, x, y, WALL_COLOR)
             self.walls.append(wall)
             self.world.add_sprite(wall, kind="wall")
@@ -62,7 +67,8 @@ class Breakout(arcade.View):
                                                 angle=tilt)
                 self.bricks.append(brick)
                 self.world.add_sprite(brick, kind="brick")
-        self.paddle = arcade.SpriteSolidColor(110, 14, WIDTH / 2, PADDLE_Y, PADDLE_COLOR)
+        self.paddle = arcade.SpriteSolidColor(2 * PADDLE_HALF, 14, WIDTH / 2, PADDLE_Y,
+                                              PADDLE_COLOR)
         self.world.add_sprite(self.paddle, kind="paddle")
         self.ball = Ball(self)
         self.world.add_sprite(self.ball, velocity=(0, 0), kind="ball")
@@ -70,6 +76,7 @@ class Breakout(arcade.View):
         self.movers.extend([self.paddle, self.ball])
         self.score = self.paddle_bounces = self.lives_lost = 0
         self.paddle_direction = 0
+        self.held_keys: list[int] = []
         self.serve(seed_angle)
         self.text = arcade.Text("", 20, 20, arcade.color.WHITE, 14)
 
@@ -93,9 +100,14 @@ class Breakout(arcade.View):
             offset = (self.ball.center_x - other.center_x) / (other.width / 2)
             angle = math.radians(90.0 - 55.0 * max(-1.0, min(1.0, offset)))
             vx, vy = BALL_SPEED * math.cos(angle), BALL_SPEED * abs(math.sin(angle))
+        if abs(vy) < MIN_RISE * BALL_SPEED:
+            vy = math.copysign(MIN_RISE * BALL_SPEED, vy if vy else -1.0)
+            vx = math.copysign(math.sqrt(BALL_SPEED**2 - vy * vy), vx)
         self.world.set_velocity(self.ball, vx, vy)
-        self.ball.position = (self.ball.center_x - nx * contact.depth,
-                              self.ball.center_y - ny * contact.depth)
+        # Step out with half a pixel to spare: a ball left exactly touching would still
+        # count as touching, and its next hit on the same sprite would bring no new start.
+        out = contact.depth + 0.5
+        self.ball.position = (self.ball.center_x - nx * out, self.ball.center_y - ny * out)
         if other in self.bricks:
             self.score += 10
             other.remove_from_sprite_lists()  # leaves the world too
@@ -106,14 +118,18 @@ class Breakout(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if symbol in (arcade.key.LEFT, arcade.key.RIGHT):
+            self.held_keys.append(symbol)
             self.move_paddle(-1 if symbol == arcade.key.LEFT else 1)
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         if symbol in (arcade.key.LEFT, arcade.key.RIGHT):
-            self.move_paddle(0)
+            # The arrow still held (the last one pressed) keeps the paddle moving.
+            self.held_keys = [key for key in self.held_keys if key != symbol]
+            last = self.held_keys[-1] if self.held_keys else None
+            self.move_paddle(0 if last is None else (-1 if last == arcade.key.LEFT else 1))
 
     def on_mouse_motion(self, x: int, y: int, dx: int, dy: int) -> None:
-        self.paddle.center_x = min(max(x, 55), WIDTH - 55)
+        self.paddle.center_x = _paddle_x(x)
 
     def autopilot(self) -> None:
         """A scripted player: keep the paddle under the ball."""
@@ -122,11 +138,29 @@ class Breakout(arcade.View):
 
     def on_fixed_update(self, delta_time: float) -> None:
         x = self.paddle.center_x + self.paddle_direction * PADDLE_SPEED * delta_time
-        self.paddle.center_x = min(max(x, 67), WIDTH - 67)
+        self.paddle.center_x = _paddle_x(x)
         self.world.step(delta_time)
-        if self.ball.center_y < -20:
+        self.hold_in_walls()
+        x, y = self.ball.position
+        if not (-20 <= x <= WIDTH + 20 and -20 <= y <= HEIGHT + 20):  # missed
             self.lives_lost += 1
             self.serve(60.0)
+
+    def hold_in_walls(self) -> None:
+        """Turn the ball back if it is in a wall and still heading into it.
+
+        A contact that never ended brings no new start: when the paddle steers the ball
+        back towards a wall it bounced off in the same tick, the ball stays touching
+        that wall, and only this check turns it round.
+        """
+        x, y = self.ball.position
+        vx, vy, _ = self.world.velocity(self.ball)
+        turned_x = (x - BALL_RADIUS < WALL and vx < 0) or (
+            x + BALL_RADIUS > WIDTH - WALL and vx > 0
+        )
+        turned_y = y + BALL_RADIUS > HEIGHT - WALL and vy > 0
+        if turned_x or turned_y:
+            self.world.set_velocity(self.ball, -vx if turned_x else vx, -vy if turned_y else vy)
 
     def on_draw(self) -> None:
         self.clear(color=BACKGROUND)
@@ -135,6 +169,11 @@ class Breakout(arcade.View):
         self.movers.draw()
         self.text.text = f"score {self.score}  bricks {len(self.bricks)}  missed {self.lives_lost}"
         self.text.draw()
+
+
+def _paddle_x(x: float) -> float:
+    """``x`` kept where the paddle stays clear of the side walls."""
+    return min(max(x, WALL + PADDLE_HALF), WIDTH - WALL - PADDLE_HALF)
 
 
 def run_headless(

@@ -34,6 +34,9 @@ ROCK_RADIUS = {3: 44.0, 2: 26.0, 1: 14.0}
 ROCK_POINTS = {3: 20, 2: 50, 1: 100}
 BULLET_SPEED, BULLET_TICKS, FIRE_TICKS = 520.0, 70, 8
 TURN_RATE, THRUST = 240.0, 260.0
+WRAP = 50.0
+"""How far past an edge a sprite goes before it re-enters at the other (the largest
+rock's radius is 44, so both jumps happen off-screen)."""
 SHIP_COLOR = (230, 240, 255, 255)
 ROCK_COLOR = (150, 140, 130, 255)
 BULLET_COLOR = (255, 220, 60, 255)
@@ -74,6 +77,7 @@ class SpaceShooter(arcade.View):
         self.world.on_collision("ship", "rock", start=self.on_ship_hits_rock)
         self.score = self.hits = self.ship_hits = self.events = 0
         self.turning = 0
+        self.held_turns: list[int] = []
         self.thrusting = False
         self.cooldown = 0
         self.bullet_age: dict[arcade.Sprite, int] = {}
@@ -112,6 +116,7 @@ class SpaceShooter(arcade.View):
 
     def on_key_press(self, symbol: int, modifiers: int) -> None:
         if symbol in (arcade.key.LEFT, arcade.key.RIGHT):
+            self.held_turns.append(symbol)
             self.turn(-1 if symbol == arcade.key.LEFT else 1)
         elif symbol == arcade.key.UP:
             self.thrust(True)
@@ -120,7 +125,10 @@ class SpaceShooter(arcade.View):
 
     def on_key_release(self, symbol: int, modifiers: int) -> None:
         if symbol in (arcade.key.LEFT, arcade.key.RIGHT):
-            self.turn(0)
+            # The arrow still held (the last one pressed) keeps turning.
+            self.held_turns = [key for key in self.held_turns if key != symbol]
+            last = self.held_turns[-1] if self.held_turns else None
+            self.turn(0 if last is None else (-1 if last == arcade.key.LEFT else 1))
         elif symbol == arcade.key.UP:
             self.thrust(False)
 
@@ -171,12 +179,13 @@ class SpaceShooter(arcade.View):
             if self.bullet_age[bullet] > BULLET_TICKS:
                 del self.bullet_age[bullet]
                 bullet.remove_from_sprite_lists()
-        # Leaving one edge re-enters at the other; the world reads the jump next tick.
+        # Leaving one edge re-enters at the other, still off-screen, so nothing pops into
+        # view; the world reads the jump next tick.
         for sprite in [ship, *self.rocks]:
-            if not -50 <= sprite.center_x <= WIDTH + 50:
-                sprite.center_x %= WIDTH
-            if not -50 <= sprite.center_y <= HEIGHT + 50:
-                sprite.center_y %= HEIGHT
+            if not -WRAP <= sprite.center_x <= WIDTH + WRAP:
+                sprite.center_x = (sprite.center_x + WRAP) % (WIDTH + 2 * WRAP) - WRAP
+            if not -WRAP <= sprite.center_y <= HEIGHT + WRAP:
+                sprite.center_y = (sprite.center_y + WRAP) % (HEIGHT + 2 * WRAP) - WRAP
 
     def autopilot(self) -> None:
         """A scripted player: turn towards the nearest rock, fire when lined up."""

@@ -85,9 +85,9 @@ class Stress(arcade.View):
         # Bounce off the edges: find the few shapes outside with numpy, then turn them.
         xy, _ = self.world.poses()
         sprites = self.world.sprites()
-        out_x = ((xy[:, 0] < 0) | (xy[:, 0] > WIDTH)).tolist()
-        out_y = ((xy[:, 1] < 0) | (xy[:, 1] > HEIGHT - 30)).tolist()
-        for row in np.flatnonzero(np.array(out_x) | np.array(out_y)).tolist():
+        out_x = (xy[:, 0] < 0) | (xy[:, 0] > WIDTH)
+        out_y = (xy[:, 1] < 0) | (xy[:, 1] > HEIGHT - 30)
+        for row in np.flatnonzero(out_x | out_y).tolist():
             vx, vy, _ = self.world.velocity(sprites[row])
             if out_x[row] and (xy[row, 0] < 0) == (vx < 0):
                 vx = -vx
@@ -122,6 +122,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=2.0)
     parser.add_argument("--count", type=int, default=2000)
     args = parser.parse_args()
+    if args.count < 0:
+        parser.error(f"--count must be >= 0, got {args.count}")
     if arcade.headless:
         scene, run = run_headless(args.seconds, count=args.count)
         run.save_image(args.screenshot)

@@ -80,3 +80,31 @@ def _alone(game: object, sprite: arcade.Sprite, x: float, y: float) -> bool:
     """No other sprite's bounds cover (x, y) (it could be drawn on top)."""
     others = [s for s in game.world.sprites() if s is not sprite]  # type: ignore[attr-defined]
     return not any(s.left <= x <= s.right and s.bottom <= y <= s.top for s in others)
+
+
+def test_sprites_leaving_an_edge_come_back_from_off_screen(window: arcade.Window) -> None:
+    seen: list[tuple[float, float]] = []
+
+    def drift_right(game: shooter.SpaceShooter, tick: int) -> None:
+        if tick == 0:
+            game.spawn_rock(830, 300, 3, 120.0, 0.0)
+        rock = game.rocks[0]
+        seen.append((rock.left, rock.right))
+
+    shooter.run_view(lambda: shooter.SpaceShooter(asteroids=0), 30, window=window,
+                     before_tick=drift_right, capture=False)
+    wrapped = [i for i in range(1, len(seen)) if seen[i][0] < seen[i - 1][0]]
+    assert len(wrapped) == 1
+    i = wrapped[0]
+    assert seen[i - 1][0] > shooter.WIDTH and seen[i][1] < 0  # off-screen on both sides
+
+
+def test_releasing_one_arrow_keeps_the_other_held_arrow_turning(window: arcade.Window) -> None:
+    game = shooter.SpaceShooter(asteroids=0)
+    game.on_key_press(arcade.key.LEFT, 0)
+    game.on_key_press(arcade.key.RIGHT, 0)
+    game.on_key_release(arcade.key.RIGHT, 0)
+    assert game.turning == -1
+    game.on_key_release(arcade.key.LEFT, 0)
+    assert game.turning == 0
+    game.world.close()

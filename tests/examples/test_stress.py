@@ -38,3 +38,8 @@ def test_highlights_follow_the_contacts_and_sprites_stay_on_screen(window: arcad
             assert pixel_at(run.image, x, y) == stress.IDLE
             alone += 1
     assert alone >= 5
+
+
+def test_an_empty_scene_runs(window: arcade.Window) -> None:
+    scene, run = stress.run_headless(0.1, count=0, window=window)
+    assert run.ticks == 6 and scene.events == 0
