@@ -56,6 +56,7 @@ from arcade_collide.ecs import (
 )
 from arcade_collide.ecs.storage import POSITIONS
 from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.pose import to_float
 from arcade_collide.geometry.shapes import AnyShape
 
 StartHandler = Callable[[arcade.Sprite, arcade.Sprite, Contact], Any]
@@ -838,14 +839,7 @@ def _require_real(value: object, name: str) -> float:
     """
     if isinstance(value, (bool, str, bytes)) or not isinstance(value, SupportsFloat):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    try:
-        return float(value)
-    except OverflowError:  # an int or Fraction beyond the float range
-        raise ValueError(
-            f"{name} must be finite, got {type(value).__name__} too large for a float"
-        ) from None
-    except ValueError:  # a signalling NaN (Decimal('sNaN')) refuses to convert
-        raise ValueError(f"{name} must be finite, got {value!r}") from None
+    return to_float(value, name)
 
 
 def _require_hashable(value: object, name: str) -> None:

@@ -41,17 +41,32 @@ def check_number(value: object, name: str) -> float:
     # Anything with __float__ is accepted (numpy scalars included); text and bools are not.
     if isinstance(value, (bool, str, bytes)) or not hasattr(value, "__float__"):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    try:
-        result = float(value)
-    except OverflowError:  # an int or Fraction beyond the float range
-        raise ValueError(
-            f"{name} must be finite, got {type(value).__name__} too large for a float"
-        ) from None
-    except ValueError:  # a signalling NaN (Decimal('sNaN')) refuses to convert
-        raise ValueError(f"{name} must be finite, got {value!r}") from None
+    result = to_float(value, name)
     if not math.isfinite(result):
         raise ValueError(f"{name} must be finite, got {result!r}")
     return result
+
+
+def to_float(value: object, name: str) -> float:
+    """``float(value)`` for a value that has ``__float__``, refusals named by ``name``.
+
+    Raises:
+        ValueError: ``value`` is too large for a float (an int or Fraction), or a
+            signalling NaN (``Decimal('sNaN')``).
+
+    >>> to_float(10**400, "radius")
+    Traceback (most recent call last):
+    ...
+    ValueError: radius must be finite, got int too large for a float
+    """
+    try:
+        return float(value)  # type: ignore[arg-type]
+    except OverflowError:
+        raise ValueError(
+            f"{name} must be finite, got {type(value).__name__} too large for a float"
+        ) from None
+    except ValueError:
+        raise ValueError(f"{name} must be finite, got {value!r}") from None
 
 
 def check_vec2(value: object, name: str) -> Vec2:
