@@ -456,16 +456,19 @@ _tables: dict[str, tuple[object, ShapeTable]] = {}
 def table_for_current_world() -> ShapeTable:
     """The :class:`ShapeTable` of the current esper world, created on first use.
 
-    A world deleted and created again under the same name gets a fresh table.
+    A world deleted and created again under the same name gets a fresh table; the
+    tables of deleted worlds are dropped at the next call while several are kept.
     """
     name = esper.current_world
     identity = world_identity()
-    entry = _tables.get(name)
-    if entry is None or entry[0] is not identity:
-        # Forget tables of worlds that no longer exist.
-        alive = set(esper.list_worlds())
+    if len(_tables) > 1:
+        # Forget the tables of deleted worlds: each holds its world's entities (and so
+        # every component of that world) alive.
+        alive = esper.list_worlds()
         for stale in [n for n in _tables if n not in alive]:
             del _tables[stale]
+    entry = _tables.get(name)
+    if entry is None or entry[0] is not identity:
         entry = (identity, ShapeTable())
         _tables[name] = entry
     return entry[1]

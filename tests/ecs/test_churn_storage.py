@@ -118,3 +118,23 @@ def test_a_level_created_after_another_was_deleted_gets_consecutive_rows() -> No
     finally:
         esper.switch_world(before)
         esper.delete_world("rows-level-2")
+
+
+def test_a_deleted_world_frees_its_components_while_another_keeps_ticking() -> None:
+    main = esper.current_world
+    esper.add_processor(CollisionSystem())
+    esper.process(1 / 60)
+    gc.collect()
+    base = POSITIONS.live
+    for name in ("free-level-1", "free-level-2"):
+        esper.switch_world(name)
+        for k in range(200):
+            esper.create_entity(Position(k, 0), Shape(Circle(1)))
+        esper.add_processor(CollisionSystem())
+        esper.process(1 / 60)
+    esper.switch_world(main)
+    for name in ("free-level-1", "free-level-2"):
+        esper.delete_world(name)
+    esper.process(1 / 60)  # only the main world ticks from now on
+    gc.collect()
+    assert POSITIONS.live <= base
