@@ -21,7 +21,8 @@ class MovementSystem(esper.Processor):
     once, then the world-space shapes and bounding boxes of the world are refreshed
     (the only writer of that table besides CollisionSystem's own refresh, which is a
     no-op after this one). ``dt`` is the first argument of ``esper.process`` in
-    seconds.
+    seconds. A Position object given to several entities moves by each of their
+    velocities.
 
     If the step would make a position NaN or infinite (an overflow), or an entity has
     a Shape but no Position, nothing is moved and ``ValueError`` names the entity.
@@ -32,6 +33,8 @@ class MovementSystem(esper.Processor):
         self._positions: IntArray | slice = slice(0, 0)
         self._velocities: IntArray | slice = slice(0, 0)
         self._entities: IntArray = np.empty(0, dtype=np.int64)
+        self._shared = False
+        """Whether some Position object belongs to several moving entities."""
 
     def process(self, dt: float, *args: Any, **kwargs: Any) -> None:
         """Advance by ``dt`` seconds.
@@ -52,7 +55,15 @@ class MovementSystem(esper.Processor):
             p = POSITIONS.data
             # Overflow is reported below as a ValueError naming the entity, not as a warning.
             with np.errstate(over="ignore", invalid="ignore"):
-                moved = p[self._positions] + VELOCITIES.data[self._velocities] * step
+                shift = VELOCITIES.data[self._velocities] * step
+                if self._shared:
+                    # One Position object on several entities moves by each of their
+                    # velocities, as a loop over the entities would move it.
+                    total = np.zeros_like(p)
+                    assert not isinstance(self._positions, slice)  # repeated rows
+                    np.add.at(total, self._positions, shift)
+                    shift = total[self._positions]
+                moved = p[self._positions] + shift
             if not np.isfinite(moved).all():
                 row = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
                 raise ValueError(
@@ -69,9 +80,9 @@ class MovementSystem(esper.Processor):
         items = sorted(source, key=lambda item: item[0])
         n = len(items)
         self._entities = np.fromiter((e for e, _ in items), dtype=np.int64, count=n)
-        self._positions = _as_slice(
-            np.fromiter((c[0]._row for _, c in items), dtype=np.intp, count=n)
-        )
+        rows = np.fromiter((c[0]._row for _, c in items), dtype=np.intp, count=n)
+        self._positions = _as_slice(rows)
+        self._shared = len(np.unique(rows)) < n
         self._velocities = _as_slice(
             np.fromiter((c[1]._row for _, c in items), dtype=np.intp, count=n)
         )

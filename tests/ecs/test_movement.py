@@ -84,3 +84,13 @@ def test_dt_is_validated() -> None:
         esper.process(float("nan"))
     with pytest.raises(TypeError, match="dt"):
         esper.process("fast")
+
+
+def test_a_position_on_two_moving_entities_moves_by_both_velocities() -> None:
+    shared = Position(0, 0)
+    esper.create_entity(shared, Velocity(1, 0))
+    esper.create_entity(Position(5, 5), Velocity(0, 0, angular=10))
+    esper.create_entity(shared, Velocity(0, 1, angular=30))
+    esper.add_processor(MovementSystem())
+    esper.process(1.0)
+    assert (shared.x, shared.y, shared.angle) == (1.0, 1.0, 30.0)
