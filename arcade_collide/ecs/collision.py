@@ -450,20 +450,17 @@ class CollisionSystem(esper.Processor):
                 kept = frozenset(registry.get(ON_COLLISION_STARTED, ()))
                 entities: dict[int, object] = world_identity()  # type: ignore[assignment]
                 dead = pending_deletions()
-                population = len(entities)
                 queries, answer = structure_probe()
                 for event in started:
                     next_started += 1
                     # Checking existence costs a little, so only once a handler may
                     # have deleted an entity: a pending deletion, or an entity created
-                    # or deleted at once (esper marks its cache dirty and empties it,
-                    # even if a query filled it again; the count alone misses a delete
-                    # followed by a create).
+                    # or deleted at once (esper marks its query cache dirty, and empties
+                    # it at the next query, which may fill it again with a new answer).
                     if (
                         dead
                         or answer is None
                         or getattr(esper, "_cache_dirty")  # noqa: B009
-                        or len(entities) != population
                         or queries.get(TABLE_QUERY) is not answer
                     ) and not (
                         event.a in entities
