@@ -65,6 +65,8 @@ EndHandler = Callable[[arcade.Sprite, arcade.Sprite], Any]
 """``fn(sprite_a, sprite_b)``."""
 
 FloatArray = NDArray[np.float64]
+_Sizes = tuple[NDArray[np.intp], FloatArray, NDArray[np.int64], Any]
+"""Rows read for a size check, their sizes and textures, and the size marks."""
 
 
 @dataclass
@@ -94,6 +96,10 @@ class _Body:
     on_end: Callable[[arcade.Sprite], Any] | None
     layer: int
     """The layer bits of the sprite's Shape (for :meth:`CollisionWorld.on_layers`)."""
+    hull_points: Any = None
+    """For a derived ``hull=True`` shape, the hit-box points it was built from: Arcade
+    gives a sprite a new hit box (``hit_box = ...``, ``sync_hit_box_to_texture()``)
+    without a setter the pose mirror hears, so the world compares these each step."""
 
 
 class CollisionWorld:
@@ -157,6 +163,8 @@ class CollisionWorld:
         self._size: FloatArray = np.zeros((0, 2))
         self._texture: NDArray[np.int64] = np.zeros(0, dtype=np.int64)
         self._auto: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        self._hulls: dict[int, _Body] = {}
+        """Bodies with a derived hull shape, by entity."""
         self._size_marks: tuple[list[Any], list[Any], list[Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
         self._pair_handlers: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
@@ -212,7 +220,8 @@ class CollisionWorld:
             angular: Turn rate in degrees per second, clockwise like ``Sprite.angle``.
             kind: Any hashable label (``"bullet"``) used by :meth:`on_collision`.
             hull: Derive a convex polygon from the sprite's hit box instead of a
-                rectangle or circle.
+                rectangle or circle (rebuilt also when the sprite is given a new hit
+                box, by ``hit_box = ...`` or ``sync_hit_box_to_texture()``).
             **shape_options: Passed to the ``Shape`` component (collision ``layer``,
                 ``mask``, ``sensor``).
 
@@ -253,6 +262,9 @@ class CollisionWorld:
         self._bodies.append(body)
         self._mirror.add(sprite)
         self._body_of_entity[entity] = body
+        if hull and shape is None:
+            body.hull_points = sprite.hit_box.points
+            self._hulls[entity] = body
         self._rows = np.append(self._rows, np.intp(_table_row(body.position)))
         size, texture = read_sizes([sprite])
         self._size = np.concatenate([self._size, size])
@@ -296,6 +308,7 @@ class CollisionWorld:
         self._auto = self._auto[:last]
         self._size_marks = None
         del self._body_of_entity[body.entity]
+        self._hulls.pop(body.entity, None)
         # A new list, not an edit: Arcade may be iterating the old one right now.
         sprite.physics_engines = [e for e in sprite.physics_engines if e is not self._hook]
         with self._in_world():
@@ -522,7 +535,7 @@ class CollisionWorld:
     def _refresh_shapes(
         self, sprites: list[arcade.Sprite], touched: NDArray[np.intp] | None
     ) -> None:
-        """Rebuild derived shapes of sprites whose size or texture changed.
+        """Rebuild derived shapes of sprites whose size, texture or hull hit box changed.
 
         Only sprites with a derived shape are read: an explicit shape is kept as given,
         so a game of explicit shapes pays nothing here. Arcade's size and texture
@@ -530,39 +543,61 @@ class CollisionWorld:
         ``touched`` rows are read; when every pose was read (``touched`` is None),
         sizes are read as numbers only if some sprite's width, height or texture
         object was replaced since the last such check (:func:`~.sprite_sync.size_marks`).
+        A new hit box reports nothing, so the sprites with a derived hull are also
+        checked for one, each step (an identity test of the hit box's points).
         """
-        auto = np.flatnonzero(self._auto)
-        if auto.size == 0:
-            return
-        if touched is not None:
-            auto = touched[self._auto[touched]]
-            if auto.size == 0:
-                return
-            marks = None
-        else:
-            marks = size_marks(sprites)
-            if marks == self._size_marks:
-                return
-        everyone = auto.size == len(sprites)
-        size, texture = read_sizes(sprites if everyone else [sprites[i] for i in auto.tolist()])
-        changed = (size != self._size[auto]).any(axis=1) | (texture != self._texture[auto])
-        rows = auto[changed].tolist()
+        rows, sizes = self._resized_rows(sprites, touched)
+        if self._hulls:
+            row_of = self._row_of
+            rows.update(
+                row_of[body.sprite]
+                for body in self._hulls.values()
+                if body.sprite.hit_box.points is not body.hull_points
+            )
         # Every new shape first (a sprite of zero size raises): a failed step stores
         # none of them, so the next step sees the same changes again.
-        bodies = [self._bodies[row] for row in rows]
+        bodies = [self._bodies[row] for row in sorted(rows)]
         geometries = []
         for body in bodies:
             try:
                 geometries.append(shape_for_sprite(body.sprite, hull=body.hull))
             except ValueError as error:
                 raise ValueError(f"a sprite (entity {body.entity}): {error}") from None
-        self._size[auto] = size
-        self._texture[auto] = texture
-        self._size_marks = marks
+        if sizes is not None:
+            auto, size, texture, self._size_marks = sizes
+            self._size[auto] = size
+            self._texture[auto] = texture
+        if not bodies:
+            return
         with self._in_world():
             for body, geometry in zip(bodies, geometries, strict=True):
                 body.geometry = geometry
+                if body.entity in self._hulls:
+                    body.hull_points = body.sprite.hit_box.points
                 esper.add_component(body.entity, Shape(geometry, **body.shape_options))
+
+    def _resized_rows(
+        self, sprites: list[arcade.Sprite], touched: NDArray[np.intp] | None
+    ) -> tuple[set[int], _Sizes | None]:
+        """Rows of derived shapes whose sprite's size or texture changed (see
+        :meth:`_refresh_shapes`), and what to record once their shapes are built: the
+        rows read, their sizes and textures, and the new size marks."""
+        auto = np.flatnonzero(self._auto)
+        if auto.size == 0:
+            return set(), None
+        if touched is not None:
+            auto = touched[self._auto[touched]]
+            if auto.size == 0:
+                return set(), None
+            marks = None
+        else:
+            marks = size_marks(sprites)
+            if marks == self._size_marks:
+                return set(), None
+        everyone = auto.size == len(sprites)
+        size, texture = read_sizes(sprites if everyone else [sprites[i] for i in auto.tolist()])
+        changed = (size != self._size[auto]).any(axis=1) | (texture != self._texture[auto])
+        return set(auto[changed].tolist()), (auto, size, texture, marks)
 
     def _dispatch(self) -> None:
         """Deliver the events buffered during the tick, then any removal ends.

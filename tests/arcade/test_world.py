@@ -325,6 +325,37 @@ def test_hull_follows_the_hit_box(world: CollisionWorld) -> None:
     assert sorted(shape.local_vertices()) == sorted([(30, 0), (-20, 20), (-20, -20)])
 
 
+@pytest.mark.parametrize("how", ["hit_box setter", "sync_hit_box_to_texture"])
+def test_hull_follows_a_new_hit_box(world: CollisionWorld, how: str) -> None:
+    """A new hit box changes no size and reports to no setter, in a later tick than
+    the texture swap, which kept the old box: the hull must still follow it."""
+    from arcade.hitbox import HitBox
+
+    small = arcade.make_soft_square_texture(16, arcade.color.WHITE, name="hull-small")
+    corners = [(-30.0, -30.0), (30.0, -30.0), (30.0, 30.0), (-30.0, 30.0)]
+    big = arcade.Texture(small.image, hit_box_points=corners, hash="hull-big-box")
+    ship = arcade.Sprite(small)
+    rock = arcade.SpriteSolidColor(10, 10, center_x=15)
+    world.add_sprite(ship, hull=True)
+    world.add_sprite(rock)
+    world.step(DT)
+    assert not world.contacts()
+    if how == "hit_box setter":
+        ship.hit_box = HitBox(corners, ship.position)
+    else:
+        ship.texture = big  # same size, and Arcade keeps the old hit box
+        world.step(DT)
+        assert not world.contacts()
+        ship.sync_hit_box_to_texture()
+    world.step(DT)
+    assert sorted(world.shapes()[0].local_vertices()) == sorted(corners)
+    assert len(world.contacts()) == 1
+    world.remove_sprite(ship)  # the world forgets the hull with the sprite
+    ship.hit_box = HitBox(corners[:3], ship.position)
+    world.step(DT)
+    assert world.shapes() == [Rect(10, 10)]
+
+
 def test_joining_a_game_esper_world_runs_its_processors_and_keeps_it() -> None:
     class Counter(esper.Processor):
         ticks = 0
