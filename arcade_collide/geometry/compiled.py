@@ -17,13 +17,23 @@ Kernels are compiled when this package is first imported on a machine (about 20 
 on the project's 2-core machine) and cached next to the sources (numba's
 ``cache=True``), so later imports load them in about a second.
 
+numba checks a cached kernel against its own source file only. A kernel also
+reads constants and inlined kernels of other modules, frozen in when it was
+compiled, so an edited constant elsewhere (a git checkout, say) would leave a stale
+kernel in use. Before any kernel is compiled or loaded, this module therefore
+compares a digest of every source file of the geometry and ECS layers with the one
+recorded at the last compilation and, when they differ, deletes the package's numba
+cache files (:func:`drop_stale_caches`).
+
 This module never imports esper or arcade.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 _F = TypeVar("_F", bound=Callable[..., Any])
@@ -36,6 +46,51 @@ except ImportError:  # the plain install: numpy paths only
 
 ENABLED: bool = _numba is not None and os.environ.get("ARCADE_COLLIDE_NO_JIT", "") in ("", "0")
 """True when the compiled kernels are in use (numba importable and not switched off)."""
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+_LAYERS = ("geometry", "ecs")
+"""The package folders whose modules define kernels or what kernels read."""
+_STAMP = "kernel-sources.sha256"
+
+
+def drop_stale_caches(root: Path = _PACKAGE) -> bool:
+    """Delete numba's cache files under ``root`` if a source file changed since they
+    were written (see the module docstring); return whether any were deleted.
+
+    The digest covers the ``.py`` files of ``root``'s geometry and ECS folders and is
+    kept in ``root/__pycache__``. Where that folder cannot be written (a read-only
+    install), nothing is done: numba then caches elsewhere, and an install changes
+    every source file's time stamp anyway.
+    """
+    digest = hashlib.sha256()
+    for layer in _LAYERS:
+        for source in sorted((root / layer).rglob("*.py")):
+            digest.update(source.relative_to(root).as_posix().encode())
+            digest.update(source.read_bytes())
+    stamp = root / "__pycache__" / _STAMP
+    try:
+        if stamp.read_text() == digest.hexdigest():
+            return False
+    except OSError:
+        pass  # no stamp yet
+    stale = [
+        path
+        for layer in _LAYERS
+        for pattern in ("*.nbi", "*.nbc")
+        for path in (root / layer).rglob(f"__pycache__/{pattern}")
+    ]
+    try:
+        for path in stale:
+            path.unlink(missing_ok=True)
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest.hexdigest())
+    except OSError:
+        return False
+    return bool(stale)
+
+
+if ENABLED:
+    drop_stale_caches()
 
 
 def kernel(signature: str, *, inline: bool = False) -> Callable[[_F], _F]:
