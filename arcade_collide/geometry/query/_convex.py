@@ -45,10 +45,13 @@ TINY_SQUARED = 2.0**-960
 """Squared distances below this (about 1e-145 squared) are subnormal or close: too few
 bits to normalise a direction."""
 
-NEAR_EDGE = 2.0**-33
-"""A circle centre closer to an outline than ``NEAR_EDGE * (|x| + |y| + r)`` (about 1e-10
-relative) is treated as on it: so close, ``q - centre`` is rounding noise and points
-anywhere, while the nearest face's normal is exact (the depth changes by that gap)."""
+NEAR_EDGE = 2.0**-44
+"""A circle centre closer to an outline than ``NEAR_EDGE * (|x| + |y| + r)`` (256 units in
+the last place of that sum) is treated as on it: so close, ``q - centre`` is rounding
+noise (a few units in the last place of the coordinates) and points anywhere, while the
+nearest face's normal is exact (the depth changes by that gap). A wider band would take
+a centre near a sharp corner, well clear of rounding far from the origin, for one on the
+corner's face: 2**-33 gave a unit circle at (1e9, 1e9) a normal 80 degrees off."""
 
 Outline = list[Vec2]
 """World vertices of a convex shape, in order around the outline."""

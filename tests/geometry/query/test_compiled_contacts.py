@@ -9,8 +9,8 @@ from narrow_cases import CANONICAL_PAIRS, SCENES, pair_ids, paired_scene, table_
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
 from arcade_collide.geometry.query.compiled_pairs import world_rows
-from arcade_collide.geometry.query.dispatch import contact_batch
-from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
+from arcade_collide.geometry.query.dispatch import contact, contact_batch
+from arcade_collide.geometry.shapes import Circle, Polygon, Rect, ShapeKind, Triangle
 
 
 def _same_bits(got: np.ndarray, expected: np.ndarray) -> bool:  # type: ignore[type-arg]
@@ -60,3 +60,30 @@ def test_a_hit_a_miss_and_a_touching_contact() -> None:
     assert normal.tolist() == [[-1.0, 0.0], [0.0, 0.0], [-1.0, 0.0]]
     assert depth.tolist() == [0.5, 0.0, 0.0]
     assert point.tolist() == [[0.75, 0.0], [0.0, 0.0], [1.0, 0.0]]
+
+
+@pytest.mark.parametrize("origin", [0.0, 1e3, 1e9])
+@pytest.mark.parametrize("kind", [ShapeKind.TRIANGLE, ShapeKind.POLYGON])
+def test_a_circle_near_a_sharp_corner_gets_the_same_contact_anywhere(
+    origin: float, kind: ShapeKind
+) -> None:
+    """The tip of a 20-degree corner lies 0.21 right of a unit circle's centre: B leaves
+    along +x by 0.79. A centre is taken as on the outline only within rounding of
+    it, so far from the origin the corner is not mistaken for its nearest face."""
+    h = np.radians(10.0)
+    corner = [(0.0, 0.0), (10 * np.cos(h), 10 * np.sin(h)), (10 * np.cos(h), -10 * np.sin(h))]
+    shape = Triangle(*corner) if kind == ShapeKind.TRIANGLE else Polygon(corner)
+    centre, tip = (origin, origin), (origin + 0.21, origin)
+    got = contact(Circle(1.0), centre, shape, tip)
+    assert got is not None
+    assert got.normal == pytest.approx((1.0, 0.0), abs=1e-6)
+    assert got.depth == pytest.approx(0.79, abs=1e-6)
+    circles, others = pack([Circle(1.0)], [centre]), pack([shape], [tip])
+    batch = contact_batch(circles, others)
+    kinds = np.array([ShapeKind.CIRCLE, kind], dtype=np.int8)
+    rows = world_rows(kinds, {ShapeKind.CIRCLE: circles, kind: others},
+                      {ShapeKind.CIRCLE: 0, kind: 1})
+    hit, normal, depth, _ = contact_rows(np.array([0]), np.array([1]), rows)
+    assert hit.tolist() == batch.hit.tolist() == [True]
+    assert normal[0].tolist() == batch.normal[0].tolist() == list(got.normal)
+    assert depth[0] == batch.depth[0] == got.depth
