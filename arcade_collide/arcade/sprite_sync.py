@@ -706,19 +706,27 @@ class PoseMirror:
         self._records_dropped = False
         self._lists = None
 
-    def write(self, xy: FloatArray, angle: FloatArray) -> None:
+    def write(self, xy: FloatArray, angle: FloatArray) -> IntArray:
         """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
 
         Args:
             xy: ``(N, 2)`` positions by row; the mirror keeps this array.
             angle: ``(N,)`` clockwise angles by row; the mirror keeps this array.
+
+        Returns:
+            The rows whose class's setters stored another pose than the one given
+            (clamping, snapping): ``xy`` and ``angle`` now hold what those sprites hold.
         """
         moved = (xy != self.xy).any(axis=1)
         turned = angle != self.angle
+        kept = _NO_ROWS
         if self._slow.size:
             slow = self._slow
-            for row in slow[(moved | turned)[slow]].tolist():
+            rows = slow[(moved | turned)[slow]]
+            for row in rows.tolist():
                 _use_setters(self.sprites[row], xy[row], float(angle[row]))
+            if rows.size:
+                kept = self._setters_changed(rows, xy, angle)
             moved[slow] = False
             turned[slow] = False
         any_moved, any_turned = bool(moved.any()), bool(turned.any())
@@ -734,6 +742,19 @@ class PoseMirror:
                 self._report_shared(moved | turned)
         self.xy = xy
         self.angle = angle
+        return kept
+
+    def _setters_changed(self, rows: IntArray, xy: FloatArray, angle: FloatArray) -> IntArray:
+        """Of ``rows``, just written through their class's setters, those whose sprite
+        now holds another (finite) pose than ``xy``/``angle`` say; their rows there are
+        set to it. A non-finite result is left for the next step's check to name."""
+        xy_now, angle_now = read_poses([self.sprites[row] for row in rows.tolist()])
+        differ = (xy_now != xy[rows]).any(axis=1) | (angle_now != angle[rows])
+        differ &= np.isfinite(xy_now).all(axis=1) & np.isfinite(angle_now)
+        changed: IntArray = rows[differ]
+        xy[changed] = xy_now[differ]
+        angle[changed] = angle_now[differ]
+        return changed
 
     def _report_shared(self, stored: NDArray[np.bool_]) -> None:
         """Log the ``stored`` rows' sprites that other mirrors hold too in their logs:

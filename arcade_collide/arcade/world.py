@@ -12,7 +12,12 @@ One tick of :meth:`CollisionWorld.step`:
 3. **write back**: every sprite whose component pose changed gets its new
    ``position`` and ``angle`` once, in bulk (:mod:`.sprite_sync`); a sprite that
    neither moved nor turned is not touched, and in a tick where nothing turned
-   (or nothing moved) no angle (or position) is written.
+   (or nothing moved) no angle (or position) is written. A sprite whose class
+   overrides the pose properties is written through them; where its setter stores
+   another pose than the world's (clamping it inside an arena, snapping it to a
+   grid), the components and :meth:`CollisionWorld.poses` take what the sprite holds.
+   That tick's contacts and events are still those of the pose the world moved it
+   to, as when a game clamps a sprite after the step.
 4. **dispatch**: collision events buffered during the tick reach the sprites
    (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and
    the pair handlers registered with :meth:`CollisionWorld.on_collision` (kinds)
@@ -528,7 +533,14 @@ class CollisionWorld:
             esper.process(delta_time)
         # Read the table afresh: it may have been reallocated while entities were created.
         poses = POSITIONS.data[self._rows]
-        mirror.write(poses[:, 0:2], poses[:, 2])
+        kept = mirror.write(poses[:, 0:2], poses[:, 2])
+        if kept.size:
+            # Setters of the sprite's class made another pose of the world's (clamping,
+            # say): the components take what the sprites hold, as poses() does.
+            table = POSITIONS.data
+            table[self._rows[kept], 0:2] = mirror.xy[kept]
+            table[self._rows[kept], 2] = mirror.angle[kept]
+            POSITIONS.touch()
         self.ticks += 1
         self._dispatch()
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 import math
 
 import arcade
+import esper
 import numpy as np
 import pytest
 
+from arcade_collide import Position
 from arcade_collide.arcade import CollisionWorld
 from arcade_collide.arcade.sprite_sync import PoseMirror
 
@@ -181,8 +183,15 @@ def test_a_sprite_whose_setter_changes_the_value_is_read_back(world: CollisionWo
     for _ in range(6):
         world.step(DT)
     # Every tick the world writes 0.5 through the setter, which keeps 0.0; the world
-    # then takes 0.0 as the game's move, exactly as for any other hand move.
+    # takes 0.0 at once, so its poses and the Position component agree with the sprite.
     assert snapping.position == (0.0, 0.0)
+    xy, _ = world.poses()
+    assert xy.tolist() == [[0.0, 0.0]]
+    previous = esper.current_world
+    esper.switch_world(world.name)
+    position = esper.component_for_entity(world.entity(snapping), Position)
+    esper.switch_world(previous)
+    assert (position.x, position.y) == (0.0, 0.0)
 
 
 def test_the_mirror_reports_only_real_moves() -> None:
