@@ -136,9 +136,12 @@ def _sat(va: Outline, vb: Outline, axes_a: int, axes_b: int) -> tuple[Contact, b
         overlap = forward if forward <= backward else backward
         forwards.append(forward)
         backwards.append(backward)
-        # Axes are ranked by the squared depth overlap^2 / |axis|^2 (no square root per axis;
-        # the overlaps of a hit are >= 0, so the order is that of the depths).
-        ranks.append(overlap * overlap / (nx * nx + ny * ny))
+        # Axes are ranked by the squared depth overlap * (overlap / |axis|^2) (no square root
+        # per axis; the overlaps of a hit are >= 0, so the order is that of the depths).
+        # overlap^2 first would overflow for shapes over ~1e77 and every rank would tie.
+        # An edge rounded to zero length far from the origin gives no axis.
+        len2 = nx * nx + ny * ny
+        ranks.append(overlap * (overlap / len2) if len2 > 0.0 else math.inf)
     best = min(ranks)
     k = ranks.index(best)
     # Only a tie between an axis of A and an axis of B (or equal overlap on both sides) can
@@ -234,7 +237,8 @@ def _circle_edges(
         len2 = ex * ex + ey * ey
         # Closest point on the segment (RTCD 5.1.2): clamp the projection parameter to [0, 1].
         dot = wx * ex + wy * ey
-        t = min(max(dot / len2, 0.0), 1.0)
+        # (An edge rounded to zero length far from the origin is its start point.)
+        t = min(max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
         # The offset centre - q is formed from w = centre - start, never from the world
         # point q = start + t*e: far from the origin q would be rounded to the coordinates'
         # ulp before the subtraction, and a circle exactly touching an edge would miss it.
@@ -285,7 +289,7 @@ def circle_convex_contact(cx: float, cy: float, r: float, ccw: Outline) -> Conta
         k = 0
         lengths = [math.sqrt(v) for v in len2s]
         for i in range(n):
-            s = crosses[i] / lengths[i]
+            s = crosses[i] / lengths[i] if lengths[i] > 0.0 else math.inf
             if s < best:
                 best = s
                 k = i
@@ -540,16 +544,17 @@ def _sat_batch(
     nx, ny, max_a, min_a, max_b, min_b = projection
     forward = max_a - min_b
     backward = max_b - min_a
-    rank = np.minimum(forward, backward)
-    rank *= rank
+    overlap = np.minimum(forward, backward)
     len2 = nx * nx
     len2 += ny * ny
+    # Padded edges of short polygon rows, and edges rounded to zero length: no axis.
+    fake = len2 == 0.0
     if valid is not None:
-        fake = ~valid
-        np.putmask(len2, fake, 1.0)
-    rank /= len2
-    if valid is not None:
-        np.putmask(rank, fake, np.inf)
+        fake |= ~valid
+    np.putmask(len2, fake, 1.0)
+    rank = overlap / len2
+    rank *= overlap
+    np.putmask(rank, fake, np.inf)
     k = rank.argmin(axis=0)
     cols = np.arange(m)
     best = rank[k, cols]
@@ -634,13 +639,13 @@ def _sat_rows(
         max_b, min_b = _extent_rows(nx, ny, xb, yb)
         overlap = np.minimum(max_a - min_b, max_b - min_a)
         len2 = nx * nx + ny * ny
+        fake = len2 == 0.0
         if valid is not None:
-            fake = ~valid[j]
-            np.putmask(len2, fake, 1.0)
-        rank = overlap * overlap
-        rank /= len2
-        if valid is not None:
-            np.putmask(rank, fake, np.inf)
+            fake |= ~valid[j]
+        np.putmask(len2, fake, 1.0)
+        rank = overlap / len2
+        rank *= overlap
+        np.putmask(rank, fake, np.inf)
         ranks.append(rank)
         # First minimum wins, as in the scalar loop; only (M,)-sized arrays on purpose:
         # (axes x M) scratch arrays cost more in fresh memory than they save in calls.
@@ -869,6 +874,9 @@ def _scan_edges(
         fake = None if valid is None else ~valid[:, c]
         if fake is not None:
             np.putmask(len2, fake, 1.0)
+        # An edge rounded to zero length (dot == 0) gets t == 0 and is no face.
+        zero = len2 == 0.0
+        np.putmask(len2, zero, 1.0)
         dot = wx * ex
         dot += wy * ey
         t = dot / len2
@@ -904,6 +912,7 @@ def _scan_edges(
             dist = cross / length
             if fake is not None:
                 np.putmask(dist, fake, np.inf)
+            np.putmask(dist, zero, np.inf)
             face = dist.argmin(axis=0)
             s[c] = dist[face, cols]
             flen = length[face, cols]

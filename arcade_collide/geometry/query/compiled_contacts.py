@@ -115,7 +115,8 @@ def _sat_contact(
             forward = max_a - min_b
             backward = max_b - min_a
             overlap = forward if forward <= backward else backward
-            rank = overlap * overlap / (nx * nx + ny * ny)
+            len2 = nx * nx + ny * ny
+            rank = overlap * (overlap / len2) if len2 > 0.0 else _INF
             # min(ranks) and ranks.index(best): the first smallest rank.
             if first or rank < best:
                 best = rank
@@ -225,7 +226,7 @@ def _circle_convex_contact(
         cross = ex * wy - ey * wx
         len2 = ex * ex + ey * ey
         dot = wx * ex + wy * ey
-        t = _first_min(_first_max(dot / len2, 0.0), 1.0)
+        t = _first_min(_first_max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
         dx = wx - t * ex
         dy = wy - t * ey
         inside = inside and cross >= 0.0
@@ -252,7 +253,7 @@ def _circle_convex_contact(
             ey = v[f, 1] - py
             cross = ex * (cy - py) - ey * (cx - px)
             length = math.sqrt(ex * ex + ey * ey)
-            dist = cross / length
+            dist = cross / length if length > 0.0 else _INF
             if dist < best:
                 best = dist
                 k = e
@@ -277,7 +278,7 @@ def _circle_convex_contact(
         wy = cy - py
         len2 = ex * ex + ey * ey
         dot = wx * ex + wy * ey
-        t = _first_min(_first_max(dot / len2, 0.0), 1.0)
+        t = _first_min(_first_max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
         dx = wx - t * ex
         dy = wy - t * ey
         d = math.sqrt(d2)

@@ -151,7 +151,7 @@ def _circle_convex(cx: float, cy: float, r: float, v: FloatArray, n: int, swap: 
         cross = ex * wy - ey * wx
         len2 = ex * ex + ey * ey
         dot = wx * ex + wy * ey
-        t = min(max(dot / len2, 0.0), 1.0)
+        t = min(max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
         dx = wx - t * ex
         dy = wy - t * ey
         inside = inside and cross >= 0.0

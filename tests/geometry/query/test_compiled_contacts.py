@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from narrow_cases import CANONICAL_PAIRS, SCENES, pair_ids, paired_scene, table_rows_for
+from narrow_cases import (
+    CANONICAL_PAIRS,
+    SCENES,
+    concat_records,
+    pair_ids,
+    paired_scene,
+    table_rows_for,
+)
 
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
@@ -87,3 +94,57 @@ def test_a_circle_near_a_sharp_corner_gets_the_same_contact_anywhere(
     assert hit.tolist() == batch.hit.tolist() == [True]
     assert normal[0].tolist() == batch.normal[0].tolist() == list(got.normal)
     assert depth[0] == batch.depth[0] == got.depth
+
+
+def _three_ways(a: object, pose_a: tuple[float, float], b: object,
+                pose_b: tuple[float, float]) -> list[tuple[list[float], float]]:
+    """(normal, depth) of one pair from contact(), contact_batch() and contact_rows()."""
+    got = contact(a, pose_a, b, pose_b)  # type: ignore[arg-type]
+    assert got is not None
+    pa, pb = pack([a], [pose_a]), pack([b], [pose_b])  # type: ignore[list-item]
+    batch = contact_batch(pa, pb)
+    ka, kb = a.kind, b.kind  # type: ignore[attr-defined]
+    if ka == kb:
+        kinds = np.array([ka, ka], dtype=np.int8)
+        rows = world_rows(kinds, {ka: concat_records(pa, pb)}, {ka: 0})
+    else:
+        kinds = np.array([ka, kb], dtype=np.int8)
+        rows = world_rows(kinds, {ka: pa, kb: pb}, {ka: 0, kb: 1})
+    hit, normal, depth, _ = contact_rows(np.array([0]), np.array([1]), rows)
+    assert bool(batch.hit[0]) and bool(hit[0])
+    return [
+        (list(got.normal), got.depth),
+        (batch.normal[0].tolist(), float(batch.depth[0])),
+        (normal[0].tolist(), float(depth[0])),
+    ]
+
+
+@pytest.mark.parametrize("size", [1e70, 1e80, 1e150])
+@pytest.mark.parametrize("kind", ["rect", "polygon"])
+def test_huge_outlines_take_the_shallowest_axis(size: float, kind: str) -> None:
+    """Squared overlaps of shapes over ~1e77 overflow: every axis tied at infinity and the
+    first one won, ten times too deep. The ranks stay finite up to the 1e154 span limit."""
+    half = size / 2
+    square = Polygon([(-half, -half), (half, -half), (half, half), (-half, half)])
+    shape = Rect(size, size) if kind == "rect" else square
+    for normal, depth in _three_ways(shape, (0.0, 0.0), square, (0.9 * size, 0.0)):
+        assert normal == [1.0, 0.0]
+        assert depth == pytest.approx(0.1 * size, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "normal", "depth"),
+    [
+        (Rect(1, 1), Rect(1e-11, 1.0), [1.0, 0.0], 0.5),
+        (Circle(1.0), Polygon([(0, 0), (1e-11, 0), (0, 1e-9)]), [-1.0, 0.0], 1.0),
+    ],
+)
+def test_edges_rounded_to_zero_length_far_out_give_finite_contacts(
+    a: object, b: object, normal: list[float], depth: float
+) -> None:
+    """At (1e6, 1e6) a 1e-11 side rounds to nothing: such an edge is no axis and no face
+    (it raised ZeroDivisionError, or gave NaN contacts in the batch kernels)."""
+    at = (1e6, 1e6)
+    for got_normal, got_depth in _three_ways(a, at, b, at):
+        assert got_normal == normal
+        assert got_depth == depth
