@@ -116,7 +116,7 @@ from arcade_collide.geometry.arrays import (
     ShapeArrays,
     take,
 )
-from arcade_collide.geometry.bounding_circles import classify, coordinate_slack
+from arcade_collide.geometry.bounding_circles import classify
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
@@ -368,7 +368,7 @@ class CollisionSystem(esper.Processor):
                 table.origin_y[j] - table.origin_y[i],
                 table.inner[i] + table.inner[j],
                 table.outer[i] + table.outer[j],
-                coordinate_slack(table.aabbs),
+                table.slack,
             )
             undecided = np.flatnonzero(~(touching | apart))
             hit = touching

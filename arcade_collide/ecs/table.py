@@ -137,7 +137,13 @@ class ShapeTable:
         self.world: dict[ShapeKind, ShapeArrays] = {}
         """World-space batch record per kind present."""
         self.aabbs: FloatArray = np.empty((0, 4), dtype=np.float64)
-        """``(N, 4)`` rows ``(min_x, min_y, max_x, max_y)``."""
+        """``(N, 4)`` rows ``(min_x, min_y, max_x, max_y)``, each side pushed out by
+        :attr:`slack`: the exact tests round their products, so two shapes they find
+        touching may have exact boxes a rounding step apart (tiles laid edge to edge at
+        ``x = i * 0.3``), and the broad phase must still offer that pair."""
+        self.slack = 0.0
+        """:func:`~arcade_collide.geometry.bounding_circles.coordinate_slack` of the
+        shapes' exact boxes: the pad of :attr:`aabbs` and the pose circles' slack."""
         self.origin_x: FloatArray = np.empty(0, dtype=np.float64)
         """``(N,)`` pose origin x of each row (a contiguous copy of the positions)."""
         self.origin_y: FloatArray = np.empty(0, dtype=np.float64)
@@ -179,8 +185,7 @@ class ShapeTable:
             circles = None
             if self.has_convex:
                 circles = PoseCircles(
-                    self.origin_x, self.origin_y, self.inner, self.outer,
-                    coordinate_slack(self.aabbs),
+                    self.origin_x, self.origin_y, self.inner, self.outer, self.slack
                 )
             view = (self.revision, world_rows(self.kinds, self.world, start), pair_filter, circles)
             self._kernel_view = view
@@ -229,6 +234,14 @@ class ShapeTable:
         self._prepared = None
         layout = rebuilt if rebuilt is not None else self._layout()
         world, aabbs, origin_x, origin_y = _place(layout)
+        slack = coordinate_slack(aabbs)
+        if slack > 0.0:
+            # One pass per column of the flat array (see _place on (n, 4) operations).
+            flat = aabbs.ravel()
+            flat[0::4] -= slack
+            flat[1::4] -= slack
+            flat[2::4] += slack
+            flat[3::4] += slack
         # Everything validated and computed: commit.
         if rebuilt is not None:
             self._adopt(rebuilt)
@@ -237,6 +250,7 @@ class ShapeTable:
             self._dead = frozenset(key[3])
         self.world = world
         self.aabbs = aabbs
+        self.slack = slack
         self.origin_x = origin_x
         self.origin_y = origin_y
         self._pool_data = POSITIONS.data

@@ -162,6 +162,21 @@ def test_a_small_batch_takes_its_own_type_pairs_kernel(kernel_path: str) -> None
     assert system.touching() == [(1, 2), (3, 4)]
 
 
+@pytest.mark.parametrize("width", [0.1, 0.3, 7.7, 3e-4])
+def test_tiles_laid_edge_to_edge_touch_as_intersects_says(width: float, kernel_path: str) -> None:
+    """At ``x = i * width`` neighbouring tiles touch within rounding: the exact test's
+    projections round differently from the boxes, which were a rounding step apart for
+    some pairs; the broad phase must offer every pair the exact test would accept."""
+    system = CollisionSystem()
+    esper.add_processor(system)
+    for i in range(120):
+        esper.create_entity(Position(i * width, 0.0), Shape(Rect(width, width)))
+    esper.process(1 / 60)
+    expected = brute_force_pairs()
+    assert len(expected) > 60  # most neighbours touch
+    assert set(system.touching()) == expected
+
+
 @pytest.mark.parametrize(("seed", "layers"), [(1, False), (2, True), (3, False)])
 def test_touching_pairs_equal_brute_force_on_a_mixed_scene(
     seed: int, layers: bool, kernel_path: str

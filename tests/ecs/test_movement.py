@@ -63,8 +63,13 @@ def test_refreshes_world_space_shapes_and_boxes() -> None:
     # After 1/60 s: x = 1 and the angle is 90 (clockwise): the 4-wide side is vertical.
     np.testing.assert_allclose(rect.center, [[1.0, 0.0]])
     rows = {kind: k for k, kind in enumerate(table.kinds.tolist())}
-    np.testing.assert_allclose(table.aabbs[rows[ShapeKind.RECT]], [0.0, -2.0, 2.0, 2.0])
-    np.testing.assert_allclose(table.aabbs[rows[ShapeKind.CIRCLE]], [7.0, 7.0, 13.0, 13.0])
+    # Boxes are padded by the coordinate slack (1e-12 of the largest coordinate, 13).
+    assert table.slack == pytest.approx(13e-12)
+    pad = np.array([-1.0, -1.0, 1.0, 1.0]) * table.slack
+    np.testing.assert_allclose(
+        table.aabbs[rows[ShapeKind.RECT]] - pad, [0.0, -2.0, 2.0, 2.0], atol=1e-15
+    )
+    np.testing.assert_allclose(table.aabbs[rows[ShapeKind.CIRCLE]] - pad, [7.0, 7.0, 13.0, 13.0])
 
 
 def test_overflow_raises_naming_the_entity_and_moves_nothing() -> None:
