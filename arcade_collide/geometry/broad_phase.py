@@ -212,10 +212,20 @@ class GridBroadPhase:
 
 
     def _swept(self, boxes: FloatArray) -> tuple[IntArray, IntArray]:
+        limit = MAX_BIG_BOXES
         if self._rows is None or self._calls % 64 == 0 or len(boxes) != self._count:
             self._rows = _choose_rows(boxes)
             self._count = len(boxes)
-        i, j, self._order, big = sweep_pairs(boxes, *self._rows, self._order, self._scratch)
+            limit = -1  # just picked for these boxes
+        found = sweep_pairs(boxes, *self._rows, self._order, self._scratch, limit)
+        if found is None:
+            # Boxes outgrew the rows at once (shapes turning together from a flat
+            # angle, a whole scene rescaled): pick again before sweeping, rather than
+            # test hundreds of big boxes against every row they span.
+            self._rows = _choose_rows(boxes)
+            found = sweep_pairs(boxes, *self._rows, self._order, self._scratch)
+            assert found is not None
+        i, j, self._order, big = found
         if big > MAX_BIG_BOXES:
             self._rows = None
         return i, j

@@ -73,13 +73,14 @@ def _insertion_sort(order: Int64Array, key: Int64Array, x: FloatArray, limit: in
 
 
 @kernel(
-    "void(float64[:, ::1], float64, float64, boolean, int64[::1], float64[:, ::1],"
+    "void(float64[:, ::1], float64, float64, int64, boolean, int64[::1], float64[:, ::1],"
     " int64[:, ::1], int64[::1], int64[::1], int64[::1])"
 )
 def _sweep(
     boxes: FloatArray,
     inv_h: float,
     wide: float,
+    max_big: int,
     hinted: bool,
     order: Int64Array,
     fwork: FloatArray,
@@ -93,7 +94,10 @@ def _sweep(
     ``order`` is last call's sort order when ``hinted`` (any permutation works), and
     holds this call's order on return. ``info`` receives the pair count (which may
     exceed ``len(out_i)``: then only the first ``len(out_i)`` were written and the
-    caller runs again with more room) and the number of big boxes.
+    caller runs again with more room) and the number of big boxes. With more than
+    ``max_big`` big boxes (if ``max_big >= 0``) it stops before sorting, with a count
+    of -1 (and ``order`` unchanged): big boxes are tested against whole rows and each
+    other, which a stale row height could make cost a hundred ordinary calls.
     """
     n = boxes.shape[0]
     r0 = iwork[0]
@@ -118,6 +122,10 @@ def _sweep(
             key[k] = a
             if width > widest:
                 widest = width
+    if 0 <= max_big < nbig:
+        info[0] = -1
+        info[1] = nbig
+        return
     x_min = fwork[0]
     for k in range(n):
         x_min[k] = boxes[k, 0]
@@ -227,9 +235,10 @@ def sweep_pairs(
     wide: float,
     order: Int64Array | None,
     work: WorkArrays,
-) -> tuple[Int64Array, Int64Array, Int64Array, int]:
+    max_big: int = -1,
+) -> tuple[Int64Array, Int64Array, Int64Array, int] | None:
     """Overlapping pairs ``i < j`` of ``boxes``, this call's sort order, and the number of
-    big boxes.
+    big boxes; None when more than ``max_big`` boxes are big.
 
     Args:
         boxes: ``(N, 4)`` C-contiguous float64 rows ``(min_x, min_y, max_x, max_y)``,
@@ -240,12 +249,16 @@ def sweep_pairs(
         order: Last call's order for the same boxes, or None; any permutation of
             ``range(N)`` is valid, a stale one only sorts slower.
         work: Work arrays kept between calls.
+        max_big: Give up (return None, after one pass over the boxes) when more boxes
+            than this are big, so the caller can pick rows that suit the boxes first;
+            negative: no limit.
 
     Returns:
         ``(i, j, order, big)``: int64 pair arrays (in an order that depends only on the
         input), the new sort order to pass next time, and how many boxes were big. The
         order is held in ``work`` (passed back, it is used in place, not copied): it
-        changes with the next call on the same work arrays.
+        changes with the next call on the same work arrays. None when ``max_big`` was
+        exceeded; ``order`` is then left as it was.
 
     >>> boxes = np.array([[0, 0, 2, 2], [2, 0, 4, 2], [5, 5, 6, 6]], dtype=float)
     >>> i, j, _, big = sweep_pairs(boxes, 2.0, 2.0, None, WorkArrays())  # touching at x == 2
@@ -267,8 +280,13 @@ def sweep_pairs(
         # (Uncompiled, numpy scalars would warn where the compiled loops overflow to
         # infinity silently; both then clip the same way.)
         with np.errstate(over="ignore", invalid="ignore"):
-            _sweep(boxes, 1.0 / row_height, wide, hinted, kept, fwork, iwork, out_i, out_j, info)
+            _sweep(
+                boxes, 1.0 / row_height, wide, max_big, hinted, kept, fwork, iwork,
+                out_i, out_j, info,
+            )
         count = int(info[0])
+        if count < 0:
+            return None
         if count <= capacity:
             break
         capacity = count

@@ -125,6 +125,22 @@ def test_stateful_grid_matches_on_a_moving_scene(sweep: bool) -> None:
     assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
 
 
+@BOTH_PATHS
+def test_boxes_outgrowing_the_rows_at_once_are_swept_with_new_rows(sweep: bool) -> None:
+    """Every shape grown threefold in one tick (or squares turning together from 0
+    degrees): the rows are picked again within the call, not after a call that tested
+    thousands of big boxes against each other; the pairs stay exact."""
+    rng = np.random.default_rng(12)
+    centres = rng.uniform(0, 1200, (1500, 2))
+    grid = GridBroadPhase(sweep)
+    for half in (6.0, 6.0, 18.0, 18.0):
+        boxes = boxes_from(centres, np.full((1500, 2), half))
+        assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs(boxes))
+        if sweep:
+            assert grid._rows is not None and grid._rows[0] >= 2 * half  # not dropped
+    assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
+
+
 def test_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match=r"shape \(N, 4\)"):
         overlapping_pairs(np.zeros((3, 3)))

@@ -97,3 +97,19 @@ def test_a_large_moving_scene_with_its_kept_order() -> None:
             assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(boxes))
         assert big == 0
         centres += velocity / 60
+
+
+def test_too_many_big_boxes_give_up_before_sorting() -> None:
+    rng = np.random.default_rng(4)
+    centres = rng.uniform(0, 300, (100, 2))
+    boxes = np.hstack([centres - 5.0, centres + 5.0])
+    work = WorkArrays()
+    _, _, order, big = sweep_pairs(boxes, 11.0, 11.0, None, work, max_big=3)
+    assert big == 0
+    kept = order.copy()
+    grown = np.hstack([centres - 15.0, centres + 15.0])  # every box wider than 11
+    assert sweep_pairs(grown, 11.0, 11.0, order, work, max_big=3) is None
+    assert order.tolist() == kept.tolist()  # left as it was
+    i, j, _, big = sweep_pairs(grown, 31.0, 31.0, order, work, max_big=3)
+    assert big == 0
+    assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(grown))
