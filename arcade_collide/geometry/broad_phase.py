@@ -79,7 +79,9 @@ _Index = NDArray[np.signedinteger[Any]]
 """Index arrays of either width (keys are int32 when the cell table is small)."""
 
 MAX_BIG_BOXES = 8
-"""How many boxes may be left out of the grid ("big" boxes, tested on their own)."""
+"""How many boxes may be left out of the grid ("big" boxes, tested on their own) before
+it is picked again; the row sweep allows twice :func:`_swept_allowance`, more in large
+scenes."""
 
 # Cell coordinates are clipped to this range so that they fit int32 with room for the
 # differences taken below, and keys fit int64; clipping is monotonic, so the range
@@ -212,7 +214,8 @@ class GridBroadPhase:
 
 
     def _swept(self, boxes: FloatArray) -> tuple[IntArray, IntArray]:
-        limit = MAX_BIG_BOXES
+        limit = 2 * _swept_allowance(len(boxes))
+        most = limit
         if self._rows is None or self._calls % 64 == 0 or len(boxes) != self._count:
             self._rows = _choose_rows(boxes)
             self._count = len(boxes)
@@ -226,7 +229,7 @@ class GridBroadPhase:
             found = sweep_pairs(boxes, *self._rows, self._order, self._scratch)
             assert found is not None
         i, j, self._order, big = found
-        if big > MAX_BIG_BOXES:
+        if big > most:
             self._rows = None
         return i, j
 
@@ -303,23 +306,32 @@ def _choose_grid(
     return _Grid(step, shift, reach)
 
 
-def _typical_size(boxes: FloatArray) -> tuple[float, float]:
-    """Height and width that at most ``MAX_BIG_BOXES / 2`` boxes exceed (``N >= 1``)."""
-    k = max(len(boxes) - 1 - MAX_BIG_BOXES // 2, 0)
+def _typical_size(boxes: FloatArray, allow: int = MAX_BIG_BOXES // 2) -> tuple[float, float]:
+    """Height and width that at most ``allow`` boxes exceed (``N >= 1``)."""
+    k = max(len(boxes) - 1 - allow, 0)
     with np.errstate(over="ignore"):  # sizes beyond the float range count as infinite
         widths = boxes[:, 2] - boxes[:, 0]
         heights = boxes[:, 3] - boxes[:, 1]
     return float(np.partition(heights, k)[k]), float(np.partition(widths, k)[k])
 
 
+def _swept_allowance(n: int) -> int:
+    """How many of ``n`` boxes the row sweep's pick leaves big: ``MAX_BIG_BOXES / 2``, or
+    one in 512 in larger scenes. Its big boxes cost one compiled scan of the rows they
+    span each, so a few dozen walls cost less than rows as tall as a wall, which
+    put a column of thousands of shapes in one row (90 ms a tick at 10,000 shapes
+    beside five walls)."""
+    return max(MAX_BIG_BOXES // 2, n // 512)
+
+
 def _choose_rows(boxes: FloatArray) -> tuple[float, float]:
     """Row height and big-box width for :func:`~.row_sweep.sweep_pairs` (``N >= 2``).
 
-    Both leave about ``MAX_BIG_BOXES / 2`` boxes big when picked, with a sixteenth of
+    Both leave at most :func:`_swept_allowance` boxes big when picked, with a sixteenth of
     headroom for shapes that turn (a turning shape's box changes size) before the next
     pick.
     """
-    tall, wide = _typical_size(boxes)
+    tall, wide = _typical_size(boxes, _swept_allowance(len(boxes)))
     tall *= 1.0625
     wide *= 1.0625
     if not tall > 0.0:

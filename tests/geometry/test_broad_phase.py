@@ -141,6 +141,18 @@ def test_boxes_outgrowing_the_rows_at_once_are_swept_with_new_rows(sweep: bool) 
     assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
 
 
+def test_a_few_dozen_walls_stay_big_in_a_large_scene() -> None:
+    """A column of 4,000 small boxes beside six tall walls (one in 512 may stay big: 7):
+    rows as tall as a wall would put the whole column in one row, swept as one x range."""
+    column = boxes_from(np.column_stack([np.zeros(4000), np.arange(4000) * 9.0]),
+                        np.full((4000, 2), 5.0))
+    walls = np.array([[1000.0 + 50 * k, -1e5, 1010.0 + 50 * k, 1e5] for k in range(6)])
+    boxes = np.vstack([column, walls])
+    grid = GridBroadPhase(True)
+    assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
+    assert grid._rows is not None and grid._rows[0] < 20.0
+
+
 def test_rejects_bad_input() -> None:
     with pytest.raises(ValueError, match=r"shape \(N, 4\)"):
         overlapping_pairs(np.zeros((3, 3)))
