@@ -388,6 +388,8 @@ def _contact(
                 ex = tx - sx
                 ey = ty - sy
                 length = math.sqrt(ex * ex + ey * ey)
+                if length == 0.0:
+                    continue
                 depth = abs((sx - px) * (ty - py) - (tx - px) * (sy - py)) / length
                 if depth < best_depth:
                     best_depth = depth

@@ -112,6 +112,8 @@ def _nearest_edge_contact(p: Vec2, verts: tuple[Vec2, Vec2, Vec2]) -> Contact:
         ex = tx - sx
         ey = ty - sy
         length = math.sqrt(ex * ex + ey * ey)
+        if length == 0.0:
+            continue  # a side rounded to zero length far from the origin: no edge
         # Twice the area of (P, start, end) over the base length: P's distance to the edge line.
         depth = abs((sx - px) * (ty - py) - (tx - px) * (sy - py)) / length
         if depth < best_depth:
@@ -175,9 +177,12 @@ def contact_point_triangle_batch(a: PointArrays, b: TriangleArrays) -> BatchCont
     ex = tx - sx
     ey = ty - sy
     length = np.sqrt(ex * ex + ey * ey)
+    zero = length == 0.0  # sides rounded to zero length far from the origin: no edge
+    np.putmask(length, zero, 1.0)
     qx = px[:, None]
     qy = py[:, None]
     depths = np.abs((sx - qx) * (ty - qy) - (tx - qx) * (sy - qy)) / length
+    np.putmask(depths, zero, np.inf)
     best = np.argmin(depths, axis=1)[:, None]  # first minimum: lowest edge wins ties
     depth = np.take_along_axis(depths, best, axis=1)[:, 0]
     ox = np.take_along_axis(ey / length * side, best, axis=1)[:, 0]

@@ -17,7 +17,7 @@ from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
 from arcade_collide.geometry.query.compiled_pairs import world_rows
 from arcade_collide.geometry.query.dispatch import contact, contact_batch
-from arcade_collide.geometry.shapes import Circle, Polygon, Rect, ShapeKind, Triangle
+from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, ShapeKind, Triangle
 
 
 def _same_bits(got: np.ndarray, expected: np.ndarray) -> bool:  # type: ignore[type-arg]
@@ -133,18 +133,19 @@ def test_huge_outlines_take_the_shallowest_axis(size: float, kind: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("a", "b", "normal", "depth"),
+    ("a", "b", "angle", "normal", "depth"),
     [
-        (Rect(1, 1), Rect(1e-11, 1.0), [1.0, 0.0], 0.5),
-        (Circle(1.0), Polygon([(0, 0), (1e-11, 0), (0, 1e-9)]), [-1.0, 0.0], 1.0),
+        (Rect(1, 1), Rect(1e-11, 1.0), 0.0, [1.0, 0.0], 0.5),
+        (Circle(1.0), Polygon([(0, 0), (1e-11, 0), (0, 1e-9)]), 0.0, [-1.0, 0.0], 1.0),
+        (Triangle((0, 0), (1e-11, 0), (0, 3e-9)), Point(), 45.0, [-0.5**0.5, 0.5**0.5], 0.0),
     ],
 )
 def test_edges_rounded_to_zero_length_far_out_give_finite_contacts(
-    a: object, b: object, normal: list[float], depth: float
+    a: object, b: object, angle: float, normal: list[float], depth: float
 ) -> None:
     """At (1e6, 1e6) a 1e-11 side rounds to nothing: such an edge is no axis and no face
     (it raised ZeroDivisionError, or gave NaN contacts in the batch kernels)."""
-    at = (1e6, 1e6)
+    at = (1e6, 1e6, angle)
     for got_normal, got_depth in _three_ways(a, at, b, at):
         assert got_normal == normal
         assert got_depth == depth
