@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from narrow_cases import (
-    CANONICAL_PAIRS,
-    SCENES,
-    concat_records,
-    pair_ids,
-    paired_scene,
-    table_rows_for,
-)
+from narrow_cases import CANONICAL_PAIRS, SCENES, pair_ids, paired_scene, table_rows_for
 
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.query.compiled_contacts import contact_rows
@@ -87,10 +80,8 @@ def test_a_circle_near_a_sharp_corner_gets_the_same_contact_anywhere(
     assert got.depth == pytest.approx(0.79, abs=1e-6)
     circles, others = pack([Circle(1.0)], [centre]), pack([shape], [tip])
     batch = contact_batch(circles, others)
-    kinds = np.array([ShapeKind.CIRCLE, kind], dtype=np.int8)
-    rows = world_rows(kinds, {ShapeKind.CIRCLE: circles, kind: others},
-                      {ShapeKind.CIRCLE: 0, kind: 1})
-    hit, normal, depth, _ = contact_rows(np.array([0]), np.array([1]), rows)
+    i, j, rows, _ = table_rows_for((ShapeKind.CIRCLE, kind), circles, others, 1)
+    hit, normal, depth, _ = contact_rows(i, j, rows)
     assert hit.tolist() == batch.hit.tolist() == [True]
     assert normal[0].tolist() == batch.normal[0].tolist() == list(got.normal)
     assert depth[0] == batch.depth[0] == got.depth
@@ -103,14 +94,8 @@ def _three_ways(a: object, pose_a: tuple[float, float], b: object,
     assert got is not None
     pa, pb = pack([a], [pose_a]), pack([b], [pose_b])  # type: ignore[list-item]
     batch = contact_batch(pa, pb)
-    ka, kb = a.kind, b.kind  # type: ignore[attr-defined]
-    if ka == kb:
-        kinds = np.array([ka, ka], dtype=np.int8)
-        rows = world_rows(kinds, {ka: concat_records(pa, pb)}, {ka: 0})
-    else:
-        kinds = np.array([ka, kb], dtype=np.int8)
-        rows = world_rows(kinds, {ka: pa, kb: pb}, {ka: 0, kb: 1})
-    hit, normal, depth, _ = contact_rows(np.array([0]), np.array([1]), rows)
+    i, j, rows, _ = table_rows_for((a.kind, b.kind), pa, pb, 1)  # type: ignore[attr-defined]
+    hit, normal, depth, _ = contact_rows(i, j, rows)
     assert bool(batch.hit[0]) and bool(hit[0])
     return [
         (list(got.normal), got.depth),
