@@ -522,12 +522,7 @@ class CollisionWorld:
             if not finite.all():
                 bad = self._bodies[int(moves.rows[np.argmin(finite)])].entity
                 raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
-            # The Position components are handles on rows of one shared table, so the
-            # game's moves go in with one scatter instead of a setter call per sprite.
-            table = POSITIONS.data
-            table[self._rows[moves.rows], 0:2] = moves.xy
-            table[self._rows[moves.rows], 2] = moves.angle
-            POSITIONS.touch()
+            self._store_poses(moves.rows, moves.xy, moves.angle)
         mirror.accept(moves)
         with self._in_world():
             esper.process(delta_time)
@@ -537,12 +532,20 @@ class CollisionWorld:
         if kept.size:
             # Setters of the sprite's class made another pose of the world's (clamping,
             # say): the components take what the sprites hold, as poses() does.
-            table = POSITIONS.data
-            table[self._rows[kept], 0:2] = mirror.xy[kept]
-            table[self._rows[kept], 2] = mirror.angle[kept]
-            POSITIONS.touch()
+            self._store_poses(kept, mirror.xy[kept], mirror.angle[kept])
         self.ticks += 1
         self._dispatch()
+
+    def _store_poses(self, rows: NDArray[np.intp], xy: FloatArray, angle: FloatArray) -> None:
+        """Put the poses of the sprites ``rows`` into their Position components.
+
+        The components are handles on rows of one shared table, so this is one scatter
+        instead of a setter call per sprite.
+        """
+        table = POSITIONS.data
+        table[self._rows[rows], 0:2] = xy
+        table[self._rows[rows], 2] = angle
+        POSITIONS.touch()
 
     def _refresh_shapes(
         self, sprites: list[arcade.Sprite], touched: NDArray[np.intp] | None
