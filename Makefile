@@ -11,7 +11,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[fast,test,bench]"
+	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	touch $(STAMP)
 
 lint: $(STAMP)
