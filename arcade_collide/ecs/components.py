@@ -1,8 +1,9 @@
 """The components: :class:`Position`, :class:`Velocity` and :class:`Shape`.
 
-``Position`` and ``Velocity`` keep their numbers in shared numpy tables
-(:mod:`arcade_collide.ecs.storage`); the objects are thin handles whose
-attributes read and write their row, so game code uses them like plain objects
+``Position`` and ``Velocity`` keep their numbers in the numpy row pools of the esper
+world current when they are made (:mod:`arcade_collide.ecs.storage`,
+:func:`~arcade_collide.ecs.world_state.world_pools`); the objects are thin handles
+whose attributes read and write their row, so game code uses them like plain objects
 and systems process all rows at once. Every assignment is validated: a NaN or
 infinite value raises ``ValueError`` naming the attribute, a non-number raises
 ``TypeError``.
@@ -17,26 +18,13 @@ from __future__ import annotations
 import numbers
 from typing import Any
 
-from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.ecs.storage import RowPool
+from arcade_collide.ecs.world_state import ShapeEpoch, world_pools
 from arcade_collide.geometry.pose import check_number
 from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape
 
 ALL_LAYERS = 0xFFFF_FFFF
 """A mask with all 32 layer bits set: collide with every layer."""
-
-_epoch = 0
-
-
-def shape_epoch() -> int:
-    """A counter bumped by every change to any :class:`Shape`: systems re-read shapes
-    only when it moved."""
-    return _epoch
-
-
-def _bump_epoch() -> None:
-    global _epoch
-    _epoch += 1
-
 
 class Position:
     """Where an entity is: ``x``, ``y`` in pixels and ``angle`` in degrees clockwise
@@ -61,7 +49,7 @@ class Position:
     ValueError: Position.y must be finite, got nan
     """
 
-    __slots__ = ("__weakref__", "_row")
+    __slots__ = ("__weakref__", "_pool", "_row")
 
     def __init__(self, x: float, y: float, angle: float = 0.0) -> None:
         values = (
@@ -69,48 +57,49 @@ class Position:
             check_number(y, "Position.y"),
             check_number(angle, "Position.angle"),
         )
-        self._row = POSITIONS.allocate()
-        POSITIONS.data[self._row] = values
-        POSITIONS.version += 1
+        pool = world_pools().positions
+        self._pool: RowPool = pool
+        self._row = pool.allocate()
+        pool.data[self._row] = values
+        pool.version += 1
 
     def __del__(self) -> None:
-        # At interpreter exit the pool may already be gone; nothing to give back then.
         row = getattr(self, "_row", None)
-        if row is not None and POSITIONS is not None:
-            POSITIONS.release(row)
+        if row is not None:
+            self._pool.release(row)
 
     @property
     def x(self) -> float:
         """Horizontal position in pixels."""
-        return float(POSITIONS.data[self._row, 0])
+        return float(self._pool.data[self._row, 0])
 
     @x.setter
     def x(self, value: float) -> None:
-        POSITIONS.data[self._row, 0] = check_number(value, "Position.x")
-        POSITIONS.version += 1
+        self._pool.data[self._row, 0] = check_number(value, "Position.x")
+        self._pool.version += 1
 
     @property
     def y(self) -> float:
         """Vertical position in pixels (y up)."""
-        return float(POSITIONS.data[self._row, 1])
+        return float(self._pool.data[self._row, 1])
 
     @y.setter
     def y(self, value: float) -> None:
-        POSITIONS.data[self._row, 1] = check_number(value, "Position.y")
-        POSITIONS.version += 1
+        self._pool.data[self._row, 1] = check_number(value, "Position.y")
+        self._pool.version += 1
 
     @property
     def angle(self) -> float:
         """Rotation in degrees, clockwise."""
-        return float(POSITIONS.data[self._row, 2])
+        return float(self._pool.data[self._row, 2])
 
     @angle.setter
     def angle(self, value: float) -> None:
-        POSITIONS.data[self._row, 2] = check_number(value, "Position.angle")
-        POSITIONS.version += 1
+        self._pool.data[self._row, 2] = check_number(value, "Position.angle")
+        self._pool.version += 1
 
     def __repr__(self) -> str:
-        x, y, angle = POSITIONS.data[self._row].tolist()
+        x, y, angle = self._pool.data[self._row].tolist()
         return f"Position({x!r}, {y!r}, angle={angle!r})"
 
     def __copy__(self) -> Position:
@@ -144,7 +133,7 @@ class Velocity:
     ValueError: Velocity.x must be finite, got inf
     """
 
-    __slots__ = ("__weakref__", "_row")
+    __slots__ = ("__weakref__", "_pool", "_row")
 
     def __init__(self, x: float, y: float, angular: float = 0.0) -> None:
         values = (
@@ -152,43 +141,45 @@ class Velocity:
             check_number(y, "Velocity.y"),
             check_number(angular, "Velocity.angular"),
         )
-        self._row = VELOCITIES.allocate()
-        VELOCITIES.data[self._row] = values
+        pool = world_pools().velocities
+        self._pool: RowPool = pool
+        self._row = pool.allocate()
+        pool.data[self._row] = values
 
     def __del__(self) -> None:
         row = getattr(self, "_row", None)
-        if row is not None and VELOCITIES is not None:
-            VELOCITIES.release(row)
+        if row is not None:
+            self._pool.release(row)
 
     @property
     def x(self) -> float:
         """Horizontal speed in pixels per second."""
-        return float(VELOCITIES.data[self._row, 0])
+        return float(self._pool.data[self._row, 0])
 
     @x.setter
     def x(self, value: float) -> None:
-        VELOCITIES.data[self._row, 0] = check_number(value, "Velocity.x")
+        self._pool.data[self._row, 0] = check_number(value, "Velocity.x")
 
     @property
     def y(self) -> float:
         """Vertical speed in pixels per second (y up)."""
-        return float(VELOCITIES.data[self._row, 1])
+        return float(self._pool.data[self._row, 1])
 
     @y.setter
     def y(self, value: float) -> None:
-        VELOCITIES.data[self._row, 1] = check_number(value, "Velocity.y")
+        self._pool.data[self._row, 1] = check_number(value, "Velocity.y")
 
     @property
     def angular(self) -> float:
         """Turn rate in degrees per second, clockwise."""
-        return float(VELOCITIES.data[self._row, 2])
+        return float(self._pool.data[self._row, 2])
 
     @angular.setter
     def angular(self, value: float) -> None:
-        VELOCITIES.data[self._row, 2] = check_number(value, "Velocity.angular")
+        self._pool.data[self._row, 2] = check_number(value, "Velocity.angular")
 
     def __repr__(self) -> str:
-        x, y, angular = VELOCITIES.data[self._row].tolist()
+        x, y, angular = self._pool.data[self._row].tolist()
         return f"Velocity({x!r}, {y!r}, angular={angular!r})"
 
     def __copy__(self) -> Velocity:
@@ -248,7 +239,7 @@ class Shape:
     TypeError: Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str
     """
 
-    __slots__ = ("__weakref__", "_geometry", "_layer", "_mask", "_sensor")
+    __slots__ = ("__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_sensor")
 
     def __init__(
         self,
@@ -261,7 +252,9 @@ class Shape:
         self._layer = _check_bits(layer, "layer")
         self._mask = _check_bits(mask, "mask")
         self._sensor = bool(sensor)
-        _bump_epoch()
+        self._epochs: tuple[ShapeEpoch, ...] = ()
+        """The shape epochs of the worlds whose tables placed this shape: an edit bumps
+        them, and only those worlds re-read their shapes."""
 
     @property
     def geometry(self) -> AnyShape:
@@ -271,7 +264,7 @@ class Shape:
     @geometry.setter
     def geometry(self, value: AnyShape) -> None:
         self._geometry = _check_geometry(value)
-        _bump_epoch()
+        self._edited()
 
     @property
     def layer(self) -> int:
@@ -281,7 +274,7 @@ class Shape:
     @layer.setter
     def layer(self, value: int) -> None:
         self._layer = _check_bits(value, "layer")
-        _bump_epoch()
+        self._edited()
 
     @property
     def mask(self) -> int:
@@ -291,7 +284,7 @@ class Shape:
     @mask.setter
     def mask(self, value: int) -> None:
         self._mask = _check_bits(value, "mask")
-        _bump_epoch()
+        self._edited()
 
     @property
     def sensor(self) -> bool:
@@ -301,10 +294,18 @@ class Shape:
     @sensor.setter
     def sensor(self, value: bool) -> None:
         self._sensor = bool(value)
-        _bump_epoch()
+        self._edited()
+
+    def _edited(self) -> None:
+        for epoch in self._epochs:
+            epoch.value += 1
 
     def __repr__(self) -> str:
         return (
             f"Shape({self._geometry!r}, layer={self._layer}, mask={self._mask}, "
             f"sensor={self._sensor})"
         )
+
+    def __reduce__(self) -> tuple[type[Shape], tuple[AnyShape, int, int, bool]]:
+        # A copy belongs to no world's table yet.
+        return (Shape, (self._geometry, self._layer, self._mask, self._sensor))

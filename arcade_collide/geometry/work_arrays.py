@@ -1,10 +1,7 @@
-"""Work arrays kept from call to call, for the per-tick numpy code.
+"""Work arrays kept from call to call, for the per-tick code.
 
-Why: on this project's virtual machine, a temporary above about 128 kB comes from
-the C allocator as freshly mapped memory, and once freed its pages fault in again
-on the next call. Measured: about 1,000 page faults and a third of the broad
-phase's time per call at 20,000 boxes, and a 600-row polygon batch taking 1.1 ms
-with fresh blocks against 0.3 ms with reused ones. A buffer that is kept is
+A temporary above about 128 kB comes from the C allocator as freshly mapped memory,
+whose pages fault in again on every call once it is freed; a buffer that is kept is
 faulted in once.
 
 :class:`WorkArrays` holds named buffers; an owner with state (the broad phase)
