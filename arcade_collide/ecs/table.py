@@ -165,11 +165,6 @@ class ShapeTable:
             self._kernel_view = view
         return view[1], view[2], view[3]
 
-    @property
-    def size(self) -> int:
-        """Number of rows (collidable entities)."""
-        return len(self.entities)
-
     def prepare(self) -> None:
         """Rebuild the row layout now if the world's structure changed, without placing.
 
@@ -374,10 +369,9 @@ def _place(
             f"(x={x!r}, y={y!r}, angle={angle!r})"
         )
     n = len(poses)
-    # Work on whole columns: numpy runs an operation on (n, 2) or (n, 4) rows through
-    # an inner loop of length 2 or 4 when it cannot flatten them (strided views,
-    # broadcasting), which measured five to eight times slower than the same
-    # operation on each column.
+    # Work on whole columns: numpy runs an operation on (n, 2) or (n, 4) rows that it
+    # cannot flatten (strided views, broadcasting) through an inner loop of length 2
+    # or 4, several times slower than one long loop per column.
     x_all = poses[:, 0]
     y_all = poses[:, 1]
     aabbs = np.empty((n, 4), dtype=np.float64)

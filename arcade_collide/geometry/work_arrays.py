@@ -30,13 +30,10 @@ class WorkArrays:
     ((2, 3), 'float64')
     >>> work.get("a", (6,)).base is a.base   # the same memory, reused
     True
-    >>> work.arange(4).tolist()
-    [0, 1, 2, 3]
     """
 
     def __init__(self) -> None:
         self._arrays: dict[str, NDArray[Any]] = {}
-        self._aranges: dict[int, NDArray[np.intp]] = {}
 
     def get(self, name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> NDArray[Any]:
         """A C-contiguous ``shape`` view of the buffer ``name`` (contents undefined)."""
@@ -48,15 +45,6 @@ class WorkArrays:
             buf = np.empty(max(size, 1024) * 5 // 4, dtype=dtype)
             self._arrays[name] = buf
         return buf[:size] if len(shape) == 1 else buf[:size].reshape(shape)
-
-    def arange(self, n: int) -> NDArray[np.intp]:
-        """``np.arange(n)`` as ``intp``, built once per length and kept (read only)."""
-        kept = self._aranges.get(n)
-        if kept is None:
-            kept = np.arange(n, dtype=np.intp)
-            kept.flags.writeable = False
-            self._aranges = {n: kept}  # one length at a time: the latest
-        return kept
 
 
 _local = threading.local()
