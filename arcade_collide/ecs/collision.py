@@ -59,6 +59,9 @@ while another world is current raises ``RuntimeError`` (add one system per world
 Switching worlds and back is safe: the system's state belongs to its world. If its
 world is deleted and recreated, or cleared with ``esper.clear_database()``, the system
 starts afresh without events (those entities are gone and their ids may be reused).
+On an esper release other than 3.9 (see :mod:`~arcade_collide.ecs.esper_internals`)
+a cleared world cannot be told apart: its contacts end with :class:`CollisionEnded`
+events at the next tick, as if every entity had been deleted.
 
 Errors: an entity with a Shape but no Position, or a non-finite position, raises
 ``ValueError`` naming the entity before any state is changed.
@@ -82,13 +85,8 @@ from arcade_collide.ecs.contact_state import (
     pairs_of,
     started_events,
 )
-from arcade_collide.ecs.delivery import Delivery, Handler
-from arcade_collide.ecs.esper_internals import (
-    cached_answer,
-    entity_counter,
-    pending_deletions,
-    world_token,
-)
+from arcade_collide.ecs.delivery import Delivery, Handler, HandlerChanges
+from arcade_collide.ecs.esper_internals import entity_counter, pair_gone_check, world_token
 from arcade_collide.ecs.events import (
     ON_COLLISION_ENDED,
     ON_COLLISION_STARTED,
@@ -101,10 +99,9 @@ from arcade_collide.ecs.events import (
 )
 from arcade_collide.ecs.narrow_phase import touching_pairs
 from arcade_collide.ecs.table import TABLE_QUERY, table_for_current_world
+from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.arrays import BoolArray, IntArray
 from arcade_collide.geometry.contact import Contact
-
-_NONE: frozenset[object] = frozenset()
 
 
 class CollisionSystem(esper.Processor):
@@ -137,6 +134,8 @@ class CollisionSystem(esper.Processor):
         self._state = TouchingPairs()
         self._subscriptions: list[Subscription] = []
         self._pending_ended: list[CollisionEnded] = []
+        self._changes = HandlerChanges()
+        """Bumped when a subscription ends: its world's, once the system has run."""
         watch_handlers()
 
     # -- public API ---------------------------------------------------------
@@ -166,6 +165,7 @@ class CollisionSystem(esper.Processor):
 
     def _unsubscribe(self, sub: Subscription) -> None:
         self._subscriptions = [s for s in self._subscriptions if s is not sub]
+        self._changes.bump()
 
     def contacts(self, sensors: bool = True) -> dict[tuple[int, int], Contact]:
         """The pairs ``(a, b)``, ``a < b``, touching after the last tick, with their contacts.
@@ -258,6 +258,7 @@ class CollisionSystem(esper.Processor):
         counter = entity_counter()
         if self._world is None:
             self._world = (name, token, counter)
+            self._changes = world_state().handler_changes
             return
         own_name, own_token, own_counter = self._world
         if name != own_name:
@@ -269,6 +270,7 @@ class CollisionSystem(esper.Processor):
             # The world was deleted and recreated, or cleared: its entities are gone and
             # ids restart, so old pairs mean nothing. Start afresh, silently.
             self._world = (name, token, counter)
+            self._changes = world_state().handler_changes
             self._state = TouchingPairs()
             self._broad = BroadPhase()
             self._pending_ended = []
@@ -279,28 +281,20 @@ class CollisionSystem(esper.Processor):
         attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
         return any(getattr(s, attr) is not None for s in self._subscriptions)
 
-    def _handlers(self, name: str) -> tuple[list[Handler], Any]:
-        """The handlers of ``name`` now (esper's, then the subscriptions), and a check that
-        none can have been removed since."""
+    def _handlers(self, name: str) -> list[Handler]:
+        """The handlers of ``name`` now: esper's, then the subscriptions."""
         registry = esper.event_registry
-        refs = registry.get(name, ())
-        kept = frozenset(refs)
-        subscriptions = self._subscriptions  # replaced, not edited, by (un)subscribe
         handlers: list[Handler] = []
-        for ref in list(refs):
+        for ref in list(registry.get(name, ())):
             func = ref()
             if func is not None:
                 handlers.append(Handler(func, partial(_in_registry, registry, name, ref)))
         attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
-        for sub in subscriptions:
+        for sub in self._subscriptions:
             callback = getattr(sub, attr)
             if callback is not None:
                 handlers.append(Handler(callback, partial(_active, sub)))
-
-        def unchanged() -> bool:
-            return self._subscriptions is subscriptions and registry.get(name, _NONE) == kept
-
-        return handlers, unchanged
+        return handlers
 
     def _deliver(self, ended: list[CollisionEnded], started: list[CollisionStarted]) -> None:
         if self._pending_ended:
@@ -312,10 +306,11 @@ class CollisionSystem(esper.Processor):
         in_started = False
         try:
             if ended:
-                delivery.run(ended, *self._handlers(ON_COLLISION_ENDED))
+                delivery.run(ended, self._handlers(ON_COLLISION_ENDED), self._changes)
             in_started = True
             if started:
-                delivery.run(started, *self._handlers(ON_COLLISION_STARTED), _started_dropped())
+                handlers = self._handlers(ON_COLLISION_STARTED)
+                delivery.run(started, handlers, self._changes, pair_gone_check(TABLE_QUERY))
         except BaseException:
             # KeyboardInterrupt, SystemExit...: stop at once, but keep the books
             # balanced. Undelivered ended events wait for the next tick; pairs whose
@@ -340,22 +335,3 @@ def _in_registry(registry: dict[str, Any], name: str, ref: object) -> bool:
 
 def _active(sub: Subscription) -> bool:
     return sub.active
-
-
-def _started_dropped() -> Any:
-    """The check that drops a started event naming an entity a handler deleted.
-
-    Checking existence costs a little, so it is done only once a handler may have
-    deleted an entity: a deletion is pending, or an entity was created or deleted at
-    once (esper's cached answer to the table's query is gone).
-    """
-    dead = pending_deletions(())
-    answer = cached_answer(TABLE_QUERY)
-    exists = esper.entity_exists
-
-    def dropped(event: CollisionStarted) -> bool:
-        if dead or answer is None or cached_answer(TABLE_QUERY) is not answer:
-            return not (exists(event.a) and exists(event.b))
-        return False
-
-    return dropped

@@ -12,16 +12,16 @@ sprite callbacks):
   propagates; :attr:`Delivery.handed` says how many events of the run had their
   delivery begun, so the caller can keep its books for the rest.
 * A handler removed during delivery gets none of the remaining events: once the
-  handlers may have changed (``unchanged()`` returns False), each handler is called
-  only while its ``registered()`` says so. A handler added during delivery is not in
-  the list and gets the events of the next delivery.
+  handlers may have changed (the caller's :class:`HandlerChanges` count moved), each
+  handler is called only while its ``registered()`` says so. A handler added during
+  delivery is not in the list and gets the events of the next delivery.
 * An event ``dropped(event)`` rejects (a start naming an entity a handler deleted) goes
   to no handler and is recorded in :attr:`Delivery.dropped`.
 
 API::
 
     delivery = Delivery()
-    delivery.run(events, [Handler(func, registered), ...], unchanged, dropped=None)
+    delivery.run(events, [Handler(func, registered), ...], changes, dropped=None)
     ...                                   # more runs share the kept errors
     delivery.raise_first()                # after the last run
 
@@ -32,6 +32,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
+
+
+class HandlerChanges:
+    """A count the owner of a set of handlers bumps whenever one is removed (or added)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def bump(self) -> None:
+        """Record a change."""
+        self.count += 1
 
 
 class Handler(NamedTuple):
@@ -51,13 +64,15 @@ class Delivery:
     ...     raise ValueError(event)
     >>> delivery = Delivery()
     >>> always = lambda: True
-    >>> delivery.run([1, 2], [Handler(fails, always), Handler(log.append, always)], always)
+    >>> handlers = [Handler(fails, always), Handler(log.append, always)]
+    >>> delivery.run([1, 2], handlers, HandlerChanges())
     >>> log, len(delivery.errors)
     ([1, 2], 2)
     >>> delivery.raise_first()
     Traceback (most recent call last):
     ...
     ValueError: 1
+    another collision handler also raised: ValueError(2)
     """
 
     def __init__(self) -> None:
@@ -72,7 +87,7 @@ class Delivery:
         self,
         events: Sequence[Any],
         handlers: Sequence[Handler],
-        unchanged: Callable[[], bool],
+        changes: HandlerChanges,
         dropped: Callable[[Any], bool] | None = None,
     ) -> None:
         """Hand each of ``events`` to each of ``handlers``.
@@ -80,19 +95,20 @@ class Delivery:
         Args:
             events: The events, in delivery order.
             handlers: The handlers, in call order, as they were when delivery began.
-            unchanged: True while no handler can have been removed since delivery began
-                (a cheap check; then ``registered`` is not asked).
+            changes: Bumped whenever a handler is removed; while it stays as it was
+                when the run began, ``registered`` is not asked.
             dropped: Called before each event's delivery; True skips the event.
         """
         self.handed = 0
         errors = self.errors
+        start = changes.count
         for event in events:
             self.handed += 1
             if dropped is not None and dropped(event):
                 self.dropped.append(event)
                 continue
             for call, registered in handlers:
-                if not unchanged() and not registered():
+                if changes.count != start and not registered():
                     continue
                 try:
                     call(event)

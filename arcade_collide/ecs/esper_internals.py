@@ -14,11 +14,14 @@ Private names read (esper 3.9):
 * ``_components``: per component type, the set of entities holding one;
 * ``_get_components_cache`` and ``_cache_dirty``: esper's cached query answers, emptied
   (at the next query) whenever an entity or component comes or goes.
+
+The fallback for :func:`pair_gone_check` asks ``esper.entity_exists`` about every pair;
+for :func:`pending_deletions` about every entity; :func:`holders` runs a query.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 import esper
@@ -92,15 +95,38 @@ def holders(component_type: type[Any]) -> Collection[int]:
     return frozenset(entity for entity, _ in esper.get_component(component_type))
 
 
-def cached_answer(query: tuple[type[Any], ...]) -> object | None:
-    """esper's cached answer to ``esper.get_components(*query)`` while it is valid.
+def pair_gone_check(query: tuple[type[Any], ...]) -> Callable[[Any], bool]:
+    """A check, for objects with entity ids ``a`` and ``b``, that either no longer exists.
 
-    esper drops its cached answers whenever an entity or component is created or
-    removed (even if a later query fills the cache again), so while this returns the
-    same object no entity came or went that way. None when there is no valid cached
-    answer, and always with the public fallbacks (callers then check each entity).
+    Made before handlers run, it asks esper about the entities only once one may have
+    gone: a deletion is pending, or an entity or component came or went at once (esper
+    then drops its cached answer to ``query``, even if a later query fills the cache
+    again). With the public fallbacks it always asks.
+
+    >>> from typing import NamedTuple
+    >>> class Pair(NamedTuple):
+    ...     a: int
+    ...     b: int
+    >>> gone = pair_gone_check(())
+    >>> entity = esper.create_entity()
+    >>> gone(Pair(entity, entity)), gone(Pair(entity, entity + 1))
+    (False, True)
     """
-    if not _private or getattr(esper, "_cache_dirty"):  # noqa: B009
-        return None
+    exists = esper.entity_exists
+    if not _private:
+        return lambda pair: not (exists(pair.a) and exists(pair.b))
+    dead: set[int] = getattr(esper, "_dead_entities")  # noqa: B009
     queries: dict[Any, Any] = getattr(esper, "_get_components_cache")  # noqa: B009
-    return queries.get(query)
+    answer = None if getattr(esper, "_cache_dirty") else queries.get(query)  # noqa: B009
+
+    def gone(pair: Any) -> bool:
+        if (
+            dead
+            or answer is None
+            or getattr(esper, "_cache_dirty")  # noqa: B009
+            or queries.get(query) is not answer
+        ):
+            return not (exists(pair.a) and exists(pair.b))
+        return False
+
+    return gone

@@ -1,4 +1,4 @@
-"""What the ECS keeps for each esper world: its row pools, shape epoch and shape table.
+"""What the ECS keeps for each esper world: row pools, shape epoch, shape table, handler changes.
 
 Nothing here is shared between worlds: a Position written, a Shape edited or an entity
 created in one world never makes another world's systems redo work, and deleting or
@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import esper
 
+from arcade_collide.ecs.delivery import HandlerChanges
 from arcade_collide.ecs.esper_internals import world_token
 from arcade_collide.ecs.storage import POSITIONS, VELOCITIES, RowPool
 
@@ -44,6 +45,8 @@ class WorldState:
         """The world's :func:`~arcade_collide.ecs.esper_internals.world_token`."""
         self.pools = pools or WorldPools(RowPool(3), RowPool(3))
         self.shape_epoch = ShapeEpoch()
+        self.handler_changes = HandlerChanges()
+        """Bumped when a collision handler of the world is removed (or subscribed)."""
         self.table: Any = None
         """The world's :class:`~arcade_collide.ecs.table.ShapeTable` once made."""
 

@@ -9,6 +9,7 @@ import esper
 import pytest
 
 from arcade_collide.ecs import (
+    CollisionEnded,
     CollisionSystem,
     MovementSystem,
     Position,
@@ -118,11 +119,13 @@ def test_another_esper_version_gets_the_public_fallbacks(
     try:
         assert not esper_internals.private_state_in_use()
         assert esper_internals.entity_counter() is None
-        assert esper_internals.cached_answer((Position, Shape)) is None
         doomed = esper.create_entity(Position(0, 0), Shape(Circle(1)))
         kept = esper.create_entity(Position(0, 0), Shape(Circle(1)))
         esper.delete_entity(doomed)
         assert set(esper_internals.pending_deletions([doomed, kept])) == {doomed}
+        gone = esper_internals.pair_gone_check((Position, Shape))
+        assert gone(CollisionEnded(doomed, kept, False))
+        assert not gone(CollisionEnded(kept, kept, False))
         assert set(esper_internals.holders(Shape)) == {doomed, kept}
     finally:
         monkeypatch.undo()
