@@ -133,7 +133,7 @@ class PooledRows:
         """The rows, in the order of the handles (a view when it can be one)."""
         if len(self._groups) == 1:
             pool, _, rows = self._groups[0]
-            return pool.data[rows]
+            return pool.data[rows] if isinstance(rows, slice) else pool.data.take(rows, axis=0)
         out = np.empty((self.size, width), dtype=np.float64)
         for pool, at, rows in self._groups:
             out[at] = pool.data[rows]
