@@ -16,7 +16,7 @@ of its attributes between ticks is picked up on the next tick.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, TypeVar, overload
 
 from arcade_collide.ecs.storage import RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch, world_pools
@@ -26,7 +26,71 @@ from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape
 ALL_LAYERS = 0xFFFF_FFFF
 """A mask with all 32 layer bits set: collide with every layer."""
 
-class Position:
+
+_P = TypeVar("_P", bound="_Pooled")
+
+
+class _Pooled:
+    """A component whose three numbers live in a row of its world's pool."""
+
+    __slots__ = ("__weakref__", "_pool", "_row")
+
+    _third: str
+    """The name of the third number (the first two are ``x`` and ``y``)."""
+
+    def _store(self, pool: RowPool, values: tuple[float, float, float]) -> None:
+        self._pool = pool
+        self._row = pool.allocate()
+        pool.data[self._row] = values
+        pool.version += 1
+
+    def __del__(self) -> None:
+        row = getattr(self, "_row", None)
+        if row is not None:
+            self._pool.release(row)
+
+    def _values(self) -> tuple[float, float, float]:
+        x, y, third = self._pool.data[self._row].tolist()
+        return x, y, third
+
+    def __repr__(self) -> str:
+        x, y, third = self._values()
+        return f"{type(self).__name__}({x!r}, {y!r}, {self._third}={third!r})"
+
+    def __copy__(self: _P) -> _P:
+        return type(self)(*self._values())  # type: ignore[call-arg]
+
+    def __deepcopy__(self: _P, memo: dict[int, Any]) -> _P:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[type[_Pooled], tuple[float, float, float]]:
+        return (type(self), self._values())
+
+
+class _Column:
+    """A number of a :class:`_Pooled` component: one column of its row, validated."""
+
+    __slots__ = ("column", "label")
+
+    def __init__(self, column: int, label: str) -> None:
+        self.column = column
+        self.label = label
+
+    @overload
+    def __get__(self, obj: None, owner: type[Any] | None = None) -> _Column: ...
+    @overload
+    def __get__(self, obj: _Pooled, owner: type[Any] | None = None) -> float: ...
+    def __get__(self, obj: _Pooled | None, owner: type[Any] | None = None) -> float | _Column:
+        if obj is None:
+            return self
+        return float(obj._pool.data[obj._row, self.column])
+
+    def __set__(self, obj: _Pooled, value: float) -> None:
+        obj._pool.data[obj._row, self.column] = check_number(value, self.label)
+        obj._pool.version += 1
+
+
+class Position(_Pooled):
     """Where an entity is: ``x``, ``y`` in pixels and ``angle`` in degrees clockwise
     (like :attr:`arcade.Sprite.angle`).
 
@@ -49,7 +113,15 @@ class Position:
     ValueError: Position.y must be finite, got nan
     """
 
-    __slots__ = ("__weakref__", "_pool", "_row")
+    __slots__ = ()
+    _third = "angle"
+
+    x = _Column(0, "Position.x")
+    """Horizontal position in pixels."""
+    y = _Column(1, "Position.y")
+    """Vertical position in pixels (y up)."""
+    angle = _Column(2, "Position.angle")
+    """Rotation in degrees, clockwise."""
 
     def __init__(self, x: float, y: float, angle: float = 0.0) -> None:
         values = (
@@ -57,62 +129,10 @@ class Position:
             check_number(y, "Position.y"),
             check_number(angle, "Position.angle"),
         )
-        pool = world_pools().positions
-        self._pool: RowPool = pool
-        self._row = pool.allocate()
-        pool.data[self._row] = values
-        pool.version += 1
-
-    def __del__(self) -> None:
-        row = getattr(self, "_row", None)
-        if row is not None:
-            self._pool.release(row)
-
-    @property
-    def x(self) -> float:
-        """Horizontal position in pixels."""
-        return float(self._pool.data[self._row, 0])
-
-    @x.setter
-    def x(self, value: float) -> None:
-        self._pool.data[self._row, 0] = check_number(value, "Position.x")
-        self._pool.version += 1
-
-    @property
-    def y(self) -> float:
-        """Vertical position in pixels (y up)."""
-        return float(self._pool.data[self._row, 1])
-
-    @y.setter
-    def y(self, value: float) -> None:
-        self._pool.data[self._row, 1] = check_number(value, "Position.y")
-        self._pool.version += 1
-
-    @property
-    def angle(self) -> float:
-        """Rotation in degrees, clockwise."""
-        return float(self._pool.data[self._row, 2])
-
-    @angle.setter
-    def angle(self, value: float) -> None:
-        self._pool.data[self._row, 2] = check_number(value, "Position.angle")
-        self._pool.version += 1
-
-    def __repr__(self) -> str:
-        x, y, angle = self._pool.data[self._row].tolist()
-        return f"Position({x!r}, {y!r}, angle={angle!r})"
-
-    def __copy__(self) -> Position:
-        return Position(self.x, self.y, self.angle)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
-        return self.__copy__()
-
-    def __reduce__(self) -> tuple[type[Position], tuple[float, float, float]]:
-        return (Position, (self.x, self.y, self.angle))
+        self._store(world_pools().positions, values)
 
 
-class Velocity:
+class Velocity(_Pooled):
     """How fast an entity moves: ``x``, ``y`` in pixels per second and ``angular`` in
     degrees per second (clockwise).
 
@@ -133,7 +153,15 @@ class Velocity:
     ValueError: Velocity.x must be finite, got inf
     """
 
-    __slots__ = ("__weakref__", "_pool", "_row")
+    __slots__ = ()
+    _third = "angular"
+
+    x = _Column(0, "Velocity.x")
+    """Horizontal speed in pixels per second."""
+    y = _Column(1, "Velocity.y")
+    """Vertical speed in pixels per second (y up)."""
+    angular = _Column(2, "Velocity.angular")
+    """Turn rate in degrees per second, clockwise."""
 
     def __init__(self, x: float, y: float, angular: float = 0.0) -> None:
         values = (
@@ -141,55 +169,7 @@ class Velocity:
             check_number(y, "Velocity.y"),
             check_number(angular, "Velocity.angular"),
         )
-        pool = world_pools().velocities
-        self._pool: RowPool = pool
-        self._row = pool.allocate()
-        pool.data[self._row] = values
-
-    def __del__(self) -> None:
-        row = getattr(self, "_row", None)
-        if row is not None:
-            self._pool.release(row)
-
-    @property
-    def x(self) -> float:
-        """Horizontal speed in pixels per second."""
-        return float(self._pool.data[self._row, 0])
-
-    @x.setter
-    def x(self, value: float) -> None:
-        self._pool.data[self._row, 0] = check_number(value, "Velocity.x")
-
-    @property
-    def y(self) -> float:
-        """Vertical speed in pixels per second (y up)."""
-        return float(self._pool.data[self._row, 1])
-
-    @y.setter
-    def y(self, value: float) -> None:
-        self._pool.data[self._row, 1] = check_number(value, "Velocity.y")
-
-    @property
-    def angular(self) -> float:
-        """Turn rate in degrees per second, clockwise."""
-        return float(self._pool.data[self._row, 2])
-
-    @angular.setter
-    def angular(self, value: float) -> None:
-        self._pool.data[self._row, 2] = check_number(value, "Velocity.angular")
-
-    def __repr__(self) -> str:
-        x, y, angular = self._pool.data[self._row].tolist()
-        return f"Velocity({x!r}, {y!r}, angular={angular!r})"
-
-    def __copy__(self) -> Velocity:
-        return Velocity(self.x, self.y, self.angular)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Velocity:
-        return self.__copy__()
-
-    def __reduce__(self) -> tuple[type[Velocity], tuple[float, float, float]]:
-        return (Velocity, (self.x, self.y, self.angular))
+        self._store(world_pools().velocities, values)
 
 
 def _check_bits(value: object, name: str) -> int:
