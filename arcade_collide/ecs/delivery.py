@@ -20,7 +20,7 @@ sprite callbacks):
 
 API::
 
-    delivery = Delivery()
+    delivery = Delivery("collision handler")
     delivery.run(events, [Handler(func, registered), ...], changes, dropped=None)
     ...                                   # more runs share the kept errors
     delivery.raise_first()                # after the last run
@@ -59,6 +59,9 @@ class Handler(NamedTuple):
 class Delivery:
     """One tick's delivery of events to handlers, by the rules of the module docstring.
 
+    Args:
+        what: What the handlers are, for the notes on the re-raised exception.
+
     >>> log = []
     >>> def fails(event: int) -> None:
     ...     raise ValueError(event)
@@ -75,7 +78,8 @@ class Delivery:
     another collision handler also raised: ValueError(2)
     """
 
-    def __init__(self) -> None:
+    def __init__(self, what: str = "collision handler") -> None:
+        self.what = what
         self.errors: list[Exception] = []
         """The exceptions handlers raised, in order."""
         self.handed = 0
@@ -130,5 +134,5 @@ class Delivery:
             for later in errors[1:]:
                 note = getattr(first, "add_note", None)
                 if note is not None:
-                    note(f"another collision handler also raised: {later!r}")
+                    note(f"another {self.what} also raised: {later!r}")
             raise first
