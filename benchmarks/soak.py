@@ -48,7 +48,7 @@ from arcade_collide.ecs import (
     Shape,
     Velocity,
 )
-from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.shapes import AnyShape
 
 MIB = 1024.0 * 1024.0
@@ -165,12 +165,13 @@ def main(argv: list[str] | None = None) -> int:
             gc.collect()
             heap, peak = tracemalloc.get_traced_memory() if trace else (math.nan, math.nan)
             rss = rss_mib()
+            pools = world_pools()
             median_ms = statistics.median(times) * 1e3
             wall_ms = statistics.median(walls) * 1e3
             rows.append((heap / MIB, rss, median_ms))
             print(
-                f"{n:8d} {heap / MIB:9.2f} {peak / MIB:9.2f} {rss:8.1f} {POSITIONS.live:8d} "
-                f"{VELOCITIES.live:8d} {len(world.live):8d} {median_ms:8.3f} {wall_ms:8.3f} "
+                f"{n:8d} {heap / MIB:9.2f} {peak / MIB:9.2f} {rss:8.1f} {pools.positions.live:8d} "
+                f"{pools.velocities.live:8d} {len(world.live):8d} {median_ms:8.3f} {wall_ms:8.3f} "
                 f"{world.events:8d}",
                 flush=True,
             )

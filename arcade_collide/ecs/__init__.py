@@ -10,14 +10,17 @@
     sub = collisions.subscribe(on_started=print, on_ended=print)  # held strongly
     esper.process(1 / 60)                                          # dt in seconds
 
-Data-oriented design: Position and Velocity objects are handles on rows of shared
-numpy tables (:mod:`~arcade_collide.ecs.storage`), so a tick moves every entity with
-a few array operations. Per-entity Python work happens only when the world's structure
+Data-oriented design: Position and Velocity objects are handles on rows of numpy row
+pools, one pair of pools per esper world (:mod:`~arcade_collide.ecs.storage`,
+:mod:`~arcade_collide.ecs.world_state`), so a tick moves every entity with a few
+array operations. Per-entity Python work happens only when the world's structure
 changes (esper hands back the same cached component list otherwise) or a Shape is
 edited. One writer per piece of data: MovementSystem writes positions; only the
 world-space shape table's refresh (:mod:`~arcade_collide.ecs.table`) writes world
-shapes and boxes; CollisionSystem reads them and owns the contact state and events
-(:mod:`~arcade_collide.ecs.collision` states the event rules).
+shapes and boxes; CollisionSystem runs the stages after it (broad phase, narrow
+phase, contact state, delivery: :mod:`~arcade_collide.ecs.collision` lists them and
+states the event rules). Only :mod:`~arcade_collide.ecs.esper_internals` reads
+esper's private state.
 
 Nothing here imports arcade, and no geometry is done inline: the systems call
 :mod:`arcade_collide.geometry`.

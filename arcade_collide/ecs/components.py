@@ -1,8 +1,9 @@
 """The components: :class:`Position`, :class:`Velocity` and :class:`Shape`.
 
-``Position`` and ``Velocity`` keep their numbers in shared numpy tables
-(:mod:`arcade_collide.ecs.storage`); the objects are thin handles whose
-attributes read and write their row, so game code uses them like plain objects
+``Position`` and ``Velocity`` keep their numbers in the numpy row pools of the esper
+world current when they are made (:mod:`arcade_collide.ecs.storage`,
+:func:`~arcade_collide.ecs.world_state.world_pools`); the objects are thin handles
+whose attributes read and write their row, so game code uses them like plain objects
 and systems process all rows at once. Every assignment is validated: a NaN or
 infinite value raises ``ValueError`` naming the attribute, a non-number raises
 ``TypeError``.
@@ -15,30 +16,81 @@ of its attributes between ticks is picked up on the next tick.
 from __future__ import annotations
 
 import numbers
-from typing import Any
+from typing import Any, TypeVar, overload
 
-from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.ecs.storage import RowPool
+from arcade_collide.ecs.world_state import ShapeEpoch, world_pools
 from arcade_collide.geometry.pose import check_number
 from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape
 
 ALL_LAYERS = 0xFFFF_FFFF
 """A mask with all 32 layer bits set: collide with every layer."""
 
-_epoch = 0
+
+_P = TypeVar("_P", bound="_Pooled")
 
 
-def shape_epoch() -> int:
-    """A counter bumped by every change to any :class:`Shape`: systems re-read shapes
-    only when it moved."""
-    return _epoch
+class _Pooled:
+    """A component whose three numbers live in a row of its world's pool."""
+
+    __slots__ = ("__weakref__", "_pool", "_row")
+
+    _third: str
+    """The name of the third number (the first two are ``x`` and ``y``)."""
+
+    def _store(self, pool: RowPool, values: tuple[float, float, float]) -> None:
+        self._pool = pool
+        self._row = pool.allocate()
+        pool.data[self._row] = values
+        pool.version += 1
+
+    def __del__(self) -> None:
+        row = getattr(self, "_row", None)
+        if row is not None:
+            self._pool.release(row)
+
+    def _values(self) -> tuple[float, float, float]:
+        x, y, third = self._pool.data[self._row].tolist()
+        return x, y, third
+
+    def __repr__(self) -> str:
+        x, y, third = self._values()
+        return f"{type(self).__name__}({x!r}, {y!r}, {self._third}={third!r})"
+
+    def __copy__(self: _P) -> _P:
+        return type(self)(*self._values())  # type: ignore[call-arg]
+
+    def __deepcopy__(self: _P, memo: dict[int, Any]) -> _P:
+        return self.__copy__()
+
+    def __reduce__(self) -> tuple[type[_Pooled], tuple[float, float, float]]:
+        return (type(self), self._values())
 
 
-def _bump_epoch() -> None:
-    global _epoch
-    _epoch += 1
+class _Column:
+    """A number of a :class:`_Pooled` component: one column of its row, validated."""
+
+    __slots__ = ("column", "label")
+
+    def __init__(self, column: int, label: str) -> None:
+        self.column = column
+        self.label = label
+
+    @overload
+    def __get__(self, obj: None, owner: type[Any] | None = None) -> _Column: ...
+    @overload
+    def __get__(self, obj: _Pooled, owner: type[Any] | None = None) -> float: ...
+    def __get__(self, obj: _Pooled | None, owner: type[Any] | None = None) -> float | _Column:
+        if obj is None:
+            return self
+        return float(obj._pool.data[obj._row, self.column])
+
+    def __set__(self, obj: _Pooled, value: float) -> None:
+        obj._pool.data[obj._row, self.column] = check_number(value, self.label)
+        obj._pool.version += 1
 
 
-class Position:
+class Position(_Pooled):
     """Where an entity is: ``x``, ``y`` in pixels and ``angle`` in degrees clockwise
     (like :attr:`arcade.Sprite.angle`).
 
@@ -61,7 +113,15 @@ class Position:
     ValueError: Position.y must be finite, got nan
     """
 
-    __slots__ = ("__weakref__", "_row")
+    __slots__ = ()
+    _third = "angle"
+
+    x = _Column(0, "Position.x")
+    """Horizontal position in pixels."""
+    y = _Column(1, "Position.y")
+    """Vertical position in pixels (y up)."""
+    angle = _Column(2, "Position.angle")
+    """Rotation in degrees, clockwise."""
 
     def __init__(self, x: float, y: float, angle: float = 0.0) -> None:
         values = (
@@ -69,61 +129,10 @@ class Position:
             check_number(y, "Position.y"),
             check_number(angle, "Position.angle"),
         )
-        self._row = POSITIONS.allocate()
-        POSITIONS.data[self._row] = values
-        POSITIONS.version += 1
-
-    def __del__(self) -> None:
-        # At interpreter exit the pool may already be gone; nothing to give back then.
-        row = getattr(self, "_row", None)
-        if row is not None and POSITIONS is not None:
-            POSITIONS.release(row)
-
-    @property
-    def x(self) -> float:
-        """Horizontal position in pixels."""
-        return float(POSITIONS.data[self._row, 0])
-
-    @x.setter
-    def x(self, value: float) -> None:
-        POSITIONS.data[self._row, 0] = check_number(value, "Position.x")
-        POSITIONS.version += 1
-
-    @property
-    def y(self) -> float:
-        """Vertical position in pixels (y up)."""
-        return float(POSITIONS.data[self._row, 1])
-
-    @y.setter
-    def y(self, value: float) -> None:
-        POSITIONS.data[self._row, 1] = check_number(value, "Position.y")
-        POSITIONS.version += 1
-
-    @property
-    def angle(self) -> float:
-        """Rotation in degrees, clockwise."""
-        return float(POSITIONS.data[self._row, 2])
-
-    @angle.setter
-    def angle(self, value: float) -> None:
-        POSITIONS.data[self._row, 2] = check_number(value, "Position.angle")
-        POSITIONS.version += 1
-
-    def __repr__(self) -> str:
-        x, y, angle = POSITIONS.data[self._row].tolist()
-        return f"Position({x!r}, {y!r}, angle={angle!r})"
-
-    def __copy__(self) -> Position:
-        return Position(self.x, self.y, self.angle)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Position:
-        return self.__copy__()
-
-    def __reduce__(self) -> tuple[type[Position], tuple[float, float, float]]:
-        return (Position, (self.x, self.y, self.angle))
+        self._store(world_pools().positions, values)
 
 
-class Velocity:
+class Velocity(_Pooled):
     """How fast an entity moves: ``x``, ``y`` in pixels per second and ``angular`` in
     degrees per second (clockwise).
 
@@ -144,7 +153,15 @@ class Velocity:
     ValueError: Velocity.x must be finite, got inf
     """
 
-    __slots__ = ("__weakref__", "_row")
+    __slots__ = ()
+    _third = "angular"
+
+    x = _Column(0, "Velocity.x")
+    """Horizontal speed in pixels per second."""
+    y = _Column(1, "Velocity.y")
+    """Vertical speed in pixels per second (y up)."""
+    angular = _Column(2, "Velocity.angular")
+    """Turn rate in degrees per second, clockwise."""
 
     def __init__(self, x: float, y: float, angular: float = 0.0) -> None:
         values = (
@@ -152,53 +169,7 @@ class Velocity:
             check_number(y, "Velocity.y"),
             check_number(angular, "Velocity.angular"),
         )
-        self._row = VELOCITIES.allocate()
-        VELOCITIES.data[self._row] = values
-
-    def __del__(self) -> None:
-        row = getattr(self, "_row", None)
-        if row is not None and VELOCITIES is not None:
-            VELOCITIES.release(row)
-
-    @property
-    def x(self) -> float:
-        """Horizontal speed in pixels per second."""
-        return float(VELOCITIES.data[self._row, 0])
-
-    @x.setter
-    def x(self, value: float) -> None:
-        VELOCITIES.data[self._row, 0] = check_number(value, "Velocity.x")
-
-    @property
-    def y(self) -> float:
-        """Vertical speed in pixels per second (y up)."""
-        return float(VELOCITIES.data[self._row, 1])
-
-    @y.setter
-    def y(self, value: float) -> None:
-        VELOCITIES.data[self._row, 1] = check_number(value, "Velocity.y")
-
-    @property
-    def angular(self) -> float:
-        """Turn rate in degrees per second, clockwise."""
-        return float(VELOCITIES.data[self._row, 2])
-
-    @angular.setter
-    def angular(self, value: float) -> None:
-        VELOCITIES.data[self._row, 2] = check_number(value, "Velocity.angular")
-
-    def __repr__(self) -> str:
-        x, y, angular = VELOCITIES.data[self._row].tolist()
-        return f"Velocity({x!r}, {y!r}, angular={angular!r})"
-
-    def __copy__(self) -> Velocity:
-        return Velocity(self.x, self.y, self.angular)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> Velocity:
-        return self.__copy__()
-
-    def __reduce__(self) -> tuple[type[Velocity], tuple[float, float, float]]:
-        return (Velocity, (self.x, self.y, self.angular))
+        self._store(world_pools().velocities, values)
 
 
 def _check_bits(value: object, name: str) -> int:
@@ -248,7 +219,7 @@ class Shape:
     TypeError: Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str
     """
 
-    __slots__ = ("__weakref__", "_geometry", "_layer", "_mask", "_sensor")
+    __slots__ = ("__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_sensor")
 
     def __init__(
         self,
@@ -261,7 +232,9 @@ class Shape:
         self._layer = _check_bits(layer, "layer")
         self._mask = _check_bits(mask, "mask")
         self._sensor = bool(sensor)
-        _bump_epoch()
+        self._epochs: tuple[ShapeEpoch, ...] = ()
+        """The shape epochs of the worlds whose tables placed this shape: an edit bumps
+        them, and only those worlds re-read their shapes."""
 
     @property
     def geometry(self) -> AnyShape:
@@ -271,7 +244,7 @@ class Shape:
     @geometry.setter
     def geometry(self, value: AnyShape) -> None:
         self._geometry = _check_geometry(value)
-        _bump_epoch()
+        self._edited()
 
     @property
     def layer(self) -> int:
@@ -281,7 +254,7 @@ class Shape:
     @layer.setter
     def layer(self, value: int) -> None:
         self._layer = _check_bits(value, "layer")
-        _bump_epoch()
+        self._edited()
 
     @property
     def mask(self) -> int:
@@ -291,7 +264,7 @@ class Shape:
     @mask.setter
     def mask(self, value: int) -> None:
         self._mask = _check_bits(value, "mask")
-        _bump_epoch()
+        self._edited()
 
     @property
     def sensor(self) -> bool:
@@ -301,10 +274,18 @@ class Shape:
     @sensor.setter
     def sensor(self, value: bool) -> None:
         self._sensor = bool(value)
-        _bump_epoch()
+        self._edited()
+
+    def _edited(self) -> None:
+        for epoch in self._epochs:
+            epoch.value += 1
 
     def __repr__(self) -> str:
         return (
             f"Shape({self._geometry!r}, layer={self._layer}, mask={self._mask}, "
             f"sensor={self._sensor})"
         )
+
+    def __reduce__(self) -> tuple[type[Shape], tuple[AnyShape, int, int, bool]]:
+        # A copy belongs to no world's table yet.
+        return (Shape, (self._geometry, self._layer, self._mask, self._sensor))

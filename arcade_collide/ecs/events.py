@@ -28,6 +28,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import esper
 
+from arcade_collide.ecs.delivery import HandlerChanges
+from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.contact import Contact
 
 if TYPE_CHECKING:
@@ -82,15 +84,18 @@ class _WatchedHandlers(set[Any]):
     esper removes a handler's weak reference from this set in two cases: through
     ``esper.remove_handler`` (the reference is alive: no warning) and from the weak
     reference's own callback once the handler was garbage-collected (the reference
-    is dead: the handler was dropped without the game asking, so warn).
+    is dead: the handler was dropped without the game asking, so warn). Either way the
+    world's :class:`~arcade_collide.ecs.delivery.HandlerChanges` is bumped.
     """
 
-    def __init__(self, name: str, refs: Any = ()) -> None:
+    def __init__(self, name: str, changes: HandlerChanges, refs: Any = ()) -> None:
         super().__init__(refs)
         self.name = name
+        self.changes = changes
 
     def remove(self, ref: Any) -> None:
         super().remove(ref)
+        self.changes.bump()
         # At interpreter exit every module-level handler dies: that is no mistake of the game's.
         if ref() is None and not sys.is_finalizing():
             warnings.warn(
@@ -122,7 +127,8 @@ def watch_handlers() -> None:
     for name in (ON_COLLISION_STARTED, ON_COLLISION_ENDED):
         refs = registry.get(name)
         if type(refs) is not _WatchedHandlers:
-            registry[name] = _WatchedHandlers(name, refs or ())
+            changes = world_state().handler_changes
+            registry[name] = _WatchedHandlers(name, changes, refs or ())
 
 
 StartedHandler = Callable[[CollisionStarted], object]

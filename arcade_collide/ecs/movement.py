@@ -8,7 +8,7 @@ import esper
 import numpy as np
 
 from arcade_collide.ecs.components import Position, Velocity
-from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.ecs.storage import PooledRows
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.arrays import IntArray
 from arcade_collide.geometry.pose import check_number
@@ -30,11 +30,14 @@ class MovementSystem(esper.Processor):
 
     def __init__(self) -> None:
         self._source: object = None
-        self._positions: IntArray | slice = slice(0, 0)
-        self._velocities: IntArray | slice = slice(0, 0)
+        self._positions = PooledRows([])
+        """Each distinct moving Position object once."""
+        self._velocities = PooledRows([])
+        """The Velocity of each moving entity, in entity order."""
+        self._which: IntArray | None = None
+        """Per moving entity, its Position in :attr:`_positions`, when some Position
+        object belongs to several moving entities (else None: one each, in order)."""
         self._entities: IntArray = np.empty(0, dtype=np.int64)
-        self._shared = False
-        """Whether some Position object belongs to several moving entities."""
 
     def process(self, dt: float, *args: Any, **kwargs: Any) -> None:
         """Advance by ``dt`` seconds.
@@ -52,49 +55,40 @@ class MovementSystem(esper.Processor):
             self._index(source)
             self._source = source
         if len(self._entities):
-            p = POSITIONS.data
+            which = self._which
             # Overflow is reported below as a ValueError naming the entity, not as a warning.
             with np.errstate(over="ignore", invalid="ignore"):
-                shift = VELOCITIES.data[self._velocities] * step
-                if self._shared:
+                shift = self._velocities.read() * step
+                if which is not None:
                     # One Position object on several entities moves by each of their
                     # velocities, as a loop over the entities would move it.
-                    total = np.zeros_like(p)
-                    assert not isinstance(self._positions, slice)  # repeated rows
-                    np.add.at(total, self._positions, shift)
-                    shift = total[self._positions]
-                moved = p[self._positions] + shift
+                    total = np.zeros((self._positions.size, 3))
+                    np.add.at(total, which, shift)
+                    shift = total
+                moved = self._positions.read() + shift
             if not np.isfinite(moved).all():
-                row = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
+                bad = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
+                row = bad if which is None else int(np.flatnonzero(which == bad)[0])
                 raise ValueError(
                     f"entity {int(self._entities[row])}: Position would not be finite "
-                    f"({moved[row].tolist()}) after moving by dt={step!r}"
+                    f"({moved[bad].tolist()}) after moving by dt={step!r}"
                 )
-            p[self._positions] = moved
-            POSITIONS.touch()
+            self._positions.write(moved)
         table.refresh()
 
     def _index(self, source: list[tuple[int, tuple[Position, Velocity]]]) -> None:
         # Only when the world's structure changed: esper hands back the same cached
         # list object otherwise.
         items = sorted(source, key=lambda item: item[0])
-        n = len(items)
-        self._entities = np.fromiter((e for e, _ in items), dtype=np.int64, count=n)
-        rows = np.fromiter((c[0]._row for _, c in items), dtype=np.intp, count=n)
-        self._positions = _as_slice(rows)
-        self._shared = len(np.unique(rows)) < n
-        self._velocities = _as_slice(
-            np.fromiter((c[1]._row for _, c in items), dtype=np.intp, count=n)
-        )
-
-
-def _as_slice(rows: IntArray) -> IntArray | slice:
-    """A slice when the rows are consecutive (entities created together), else the rows.
-
-    Slices read and write the tables without gathering.
-    """
-    if len(rows) and int(rows[-1]) - int(rows[0]) == len(rows) - 1 and (
-        np.diff(rows) == 1
-    ).all():
-        return slice(int(rows[0]), int(rows[-1]) + 1)
-    return rows
+        self._entities = np.fromiter((e for e, _ in items), dtype=np.int64, count=len(items))
+        self._velocities = PooledRows([c[1] for _, c in items])
+        first: dict[int, int] = {}
+        positions: list[Position] = []
+        which = []
+        for _, (position, _velocity) in items:
+            k = first.setdefault(id(position), len(positions))
+            if k == len(positions):
+                positions.append(position)
+            which.append(k)
+        self._positions = PooledRows(positions)
+        self._which = None if len(positions) == len(items) else np.array(which, dtype=np.intp)

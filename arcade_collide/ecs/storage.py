@@ -1,14 +1,15 @@
-"""Shared numpy storage behind the Position and Velocity components.
+"""numpy storage behind the Position and Velocity components: row pools.
 
-Each component type keeps its numbers in one module-level :class:`RowPool`: a
-growable ``float64`` table, one row per live component object. A component object
-only remembers its row, and its ``x``/``y``/``angle`` properties read and write the
-table. Game code therefore works with ordinary objects, while the systems update
-every entity at once with whole-array numpy operations: no per-entity Python work,
-no copying of component objects into arrays and back each tick.
+A :class:`RowPool` is a growable ``float64`` table, one row per live component object,
+with a free list. Each esper world has its own pools
+(:func:`arcade_collide.ecs.world_state.world_pools`); a component object takes a row in
+the pools of the world that is current when it is made, remembers that pool and its
+row, and its ``x``/``y``/``angle`` properties read and write the row. Game code works
+with ordinary objects, while the systems update every entity at once with whole-array
+numpy operations (:class:`PooledRows`).
 
 Rows are released when the component object is garbage collected, and reused.
-The table may be reallocated when it grows, so systems must read :attr:`RowPool.data`
+The table may be reallocated when it grows, so systems read :attr:`RowPool.data`
 afresh at each tick and never keep it across ticks.
 
 This module never imports esper or arcade.
@@ -17,9 +18,14 @@ This module never imports esper or arcade.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
 
 
 class RowPool:
@@ -85,9 +91,88 @@ class RowPool:
         return len(self.data) - len(self._free)
 
 
+class PooledRows:
+    """The rows of a list of component objects, read and written as one ``(N, width)`` array.
+
+    The objects usually share one pool, and are then read through a slice when their
+    rows are consecutive (objects created together), else through one gather; objects
+    from several pools (made while another world was current) are gathered per pool.
+
+    Args:
+        handles: Component objects with a ``_pool`` and a ``_row``.
+
+    >>> pool = RowPool(2)
+    >>> class Handle:
+    ...     def __init__(self, pool: RowPool) -> None:
+    ...         self._pool, self._row = pool, pool.allocate()
+    >>> rows = PooledRows([Handle(pool), Handle(pool)])
+    >>> rows.write(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    >>> rows.read().tolist(), rows.unchanged_since(rows.stamp())
+    ([[1.0, 2.0], [3.0, 4.0]], True)
+    """
+
+    def __init__(self, handles: Sequence[Any]) -> None:
+        groups: dict[int, tuple[RowPool, list[int], list[int]]] = {}
+        for k, handle in enumerate(handles):
+            pool = handle._pool
+            group = groups.get(id(pool))
+            if group is None:
+                group = groups[id(pool)] = (pool, [], [])
+            group[1].append(k)
+            group[2].append(handle._row)
+        self.size = len(handles)
+        self._groups: list[tuple[RowPool, IntArray | None, IntArray | slice]] = [
+            (pool, None if len(groups) == 1 else np.array(at, dtype=np.intp),
+             _as_slice(np.array(rows, dtype=np.intp)))
+            for pool, at, rows in groups.values()
+        ]
+        self.pools = tuple(group[0] for group in self._groups)
+        """The pools the rows live in."""
+
+    def read(self, width: int = 3) -> FloatArray:
+        """The rows, in the order of the handles (a view when it can be one)."""
+        if len(self._groups) == 1:
+            pool, _, rows = self._groups[0]
+            return pool.data[rows] if isinstance(rows, slice) else pool.data.take(rows, axis=0)
+        out = np.empty((self.size, width), dtype=np.float64)
+        for pool, at, rows in self._groups:
+            out[at] = pool.data[rows]
+        return out
+
+    def write(self, values: FloatArray) -> None:
+        """Store ``values`` (one row per handle) and :meth:`RowPool.touch` the pools."""
+        for pool, at, rows in self._groups:
+            pool.data[rows] = values if at is None else values[at]
+            pool.touch()
+
+    def stamp(self) -> tuple[object, ...]:
+        """What :meth:`unchanged_since` compares: each pool's table and version."""
+        return tuple(x for pool in self.pools for x in (pool.data, pool.version))
+
+    def unchanged_since(self, stamp: tuple[object, ...]) -> bool:
+        """True when no pool was written (or grew) since ``stamp`` was taken."""
+        k = 0
+        for pool in self.pools:
+            if k + 1 >= len(stamp) or stamp[k] is not pool.data or stamp[k + 1] != pool.version:
+                return False
+            k += 2
+        return k == len(stamp)
+
+
+def _as_slice(rows: IntArray) -> IntArray | slice:
+    """A slice when the rows are consecutive, else the rows: slices read without a gather."""
+    if len(rows) and int(rows[-1]) - int(rows[0]) == len(rows) - 1 and (
+        np.diff(rows) == 1
+    ).all():
+        return slice(int(rows[0]), int(rows[-1]) + 1)
+    return rows
+
+
 POSITIONS = RowPool(3)
-"""Rows ``(x, y, angle)`` of every :class:`~arcade_collide.ecs.components.Position`."""
+"""The Position pool of esper's first ``"default"`` world (see
+:func:`arcade_collide.ecs.world_state.world_pools` for every world's pools). Kept for
+``arcade_collide.arcade.world``, which reads it, until that module asks for its own
+world's pools."""
 
 VELOCITIES = RowPool(3)
-"""Rows ``(x, y, angular)`` of every :class:`~arcade_collide.ecs.components.Velocity`."""
-
+"""The Velocity pool of esper's first ``"default"`` world, likewise."""

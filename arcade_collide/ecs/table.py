@@ -1,6 +1,7 @@
-"""The world-space shape table: every collidable entity's shape, placed in the world.
+"""Stage 1, shape table: reads Position and Shape components, writes world shapes and boxes.
 
-One :class:`ShapeTable` per esper world holds, for each entity with a
+One :class:`ShapeTable` per esper world (kept in its
+:class:`~arcade_collide.ecs.world_state.WorldState`) holds, for each entity with a
 :class:`~arcade_collide.ecs.components.Position` and a
 :class:`~arcade_collide.ecs.components.Shape`, its world-space batch record
 (:mod:`arcade_collide.geometry.arrays`) and its axis-aligned bounding box. Rows are
@@ -20,6 +21,7 @@ a steady-state refresh is a handful of numpy operations per shape kind.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -27,9 +29,10 @@ import esper
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.components import Position, Shape, shape_epoch
-from arcade_collide.ecs.storage import POSITIONS
-from arcade_collide.geometry import compiled
+from arcade_collide.ecs.components import Position, Shape
+from arcade_collide.ecs.esper_internals import holders, pending_deletions
+from arcade_collide.ecs.storage import PooledRows
+from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import (
     BoolArray,
     CircleArrays,
@@ -42,7 +45,6 @@ from arcade_collide.geometry.arrays import (
     TriangleArrays,
     place_vertices,
     rotations,
-    transform_columns,
 )
 from arcade_collide.geometry.bounding_circles import (
     circle_pose_circles,
@@ -52,47 +54,16 @@ from arcade_collide.geometry.bounding_circles import (
 from arcade_collide.geometry.query.compiled_pairs import (
     PairFilter,
     PoseCircles,
-    WorldRows,
     world_rows,
 )
+from arcade_collide.geometry.query.compiled_pairs import WorldRows as WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
 
 KINDS = len(ShapeKind)
 _CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
 
-# esper keeps a world's state in module globals that switch_world swaps; these are
-# read to tell worlds apart, to see deletions that are still pending and to find the
-# entities holding a Shape. They are private to esper 3.9 (pinned ~=3.9 in
-# pyproject.toml).
-_ESPER_ENTITIES = "_entities"
-_ESPER_DEAD = "_dead_entities"
-_ESPER_COMPONENTS = "_components"
-_ESPER_QUERIES = "_get_components_cache"
 TABLE_QUERY = (Position, Shape)
 """The component query the table's layout comes from (``esper.get_components``)."""
-_NOBODY: set[int] = set()
-
-
-def world_identity() -> object:
-    """An object that is the same for as long as the current esper world exists."""
-    return getattr(esper, _ESPER_ENTITIES)
-
-
-def structure_probe() -> tuple[dict[Any, Any], object]:
-    """esper's query cache and the table's query answer in it (None if not cached).
-
-    esper empties that cache whenever an entity is created or deleted at once, even if
-    a later query fills it again: while the cache still holds the same answer object,
-    no entity came or went that way.
-    """
-    queries: dict[Any, Any] = getattr(esper, _ESPER_QUERIES)
-    return queries, queries.get(TABLE_QUERY)
-
-
-def pending_deletions() -> set[int]:
-    """Entities marked dead (``esper.delete_entity``) but not yet removed by esper."""
-    dead: set[int] = getattr(esper, _ESPER_DEAD)
-    return dead
 
 
 class KindBlock(NamedTuple):
@@ -113,9 +84,13 @@ class KindBlock(NamedTuple):
 
 
 class ShapeTable:
-    """World-space shapes and bounding boxes of one esper world (see module docstring)."""
+    """World-space shapes and bounding boxes of one esper world (see module docstring).
 
-    def __init__(self) -> None:
+    Args:
+        epoch: The world's shape epoch, which edits of the shapes placed here bump.
+    """
+
+    def __init__(self, epoch: ShapeEpoch | None = None) -> None:
         self.entities: IntArray = np.empty(0, dtype=np.int64)
         """``(N,)`` entity id of each table row."""
         self.kinds: NDArray[np.int8] = np.empty(0, dtype=np.int8)
@@ -151,13 +126,12 @@ class ShapeTable:
         """Bumped by every refresh that changed anything."""
         self.layout = 0
         """Bumped whenever rows were reassigned (entities added, removed, regrouped)."""
-        self._rows: IntArray = np.empty(0, dtype=np.intp)
-        self._rows_slice: slice | None = None
+        self._positions = PooledRows([])
         self._source: object = None
+        self._shape_epoch = epoch or ShapeEpoch()
         self._epoch = -1
         self._dead: frozenset[int] = frozenset()
-        self._pool_data: object = None
-        self._pool_version = -1
+        self._stamp: tuple[object, ...] = ("never refreshed",)
         self._prepared: tuple[_StructureKey, _Layout] | None = None
         self._kernel_view: tuple[int, WorldRows, PairFilter | None, PoseCircles | None] | None
         self._kernel_view = None
@@ -191,11 +165,6 @@ class ShapeTable:
             self._kernel_view = view
         return view[1], view[2], view[3]
 
-    @property
-    def size(self) -> int:
-        """Number of rows (collidable entities)."""
-        return len(self.entities)
-
     def prepare(self) -> None:
         """Rebuild the row layout now if the world's structure changed, without placing.
 
@@ -208,7 +177,7 @@ class ShapeTable:
         """
         key, structural = self._structure()
         if structural and (self._prepared is None or not _same(self._prepared[0], key)):
-            self._prepared = (key, _Layout.build(key[0], key[1], key[3]))
+            self._prepared = (key, self._build(key))
 
     def refresh(self) -> None:
         """Bring the table up to date with the current esper world.
@@ -218,11 +187,7 @@ class ShapeTable:
                 position (the message names the entity). The table is left as it was.
         """
         key, structural = self._structure()
-        if (
-            not structural
-            and POSITIONS.version == self._pool_version
-            and POSITIONS.data is self._pool_data
-        ):
+        if not structural and self._positions.unchanged_since(self._stamp):
             return
         rebuilt = None
         if structural:
@@ -230,7 +195,7 @@ class ShapeTable:
             if prepared is not None and _same(prepared[0], key):
                 rebuilt = prepared[1]
             else:
-                rebuilt = _Layout.build(key[0], key[1], key[3])
+                rebuilt = self._build(key)
         self._prepared = None
         layout = rebuilt if rebuilt is not None else self._layout()
         world, aabbs, origin_x, origin_y = _place(layout)
@@ -253,33 +218,32 @@ class ShapeTable:
         self.slack = slack
         self.origin_x = origin_x
         self.origin_y = origin_y
-        self._pool_data = POSITIONS.data
-        self._pool_version = POSITIONS.version
+        self._stamp = self._positions.stamp()
         self.revision += 1
 
     def _structure(self) -> tuple[_StructureKey, bool]:
         """What the layout depends on, and whether it differs from the current layout's."""
         source = esper.get_components(*TABLE_QUERY)
-        # esper's own set of the entities holding a Shape, read rather than a second
-        # get_component query: each query is rebuilt entity by entity after every
-        # structural change, and only the count and the ids are needed here.
-        holders = getattr(esper, _ESPER_COMPONENTS).get(Shape, _NOBODY)
-        dead = pending_deletions()
+        holding = holders(Shape)
+        dead = pending_deletions(entity for entity, _ in source)
+        epoch = self._shape_epoch.value
         structural = (
             source is not self._source
-            or shape_epoch() != self._epoch
+            or epoch != self._epoch
             or ((bool(dead) or bool(self._dead)) and dead != self._dead)
         )
-        return (source, holders, shape_epoch(), frozenset(dead)), structural
+        return (source, holding, epoch, frozenset(dead)), structural
+
+    def _build(self, key: _StructureKey) -> _Layout:
+        return _Layout.build(key[0], key[1], key[3], self._shape_epoch)
 
     def _layout(self) -> _Layout:
-        return _Layout(self.entities, self._rows, self._rows_slice, self.kinds, self.blocks,
+        return _Layout(self.entities, self._positions, self.kinds, self.blocks,
                        self.layer, self.mask, self.sensor, self.inner, self.outer)
 
     def _adopt(self, layout: _Layout) -> None:
         self.entities = layout.entities
-        self._rows = layout.rows
-        self._rows_slice = layout.rows_slice
+        self._positions = layout.positions
         self.kinds = layout.kinds
         self.blocks = layout.blocks
         self.layer = layout.layer
@@ -306,8 +270,7 @@ def _same(a: _StructureKey, b: _StructureKey) -> bool:
 
 class _Layout(NamedTuple):
     entities: IntArray
-    rows: IntArray
-    rows_slice: slice | None
+    positions: PooledRows
     kinds: NDArray[np.int8]
     blocks: list[KindBlock]
     layer: IntArray
@@ -319,8 +282,9 @@ class _Layout(NamedTuple):
     @staticmethod
     def build(
         source: list[tuple[int, tuple[Position, Shape]]],
-        holders: set[int],
-        dead: set[int] | frozenset[int],
+        holders: Collection[int],
+        dead: Collection[int],
+        epoch: ShapeEpoch,
     ) -> _Layout:
         if len(holders) != len(source):
             placed = {entity for entity, _ in source}
@@ -339,15 +303,15 @@ class _Layout(NamedTuple):
             # Pairs are keyed as a << 32 | b in an int64.
             raise ValueError(f"entity ids must be below 2**31, got {int(entities.max())}")
         comps = [item[1] for item in live]
-        rows = np.fromiter((p._row for p, _ in comps), dtype=np.intp, count=n)
+        positions = PooledRows([p for p, _ in comps])
         shapes = [s for _, s in comps]
+        for s in shapes:
+            if epoch not in s._epochs:
+                s._epochs += (epoch,)
         kinds = np.fromiter((s._geometry.kind for s in shapes), dtype=np.int8, count=n)
         layer = np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n)
         mask = np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n)
         sensor = np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n)
-        rows_slice = None
-        if n and int(rows[-1]) - int(rows[0]) == n - 1 and (np.diff(rows) == 1).all():
-            rows_slice = slice(int(rows[0]), int(rows[-1]) + 1)
         blocks = []
         inner = np.zeros(n, dtype=np.float64)
         outer = np.zeros(n, dtype=np.float64)
@@ -369,7 +333,7 @@ class _Layout(NamedTuple):
                 elif kind in _CONVEX:
                     inner[start:stop], outer[start:stop] = convex_pose_circles(local[-1])
         return _Layout(
-            entities, rows, rows_slice, kinds, blocks, layer, mask, sensor, inner, outer
+            entities, positions, kinds, blocks, layer, mask, sensor, inner, outer
         )
 
 
@@ -396,10 +360,7 @@ def _place(
     layout: _Layout,
 ) -> tuple[dict[ShapeKind, ShapeArrays], FloatArray, FloatArray, FloatArray]:
     """World-space records, boxes and pose origins (x, y) of every row."""
-    data = POSITIONS.data
-    poses = data[layout.rows_slice] if layout.rows_slice is not None else data.take(
-        layout.rows, axis=0
-    )
+    poses = layout.positions.read()
     if not np.isfinite(poses).all():
         row = int(np.flatnonzero(~np.isfinite(poses).all(axis=1))[0])
         x, y, angle = poses[row].tolist()
@@ -408,10 +369,9 @@ def _place(
             f"(x={x!r}, y={y!r}, angle={angle!r})"
         )
     n = len(poses)
-    # Work on whole columns: numpy runs an operation on (n, 2) or (n, 4) rows through
-    # an inner loop of length 2 or 4 when it cannot flatten them (strided views,
-    # broadcasting), which measured five to eight times slower than the same
-    # operation on each column.
+    # Work on whole columns: numpy runs an operation on (n, 2) or (n, 4) rows that it
+    # cannot flatten (strided views, broadcasting) through an inner loop of length 2
+    # or 4, several times slower than one long loop per column.
     x_all = poses[:, 0]
     y_all = poses[:, 1]
     aabbs = np.empty((n, 4), dtype=np.float64)
@@ -441,17 +401,7 @@ def _place(
             continue
         cos, sin = rotations(poses[sl, 2])
         local_x, local_y = block.columns
-        if compiled.ENABLED:
-            vertices = place_vertices(x, y, cos, sin, local_x, local_y, box)
-        else:
-            world_x, world_y = transform_columns(local_x, local_y, xy, cos, sin)
-            vertices = np.empty((len(xy), len(local_x), 2), dtype=np.float64)
-            vertices[:, :, 0] = world_x.T
-            vertices[:, :, 1] = world_y.T
-            np.minimum.reduce(world_x, axis=0, out=box[:, 0])
-            np.minimum.reduce(world_y, axis=0, out=box[:, 1])
-            np.maximum.reduce(world_x, axis=0, out=box[:, 2])
-            np.maximum.reduce(world_y, axis=0, out=box[:, 3])
+        vertices = place_vertices(x, y, cos, sin, local_x, local_y, box)
         if kind is ShapeKind.RECT:
             axis = np.empty_like(xy)
             axis[:, 0] = cos
@@ -464,25 +414,15 @@ def _place(
     return world, aabbs, x_all.copy(), y_all.copy()
 
 
-_tables: dict[str, tuple[object, ShapeTable]] = {}
-
-
 def table_for_current_world() -> ShapeTable:
     """The :class:`ShapeTable` of the current esper world, created on first use.
 
-    A world deleted and created again under the same name gets a fresh table; the
-    tables of deleted worlds are dropped at the next call while several are kept.
+    A world deleted and created again under the same name gets a fresh table.
     """
-    name = esper.current_world
-    identity = world_identity()
-    if len(_tables) > 1:
-        # Forget the tables of deleted worlds: each holds its world's entities (and so
-        # every component of that world) alive.
-        alive = esper.list_worlds()
-        for stale in [n for n in _tables if n not in alive]:
-            del _tables[stale]
-    entry = _tables.get(name)
-    if entry is None or entry[0] is not identity:
-        entry = (identity, ShapeTable())
-        _tables[name] = entry
-    return entry[1]
+    forget_deleted_worlds()
+    state = world_state()
+    table: ShapeTable | None = state.table
+    if table is None:
+        table = ShapeTable(state.shape_epoch)
+        state.table = table
+    return table

@@ -1,10 +1,8 @@
-"""Broad phase as compiled loops: rows of boxes, each swept in x.
+"""Broad-phase kernel: overlapping pairs of boxes from rows of boxes, each swept in x.
 
-The same pairs as :func:`~arcade_collide.geometry.broad_phase.overlapping_pairs`
-(every pair of closed boxes that overlap or touch, each once), found by loops that
-numba compiles when it is installed (:mod:`.compiled`);
-:class:`~arcade_collide.geometry.broad_phase.GridBroadPhase` uses them then. Without
-numba the loops run as plain Python: correct, but only fit for tests.
+:func:`sweep_pairs` finds every pair of closed boxes that overlap or touch, each once,
+with loops compiled by numba (:mod:`.compiled`). The rows it sweeps are picked by
+:class:`~arcade_collide.geometry.broad_phase.SweepBroadPhase`.
 
 The method (a uniform grid of rows, Ericson, *Real-Time Collision Detection*, 7.1,
 each row swept along x as in sweep-and-prune, 7.5):
@@ -277,8 +275,8 @@ def sweep_pairs(
     while True:
         out_i = work.get("out_i", (capacity,), np.int64)
         out_j = work.get("out_j", (capacity,), np.int64)
-        # (Uncompiled, numpy scalars would warn where the compiled loops overflow to
-        # infinity silently; both then clip the same way.)
+        # Coordinates near the float range overflow to infinity in the row number; the
+        # loops clip them silently, and so must the same loops run uncompiled.
         with np.errstate(over="ignore", invalid="ignore"):
             _sweep(
                 boxes, 1.0 / row_height, wide, max_big, hinted, kept, fwork, iwork,

@@ -1,10 +1,7 @@
-"""Work arrays kept from call to call, for the per-tick numpy code.
+"""Work arrays kept from call to call, for the per-tick code.
 
-Why: on this project's virtual machine, a temporary above about 128 kB comes from
-the C allocator as freshly mapped memory, and once freed its pages fault in again
-on the next call. Measured: about 1,000 page faults and a third of the broad
-phase's time per call at 20,000 boxes, and a 600-row polygon batch taking 1.1 ms
-with fresh blocks against 0.3 ms with reused ones. A buffer that is kept is
+A temporary above about 128 kB comes from the C allocator as freshly mapped memory,
+whose pages fault in again on every call once it is freed; a buffer that is kept is
 faulted in once.
 
 :class:`WorkArrays` holds named buffers; an owner with state (the broad phase)
@@ -33,13 +30,10 @@ class WorkArrays:
     ((2, 3), 'float64')
     >>> work.get("a", (6,)).base is a.base   # the same memory, reused
     True
-    >>> work.arange(4).tolist()
-    [0, 1, 2, 3]
     """
 
     def __init__(self) -> None:
         self._arrays: dict[str, NDArray[Any]] = {}
-        self._aranges: dict[int, NDArray[np.intp]] = {}
 
     def get(self, name: str, shape: tuple[int, ...], dtype: Any = np.float64) -> NDArray[Any]:
         """A C-contiguous ``shape`` view of the buffer ``name`` (contents undefined)."""
@@ -51,15 +45,6 @@ class WorkArrays:
             buf = np.empty(max(size, 1024) * 5 // 4, dtype=dtype)
             self._arrays[name] = buf
         return buf[:size] if len(shape) == 1 else buf[:size].reshape(shape)
-
-    def arange(self, n: int) -> NDArray[np.intp]:
-        """``np.arange(n)`` as ``intp``, built once per length and kept (read only)."""
-        kept = self._aranges.get(n)
-        if kept is None:
-            kept = np.arange(n, dtype=np.intp)
-            kept.flags.writeable = False
-            self._aranges = {n: kept}  # one length at a time: the latest
-        return kept
 
 
 _local = threading.local()

@@ -9,8 +9,6 @@ from collections.abc import Iterator
 import esper
 import pytest
 
-from arcade_collide.geometry import compiled
-
 _names = itertools.count()
 
 
@@ -26,16 +24,3 @@ def world() -> Iterator[str]:
         esper.switch_world(previous)
         if name in esper.list_worlds():
             esper.delete_world(name)
-
-
-@pytest.fixture(params=["numpy", "compiled"])
-def kernel_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Run a test on the numpy path and on the compiled kernels' path.
-
-    The compiled path is numba's machine code where numba is installed, and the same
-    loops as plain Python otherwise; either way it must give the same events. Systems
-    read the switch when they are made and when they tick, so the test builds its
-    systems after this fixture.
-    """
-    monkeypatch.setattr(compiled, "ENABLED", request.param == "compiled")
-    return str(request.param)

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import gc
 import random
+import weakref
 
 import esper
 
 from arcade_collide import Circle, Point, Rect, Triangle
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Velocity
-from arcade_collide.ecs.storage import POSITIONS, VELOCITIES
+from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.shapes import AnyShape
 
 TICKS = 2000
@@ -36,7 +37,8 @@ def _geometry(rng: random.Random) -> AnyShape:
 
 def test_pool_rows_follow_the_live_entities() -> None:
     gc.collect()
-    base_positions, base_velocities = POSITIONS.live, VELOCITIES.live
+    pos_pool, vel_pool = world_pools()
+    base_positions, base_velocities = pos_pool.live, vel_pool.live
     rng = random.Random(3)
     esper.add_processor(MovementSystem(), priority=1)
     collisions = CollisionSystem()
@@ -72,11 +74,11 @@ def test_pool_rows_follow_the_live_entities() -> None:
         velocities = len(esper.get_component(Velocity))
         assert positions == len(live) == POPULATION
         # CPython frees a component as soon as its entity is dropped; no gc needed.
-        assert POSITIONS.live - base_positions <= positions, tick
-        assert VELOCITIES.live - base_velocities <= velocities, tick
+        assert pos_pool.live - base_positions <= positions, tick
+        assert vel_pool.live - base_velocities <= velocities, tick
         if tick == 100:
-            capacity = (len(POSITIONS.data), len(VELOCITIES.data))
-    assert capacity == (len(POSITIONS.data), len(VELOCITIES.data))
+            capacity = (len(pos_pool.data), len(vel_pool.data))
+    assert capacity == (len(pos_pool.data), len(vel_pool.data))
     assert len(events) > 500  # the churn does collide
     for entity in live:
         esper.delete_entity(entity)
@@ -85,8 +87,8 @@ def test_pool_rows_follow_the_live_entities() -> None:
     events.clear()
     gc.collect()
     # Other tests' leftovers may have been freed meanwhile, hence <= rather than ==.
-    assert POSITIONS.live <= base_positions
-    assert VELOCITIES.live <= base_velocities
+    assert pos_pool.live <= base_positions
+    assert vel_pool.live <= base_velocities
 
 
 def test_a_level_created_after_another_was_deleted_gets_consecutive_rows() -> None:
@@ -125,16 +127,20 @@ def test_a_deleted_world_frees_its_components_while_another_keeps_ticking() -> N
     esper.add_processor(CollisionSystem())
     esper.process(1 / 60)
     gc.collect()
-    base = POSITIONS.live
+    base = world_pools().positions.live
+    level_pools = []
     for name in ("free-level-1", "free-level-2"):
         esper.switch_world(name)
         for k in range(200):
             esper.create_entity(Position(k, 0), Shape(Circle(1)))
         esper.add_processor(CollisionSystem())
         esper.process(1 / 60)
+        level_pools.append(weakref.ref(world_pools().positions))
     esper.switch_world(main)
     for name in ("free-level-1", "free-level-2"):
         esper.delete_world(name)
     esper.process(1 / 60)  # only the main world ticks from now on
     gc.collect()
-    assert POSITIONS.live <= base
+    # The levels' components, tables and pools are gone; the main world's are untouched.
+    assert [ref() for ref in level_pools] == [None, None]
+    assert world_pools().positions.live <= base

@@ -9,8 +9,6 @@ from typing import Any
 import esper
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from arcade_collide.ecs import (
     CollisionEnded,
@@ -20,8 +18,8 @@ from arcade_collide.ecs import (
     Position,
     Shape,
     Velocity,
-    collision,
 )
+from arcade_collide.ecs.esper_internals import private_state_in_use, use_private_state
 from arcade_collide.geometry.query.dispatch import intersects
 from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, Triangle
 
@@ -143,10 +141,10 @@ def random_scene(seed: int, n: int, layers: bool = False) -> None:
     esper.create_entity(Position(side / 4, side / 4), Shape(Rect(side / 3, side / 5), sensor=True))
 
 
-def test_a_small_batch_takes_its_own_type_pairs_kernel(kernel_path: str) -> None:
+def test_a_small_batch_takes_its_own_type_pairs_kernel() -> None:
     # A circle that the rectangle kernel finds touching a rectangle's corner region, in
     # a tick with a second circle-against-convex type pair. The rectangle tested as a
-    # polygon rounds differently and misses it; both paths must agree with intersects().
+    # polygon rounds differently and misses it; the tick must agree with intersects().
     circle = Circle(2.0141080133455986)
     rect = Rect(10.39115018016171, 5.374626043810556)
     circle_pose = (54.36010941972561, 44.25490049427998)
@@ -163,7 +161,7 @@ def test_a_small_batch_takes_its_own_type_pairs_kernel(kernel_path: str) -> None
 
 
 @pytest.mark.parametrize("width", [0.1, 0.3, 7.7, 3e-4])
-def test_tiles_laid_edge_to_edge_touch_as_intersects_says(width: float, kernel_path: str) -> None:
+def test_tiles_laid_edge_to_edge_touch_as_intersects_says(width: float) -> None:
     """At ``x = i * width`` neighbouring tiles touch within rounding: the exact test's
     projections round differently from the boxes, which were a rounding step apart for
     some pairs; the broad phase must offer every pair the exact test would accept."""
@@ -179,7 +177,7 @@ def test_tiles_laid_edge_to_edge_touch_as_intersects_says(width: float, kernel_p
 
 @pytest.mark.parametrize(("seed", "layers"), [(1, False), (2, True), (3, False)])
 def test_touching_pairs_equal_brute_force_on_a_mixed_scene(
-    seed: int, layers: bool, kernel_path: str
+    seed: int, layers: bool
 ) -> None:
     system, log = setup()
     random_scene(seed, 150, layers)
@@ -222,8 +220,7 @@ def event_log_hash(ticks: int) -> tuple[str, int]:
 GOLDEN_300 = "a0a8c180e6f86adec13c1687c9406a6b5114d69c2142a432c869307aa7ad68be"
 
 
-def test_event_sequence_is_deterministic(world: str, kernel_path: str) -> None:
-    # Both paths give the same events, so one golden hash pins them both.
+def test_event_sequence_is_deterministic(world: str) -> None:
     first = event_log_hash(300)
     esper.switch_world(world + "-again")
     try:
@@ -250,15 +247,17 @@ def test_contacts_equal_the_started_events_contacts() -> None:
         log.events.clear()
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.sets(st.integers(0, 2**62), max_size=40),
-    st.sets(st.integers(0, 2**62), max_size=40),
-)
-def test_diff_finds_started_and_ended_keys(old: set[int], new: set[int]) -> None:
-    old_keys = np.array(sorted(old), dtype=np.int64)
-    new_keys = np.array(sorted(new), dtype=np.int64)
-    started, ended = collision._diff(old_keys, new_keys)
-    assert set(new_keys[started].tolist()) == new - old
-    assert set(old_keys[ended].tolist()) == old - new
-    assert list(started) == sorted(started) and list(ended) == sorted(ended)
+def test_public_esper_fallbacks_give_the_same_events(world: str) -> None:
+    private = event_log_hash(120)
+    esper.switch_world(world + "-public")
+    previous = use_private_state(False)
+    try:
+        assert not private_state_in_use()
+        public = event_log_hash(120)
+    finally:
+        use_private_state(previous)
+        esper.switch_world(world)
+        esper.delete_world(world + "-public")
+    assert private_state_in_use()
+    assert public == private
+    assert private[1] > 200

@@ -20,7 +20,7 @@ from arcade_collide.ecs import (
     Shape,
     Velocity,
 )
-from arcade_collide.ecs.storage import POSITIONS
+from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.shapes import Circle, Rect
 
 Event = CollisionStarted | CollisionEnded
@@ -373,14 +373,15 @@ def test_non_finite_position_raises_naming_the_entity_and_keeps_contacts() -> No
     names(log)
     # Only a direct write to the shared table can smuggle a NaN in (setters refuse it).
     row = esper.component_for_entity(c, Position)._row
-    POSITIONS.data[row, 0] = float("nan")
-    POSITIONS.touch()
+    pos_pool = world_pools().positions
+    pos_pool.data[row, 0] = float("nan")
+    pos_pool.touch()
     with pytest.raises(ValueError, match=f"entity {c}: Position .*finite"):
         esper.process(1 / 60)
     assert system.contacts() == before
     assert log == []
-    POSITIONS.data[row, 0] = 300.0
-    POSITIONS.touch()
+    pos_pool.data[row, 0] = 300.0
+    pos_pool.touch()
     esper.process(1 / 60)
     assert log == [] and system.contacts() == before
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Velocity
-from arcade_collide.ecs.storage import POSITIONS, RowPool
+from arcade_collide.ecs.storage import RowPool
+from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.shapes import Circle, Rect
 
 
@@ -18,7 +19,7 @@ def test_position_reads_and_writes_its_row() -> None:
     p = Position(1, 2, angle=30)
     assert (p.x, p.y, p.angle) == (1.0, 2.0, 30.0)
     p.x, p.y, p.angle = 5, -6, 90
-    assert POSITIONS.data[p._row].tolist() == [5.0, -6.0, 90.0]
+    assert world_pools().positions.data[p._row].tolist() == [5.0, -6.0, 90.0]
 
 
 @pytest.mark.parametrize("attr", ["x", "y", "angle"])
@@ -49,14 +50,15 @@ def test_non_numbers_are_type_errors() -> None:
 
 
 def test_rows_are_released_and_reused() -> None:
+    pos_pool = world_pools().positions
     p = Position(1, 1)
     row = p._row
-    assert row not in POSITIONS._free
+    assert row not in pos_pool._free
     del p
     gc.collect()
-    assert row in POSITIONS._free
+    assert row in pos_pool._free
     # Whatever row it gets, a new component starts from its own values.
-    rows = [Position(2, 2) for _ in range(len(POSITIONS._free) + 1)]
+    rows = [Position(2, 2) for _ in range(len(pos_pool._free) + 1)]
     assert any(q._row == row for q in rows)
     assert all((q.x, q.y, q.angle) == (2.0, 2.0, 0.0) for q in rows)
 

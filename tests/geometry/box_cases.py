@@ -1,4 +1,4 @@
-"""Shared helpers of the broad-phase tests (the grid and the row sweep)."""
+"""Shared helpers of the broad-phase tests: the brute-force reference, and box sets."""
 
 from __future__ import annotations
 
@@ -12,6 +12,19 @@ def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
     pairs = set(zip(i.tolist(), j.tolist(), strict=True))
     assert len(pairs) == len(i), "a pair was reported twice"
     return pairs
+
+
+def overlapping_pairs_brute_force(aabbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair ``i < j`` of closed boxes that overlap or touch, by the all-pairs test."""
+    b = np.asarray(aabbs, dtype=np.float64)
+    hit = (
+        (b[:, None, 0] <= b[None, :, 2])
+        & (b[None, :, 0] <= b[:, None, 2])
+        & (b[:, None, 1] <= b[None, :, 3])
+        & (b[None, :, 1] <= b[:, None, 3])
+    )
+    i, j = np.nonzero(np.triu(hit, k=1))
+    return i.astype(np.intp), j.astype(np.intp)
 
 
 _HUGE = 1.7e308

@@ -1,32 +1,23 @@
-"""The grid broad phase reports exactly the pairs brute force reports."""
+"""The broad phase (the row sweep with its rows picked) reports exactly the brute-force pairs."""
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
-from box_cases import EXTREME_BOXES, pair_set
+from box_cases import EXTREME_BOXES, overlapping_pairs_brute_force, pair_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arcade_collide.geometry.broad_phase import (
-    MAX_BIG_BOXES,
-    GridBroadPhase,
-    _Grid,
-    _overlapping_pairs,
+    MIN_BIG_BOXES,
+    SweepBroadPhase,
     overlapping_pairs,
-    overlapping_pairs_brute_force,
 )
 
-BOTH_PATHS = pytest.mark.parametrize("sweep", [False, True], ids=["numpy-grid", "row-sweep"])
-"""GridBroadPhase tests run on both paths: the numpy grid and the row sweep (compiled
-where numba is installed, plain Python otherwise)."""
 
-
-def check(boxes: np.ndarray, cell_size: float | None = None) -> set[tuple[int, int]]:
+def check(boxes: np.ndarray) -> set[tuple[int, int]]:
     expected = pair_set(*overlapping_pairs_brute_force(boxes))
-    assert pair_set(*overlapping_pairs(boxes, cell_size)) == expected
+    assert pair_set(*overlapping_pairs(boxes)) == expected
     return expected
 
 
@@ -39,11 +30,11 @@ size = st.floats(0, 300, allow_nan=False, allow_infinity=False)
 box = st.tuples(coord, coord, size, size).map(lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3]))
 
 
-@given(st.lists(box, min_size=0, max_size=60), st.none() | st.floats(0.5, 500))
+@given(st.lists(box, min_size=0, max_size=60))
 @settings(max_examples=300, deadline=None)
-def test_matches_brute_force(rows: list[tuple[float, ...]], cell: float | None) -> None:
+def test_matches_brute_force(rows: list[tuple[float, ...]]) -> None:
     boxes = np.array(rows, dtype=np.float64).reshape(-1, 4)
-    check(boxes, cell)
+    check(boxes)
 
 
 # Integer grid coordinates make exact touching (max == min) and duplicates common.
@@ -52,12 +43,10 @@ int_box = st.tuples(
 ).map(lambda b: (b[0], b[1], b[0] + b[2], b[1] + b[3]))
 
 
-@given(st.lists(int_box, min_size=2, max_size=40), st.sampled_from([None, 1.0, 2.0, 3.0]))
+@given(st.lists(int_box, min_size=2, max_size=40))
 @settings(max_examples=300, deadline=None)
-def test_touching_and_duplicates_on_cell_borders(
-    rows: list[tuple[int, ...]], cell: float | None
-) -> None:
-    check(np.array(rows, dtype=np.float64), cell)
+def test_touching_and_duplicates_on_row_borders(rows: list[tuple[int, ...]]) -> None:
+    check(np.array(rows, dtype=np.float64))
 
 
 def test_touching_boxes_count_in_both_axes_and_at_corners() -> None:
@@ -65,7 +54,7 @@ def test_touching_boxes_count_in_both_axes_and_at_corners() -> None:
         [[0, 0, 1, 1], [1, 0, 2, 1], [0, 1, 1, 2], [1, 1, 2, 2], [2.0000001, 0, 3, 1]],
         dtype=np.float64,
     )
-    pairs = check(boxes, 1.0)
+    pairs = check(boxes)
     assert pairs == {(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)}
 
 
@@ -89,10 +78,11 @@ def test_random_scenes_with_a_few_huge_boxes(seed: int) -> None:
     assert len(pairs) > n
 
 
-def test_many_big_boxes_choose_a_larger_cell() -> None:
+def test_many_big_boxes_choose_taller_rows() -> None:
     rng = np.random.default_rng(7)
     small = boxes_from(rng.uniform(0, 500, (300, 2)), rng.uniform(1, 3, (300, 2)))
-    big = boxes_from(rng.uniform(0, 500, (4 * MAX_BIG_BOXES, 2)), np.full((32, 2), 120.0))
+    count = 8 * MIN_BIG_BOXES
+    big = boxes_from(rng.uniform(0, 500, (count, 2)), np.full((count, 2), 120.0))
     check(np.vstack([small, big]))
 
 
@@ -101,16 +91,15 @@ def test_sparse_far_apart_clusters() -> None:
     a = boxes_from(rng.uniform(0, 100, (200, 2)), rng.uniform(1, 5, (200, 2)))
     b = boxes_from(rng.uniform(1e7, 1e7 + 100, (200, 2)), rng.uniform(1, 5, (200, 2)))
     check(np.vstack([a, b]))
-    # Coordinates far beyond the cell range still pair correctly (cells are clipped).
-    check(np.array([[1e300, 0, 1e300, 1], [1e300, 1, 1e300, 2], [-1e300, 0, -1e300, 0]]), 1.0)
-@BOTH_PATHS
-def test_stateful_grid_matches_on_a_moving_scene(sweep: bool) -> None:
+    # Coordinates far beyond the row range still pair correctly (rows are clipped).
+    check(np.array([[1e300, 0, 1e300, 1], [1e300, 1, 1e300, 2], [-1e300, 0, -1e300, 0]]))
+def test_kept_rows_and_order_match_on_a_moving_scene() -> None:
     rng = np.random.default_rng(11)
     n = 1500
     centres = rng.uniform(0, np.sqrt(n) * 30, (n, 2))
     half = rng.uniform(5, 10, (n, 1)) * np.ones((1, 2))
     velocity = rng.uniform(-120, 120, (n, 2))
-    grid = GridBroadPhase(sweep)
+    grid = SweepBroadPhase()
     for tick in range(40):
         boxes = boxes_from(centres, half)
         if tick == 20:
@@ -125,19 +114,17 @@ def test_stateful_grid_matches_on_a_moving_scene(sweep: bool) -> None:
     assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
 
 
-@BOTH_PATHS
-def test_boxes_outgrowing_the_rows_at_once_are_swept_with_new_rows(sweep: bool) -> None:
+def test_boxes_outgrowing_the_rows_at_once_are_swept_with_new_rows() -> None:
     """Every shape grown threefold in one tick (or squares turning together from 0
     degrees): the rows are picked again within the call, not after a call that tested
     thousands of big boxes against each other; the pairs stay exact."""
     rng = np.random.default_rng(12)
     centres = rng.uniform(0, 1200, (1500, 2))
-    grid = GridBroadPhase(sweep)
+    grid = SweepBroadPhase()
     for half in (6.0, 6.0, 18.0, 18.0):
         boxes = boxes_from(centres, np.full((1500, 2), half))
         assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs(boxes))
-        if sweep:
-            assert grid._rows is not None and grid._rows[0] >= 2 * half  # not dropped
+        assert grid._rows is not None and grid._rows[0] >= 2 * half  # not dropped
     assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
 
 
@@ -148,7 +135,7 @@ def test_a_few_dozen_walls_stay_big_in_a_large_scene() -> None:
                         np.full((4000, 2), 5.0))
     walls = np.array([[1000.0 + 50 * k, -1e5, 1010.0 + 50 * k, 1e5] for k in range(6)])
     boxes = np.vstack([column, walls])
-    grid = GridBroadPhase(True)
+    grid = SweepBroadPhase()
     assert pair_set(*grid.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
     assert grid._rows is not None and grid._rows[0] < 20.0
 
@@ -160,104 +147,20 @@ def test_rejects_bad_input() -> None:
         overlapping_pairs(np.array([[0, 0, np.nan, 1.0]]))
     with pytest.raises(ValueError, match="min <= max"):
         overlapping_pairs(np.array([[0, 0, -1, 1.0]]))
-    with pytest.raises(ValueError, match="cell_size"):
-        overlapping_pairs(np.zeros((2, 4)), cell_size=0.0)
-
-
-def test_cell_keys_stay_exact_on_a_huge_sparse_grid() -> None:
-    # Cells span the whole clipped range (about 2**31 per axis): keys need 62 bits.
-    rng = np.random.default_rng(5)
-    far = rng.uniform(-2e9, 2e9, (40, 2))
-    boxes = np.vstack(
-        [
-            boxes_from(far, np.full((40, 2), 0.6)),
-            boxes_from(far + 1.0, np.full((40, 2), 0.6)),  # each touches its twin
-        ]
-    )
-    pairs = check(boxes, 1.0)
-    assert {(k, k + 40) for k in range(40)} <= pairs
-
-
-# -- the row sweep: any grid, any hint, the moving path ------------------------------
-
-
-@given(
-    st.lists(int_box, min_size=2, max_size=50),
-    st.floats(0.25, 6.0),
-    st.integers(0, 3),
-    st.integers(1, 4),
-    st.booleans(),
-    st.randoms(use_true_random=False),
-)
-@settings(max_examples=300, deadline=None)
-def test_any_grid_and_any_hint_give_the_brute_force_pairs(
-    rows: list[tuple[int, ...]],
-    step: float,
-    shift: int,
-    reach: int,
-    hinted: bool,
-    rnd: random.Random,
-) -> None:
-    # Rows 2**shift columns tall, any reach: boxes outside the limits become big ones,
-    # and any permutation is a valid sort hint (a stale one only sorts slower).
-    boxes = np.array(rows, dtype=np.float64) * 0.5
-    hint = None
-    if hinted:
-        perm = list(range(len(boxes)))
-        rnd.shuffle(perm)
-        hint = np.array(perm, dtype=np.intp)
-    i, j, order, big = _overlapping_pairs(boxes, _Grid(step, shift, reach), hint)
-    assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(boxes))
-    if order is None:
-        assert big == len(boxes)  # nothing left for the grid
-    else:
-        assert sorted(order.tolist()) == list(range(len(boxes)))
-
-
-def test_a_box_wider_than_the_reach_is_not_missed_from_the_row_below() -> None:
-    # Unit columns and rows, reach 1. Box 1 sits in the row above box 0 and spans two
-    # columns, more than the reach: box 0 looks for partners from column 2 - 1 = 1 on,
-    # box 1 starts in column 0. They touch at x == 2 and y == 1, so box 1 must be
-    # handled as a big box.
-    boxes = np.array([[2.0, 0.0, 3.0, 1.0], [0.0, 1.0, 2.0, 1.5]])
-    i, j, _, big = _overlapping_pairs(boxes, _Grid(1.0, 0, 1))
-    assert pair_set(i, j) == {(0, 1)}
-    assert big == 1
-    # A box taller than two rows likewise.
-    boxes = np.array([[0.0, 0.0, 1.0, 1.0], [0.5, 1.0, 0.6, 3.5]])
-    i, j, _, big = _overlapping_pairs(boxes[::-1].copy(), _Grid(1.0, 0, 1))
-    assert pair_set(i, j) == {(0, 1)} and big == 1
-
-
-def test_sparse_path_with_int64_keys_matches_the_dense_path() -> None:
-    rng = np.random.default_rng(9)
-    centres = rng.uniform(0, 3e6, (300, 2))
-    centres[150:] = centres[:150] + rng.uniform(-3, 3, (150, 2))  # near twins
-    boxes = boxes_from(centres, rng.uniform(0.5, 3, (300, 2)))
-    # Unit cells over a 3e6 square: far too many cells for a table, binary search instead.
-    sparse = check(boxes, 1.0)
-    assert len(sparse) >= 100
-    assert pair_set(*overlapping_pairs(boxes, 1e5)) == sparse
-    # Big boxes on the binary-search path: a floor, a wall, and boxes beyond every row.
-    big = np.array(
-        [[0, 1e6, 3e6, 1e6 + 2], [2e6, 0, 2e6 + 2, 3e6], [0, -1e7, 3e6, -9e6], [0, 9e6, 9e6, 1e7]]
-    )
-    check(np.vstack([boxes, big]), 1.0)
 
 
 moving_scene = st.tuples(
     st.integers(2, 120),  # boxes
     st.integers(0, 2**32 - 1),  # seed
     st.sampled_from([0.0, 0.5, 3.0]),  # speed per tick, in box sizes
-    st.integers(0, 3 * MAX_BIG_BOXES),  # most big boxes at once
+    st.integers(0, 6 * MIN_BIG_BOXES),  # most big boxes at once
 )
 
 
-@BOTH_PATHS
 @given(scene=moving_scene)
 @settings(max_examples=60, deadline=None)
 def test_moving_scene_with_big_boxes_coming_and_going(
-    scene: tuple[int, int, float, int], sweep: bool
+    scene: tuple[int, int, float, int]
 ) -> None:
     n, seed, speed, most_big = scene
     rng = np.random.default_rng(seed)
@@ -265,7 +168,7 @@ def test_moving_scene_with_big_boxes_coming_and_going(
     centres = rng.uniform(0, side, (n, 2))
     half = rng.uniform(1, 5, (n, 2))
     velocity = rng.normal(0, speed * 3, (n, 2))
-    grid = GridBroadPhase(sweep)
+    grid = SweepBroadPhase()
     for _ in range(12):
         boxes = boxes_from(centres, half)
         # A changing set of boxes grows huge (tall, wide or both) for one tick.
@@ -279,14 +182,13 @@ def test_moving_scene_with_big_boxes_coming_and_going(
             keep = max(2, n - int(rng.integers(0, 3)))
             centres, half, velocity = centres[:keep], half[:keep], velocity[:keep]
             n = keep
-@BOTH_PATHS
-def test_same_calls_give_the_same_arrays(sweep: bool) -> None:
+def test_same_calls_give_the_same_arrays() -> None:
     rng = np.random.default_rng(4)
     scenes = [
         boxes_from(rng.uniform(0, 400, (500, 2)), rng.uniform(1, 8, (500, 2))) for _ in range(5)
     ]
     scenes[2][7] = [-1e3, -1e3, 1e3, 1e3]
-    first, second = GridBroadPhase(sweep), GridBroadPhase(sweep)
+    first, second = SweepBroadPhase(), SweepBroadPhase()
     for boxes in scenes:
         a, b = first.pairs(boxes), second.pairs(boxes.copy())
         assert a[0].tolist() == b[0].tolist() and a[1].tolist() == b[1].tolist()
@@ -294,8 +196,7 @@ def test_same_calls_give_the_same_arrays(sweep: bool) -> None:
         c, d = overlapping_pairs(boxes), overlapping_pairs(boxes.copy())
         assert c[0].tolist() == d[0].tolist() and c[1].tolist() == d[1].tolist()
         assert pair_set(*a) == pair_set(*c)
-@BOTH_PATHS
-def test_degenerate_scenes(sweep: bool) -> None:
+def test_degenerate_scenes() -> None:
     # Boxes on one horizontal line (no area), zero-size boxes, and 0, 1 or 2 boxes.
     line = np.column_stack([np.arange(50.0), np.zeros(50), np.arange(50.0) + 1.5, np.zeros(50)])
     assert len(check(line)) == 49
@@ -304,26 +205,21 @@ def test_degenerate_scenes(sweep: bool) -> None:
     for count in (0, 1, 2):
         boxes = np.tile([[0.0, 0.0, 1.0, 1.0]], (count, 1))
         check(boxes)
-        assert pair_set(*GridBroadPhase(sweep).pairs(boxes)) == ({(0, 1)} if count == 2 else set())
+        assert pair_set(*SweepBroadPhase().pairs(boxes)) == ({(0, 1)} if count == 2 else set())
 
 
-@BOTH_PATHS
-@pytest.mark.parametrize("cell", [None, 5e-324, 1e-3, 1e300])
-def test_sizes_and_coordinates_at_the_ends_of_the_float_range(
-    cell: float | None, sweep: bool
-) -> None:
-    # Widths and cell coordinates overflow to infinity here; no warning, same pairs.
+def test_sizes_and_coordinates_at_the_ends_of_the_float_range() -> None:
+    # Widths and row numbers overflow to infinity here; no warning, same pairs.
     boxes = EXTREME_BOXES
-    assert len(check(boxes, cell)) == 5 + 2  # the first box meets all; (1, 3), (3, 5)
-    assert pair_set(*GridBroadPhase(sweep).pairs(boxes)) == pair_set(
+    assert len(check(boxes)) == 5 + 2  # the first box meets all; (1, 3), (3, 5)
+    assert pair_set(*SweepBroadPhase().pairs(boxes)) == pair_set(
         *overlapping_pairs_brute_force(boxes)
     )
-@BOTH_PATHS
-def test_non_contiguous_input(sweep: bool) -> None:
+def test_non_contiguous_input() -> None:
     rng = np.random.default_rng(2)
     boxes = boxes_from(rng.uniform(0, 200, (300, 2)), rng.uniform(1, 9, (300, 2)))
     expected = pair_set(*overlapping_pairs_brute_force(boxes))
     assert pair_set(*overlapping_pairs(np.asfortranarray(boxes))) == expected
-    assert pair_set(*GridBroadPhase(sweep).pairs(np.asfortranarray(boxes))) == expected
+    assert pair_set(*SweepBroadPhase().pairs(np.asfortranarray(boxes))) == expected
     wide = np.hstack([boxes, boxes])[:, :4]  # a strided view
-    assert pair_set(*GridBroadPhase(sweep).pairs(wide)) == expected
+    assert pair_set(*SweepBroadPhase().pairs(wide)) == expected

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from box_cases import EXTREME_BOXES, pair_set
+from box_cases import EXTREME_BOXES, overlapping_pairs_brute_force, pair_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arcade_collide.geometry import compiled
-from arcade_collide.geometry.broad_phase import overlapping_pairs_brute_force
 from arcade_collide.geometry.row_sweep import sweep_pairs
 from arcade_collide.geometry.work_arrays import WorkArrays
 

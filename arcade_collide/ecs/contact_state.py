@@ -1,0 +1,312 @@
+"""Stage 4, contact state: reads touching row pairs, writes sorted pair keys, starts, ends.
+
+A pair of entities ``a < b`` is the key ``a << 32 | b``. Each tick's keys are kept
+sorted (:class:`TouchingPairs`), so the pairs that started touching are the new keys
+missing from last tick's, and the pairs that ended are the old keys missing from this
+tick's. :func:`keyed_pairs` does the whole step in linear time: it orders the touching
+table rows by key (a counting sort on the lower entity's rank, :func:`pair_order`),
+builds the keys and per-pair fields in that order, and merges the two sorted key runs.
+The events of a tick are built here from those positions
+(:func:`started_events`, :func:`ended_events`).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
+from arcade_collide.ecs.narrow_phase import WorldRows, pair_contacts
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.contact import Contact
+
+PAIR_SHIFT = 32
+"""Bits of the higher entity id in a pair key (entity ids stay below ``2**31``, so
+keys are positive int64)."""
+
+Int64Array = NDArray[np.int64]
+BoolArray = NDArray[np.bool_]
+
+
+class KeyedPairs(NamedTuple):
+    """Touching pairs sorted by key, and the keys that came and went since last tick."""
+
+    keys: Int64Array
+    """Sorted unique keys ``a << 32 | b`` with ``a < b`` entity ids."""
+    rows_i: Int64Array
+    """Table row of each pair's ``i`` side (as given, not swapped)."""
+    rows_j: Int64Array
+    flip: BoolArray
+    """True where entity ``a`` (the lower id) is on the ``j`` side."""
+    sensor: BoolArray
+    """True where either side is a sensor."""
+    started: Int64Array
+    """Positions in :attr:`keys` of keys absent from the old keys (ascending)."""
+    ended: Int64Array
+    """Positions in the old keys of keys absent from :attr:`keys` (ascending)."""
+
+
+@kernel("void(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
+def _pair_order(
+    i: Int64Array, j: Int64Array, rank: Int64Array, counts: Int64Array, order: Int64Array
+) -> None:
+    m = len(i)
+    counts[:] = 0
+    for p in range(m):
+        counts[min(rank[i[p]], rank[j[p]]) + 1] += 1
+    for r in range(1, len(counts)):
+        counts[r] += counts[r - 1]
+    # Counting sort by the lower rank (stable), then an insertion pass by the higher
+    # rank, which only moves pairs within their (small) groups.
+    for p in range(m):
+        low = min(rank[i[p]], rank[j[p]])
+        order[counts[low]] = p
+        counts[low] += 1
+    for p in range(1, m):
+        q = order[p]
+        low = min(rank[i[q]], rank[j[q]])
+        high = max(rank[i[q]], rank[j[q]])
+        k = p - 1
+        while k >= 0:
+            s = order[k]
+            s_low = min(rank[i[s]], rank[j[s]])
+            if s_low < low or (s_low == low and max(rank[i[s]], rank[j[s]]) <= high):
+                break
+            order[k + 1] = s
+            k -= 1
+        order[k + 1] = q
+
+
+def pair_order(i: Int64Array, j: Int64Array, rank: Int64Array) -> Int64Array:
+    """The order that sorts pairs by ``(min(rank[i], rank[j]), max(rank[i], rank[j]))``.
+
+    Linear time for pairs with few partners per row: a counting sort on the lower rank,
+    then insertion within each group. Ties keep their input order.
+
+    Args:
+        i: One side of the pairs (row indices).
+        j: The other side.
+        rank: A rank per row, each of ``0 .. len(rank) - 1`` once.
+
+    >>> rank = np.array([0, 2, 1])  # row 1 ranks last
+    >>> pair_order(np.array([1, 0, 2]), np.array([2, 1, 0]), rank).tolist()
+    [2, 1, 0]
+    """
+    order = np.empty(len(i), dtype=np.int64)
+    counts = np.empty(len(rank) + 1, dtype=np.int64)
+    _pair_order(
+        np.ascontiguousarray(i, dtype=np.int64),
+        np.ascontiguousarray(j, dtype=np.int64),
+        np.ascontiguousarray(rank, dtype=np.int64),
+        counts,
+        order,
+    )
+    return order
+
+
+
+@kernel(
+    "void(int64[::1], int64[::1], int64[::1], int64[::1], boolean[::1], int64[::1],"
+    " int64[::1], int64[::1], int64[::1], boolean[::1], boolean[::1],"
+    " int64[::1], int64[::1], int64[::1])"
+)
+def _fill(
+    i: Int64Array,
+    j: Int64Array,
+    entities: Int64Array,
+    order: Int64Array,
+    sensor: BoolArray,
+    old: Int64Array,
+    keys: Int64Array,
+    rows_i: Int64Array,
+    rows_j: Int64Array,
+    flip: BoolArray,
+    sensed: BoolArray,
+    started: Int64Array,
+    ended: Int64Array,
+    counts: Int64Array,
+) -> None:
+    m = len(order)
+    for p in range(m):
+        q = order[p]
+        ri = i[q]
+        rj = j[q]
+        ea = entities[ri]
+        eb = entities[rj]
+        keys[p] = (min(ea, eb) << PAIR_SHIFT) | max(ea, eb)
+        rows_i[p] = ri
+        rows_j[p] = rj
+        flip[p] = ea > eb
+        sensed[p] = sensor[ri] or sensor[rj]
+    # Both runs are sorted and unique: one merge finds the keys only one of them has.
+    a = 0
+    b = 0
+    n_started = 0
+    n_ended = 0
+    n_old = len(old)
+    while a < m and b < n_old:
+        if keys[a] < old[b]:
+            started[n_started] = a
+            n_started += 1
+            a += 1
+        elif keys[a] > old[b]:
+            ended[n_ended] = b
+            n_ended += 1
+            b += 1
+        else:
+            a += 1
+            b += 1
+    while a < m:
+        started[n_started] = a
+        n_started += 1
+        a += 1
+    while b < n_old:
+        ended[n_ended] = b
+        n_ended += 1
+        b += 1
+    counts[0] = n_started
+    counts[1] = n_ended
+
+
+def keyed_pairs(
+    i: Int64Array,
+    j: Int64Array,
+    entities: Int64Array,
+    rank: Int64Array,
+    sensor: BoolArray,
+    old_keys: Int64Array,
+) -> KeyedPairs:
+    """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with ``old_keys``.
+
+    Args:
+        i: One side of each touching pair (table rows).
+        j: The other side.
+        entities: Entity id of each table row (unique, ``0 <= id < 2**31``).
+        rank: Each row's rank among ``entities`` (0 = lowest id).
+        sensor: Whether each row's shape is a sensor.
+        old_keys: Last tick's sorted unique keys.
+
+    >>> entities = np.array([7, 3, 5])
+    >>> rank = np.array([2, 0, 1])
+    >>> sensor = np.array([False, False, True])
+    >>> old = np.array([3 << 32 | 7, 5 << 32 | 7])
+    >>> out = keyed_pairs(np.array([0, 2]), np.array([1, 0]), entities, rank, sensor, old)
+    >>> [(int(k) >> 32, int(k) & 0xFFFFFFFF) for k in out.keys]
+    [(3, 7), (5, 7)]
+    >>> out.flip.tolist(), out.sensor.tolist(), out.started.tolist(), out.ended.tolist()
+    ([True, False], [False, True], [], [])
+    >>> keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old).ended.tolist()
+    [0, 1]
+    """
+    i = np.ascontiguousarray(i, dtype=np.int64)
+    j = np.ascontiguousarray(j, dtype=np.int64)
+    old = np.ascontiguousarray(old_keys, dtype=np.int64)
+    m = len(i)
+    order = pair_order(i, j, rank)
+    keys = np.empty(m, dtype=np.int64)
+    rows_i = np.empty(m, dtype=np.int64)
+    rows_j = np.empty(m, dtype=np.int64)
+    flip = np.empty(m, dtype=np.bool_)
+    sensed = np.empty(m, dtype=np.bool_)
+    started = np.empty(m, dtype=np.int64)
+    ended = np.empty(len(old), dtype=np.int64)
+    counts = np.zeros(2, dtype=np.int64)
+    _fill(
+        i, j, np.ascontiguousarray(entities, dtype=np.int64), order,
+        np.ascontiguousarray(sensor, dtype=np.bool_), old, keys, rows_i, rows_j,
+        flip, sensed, started, ended, counts,
+    )
+    return KeyedPairs(
+        keys, rows_i, rows_j, flip, sensed, started[: counts[0]], ended[: counts[1]]
+    )
+
+
+_PAIR_LOW = (1 << PAIR_SHIFT) - 1
+
+
+class TouchingPairs:
+    """The pairs touching after one tick, sorted by key, and the shapes they were found on."""
+
+    def __init__(self, keyed: KeyedPairs | None = None, rows: WorldRows | None = None) -> None:
+        empty = np.empty(0, dtype=np.int64)
+        self.keys: Int64Array = empty if keyed is None else keyed.keys
+        """Sorted pair keys ``a << 32 | b``."""
+        self.rows_i: Int64Array = empty if keyed is None else keyed.rows_i
+        """Table row of the lower-kind side of each pair."""
+        self.rows_j: Int64Array = empty if keyed is None else keyed.rows_j
+        self.flip: BoolArray = np.empty(0, np.bool_) if keyed is None else keyed.flip
+        """True where entity ``a`` is on side ``j`` (its normal must be reversed)."""
+        self.sensor: BoolArray = np.empty(0, np.bool_) if keyed is None else keyed.sensor
+        self.rows = rows
+        """The shapes the pairs were found on, as the kernels read them (table rows
+        index them); None when there are no pairs."""
+        self.contacts: dict[tuple[int, int], Contact] | None = None
+        """Every pair's contact, once asked for."""
+        self.reported: list[CollisionStarted] = []
+        """This tick's CollisionStarted events: contacts() hands out their very contact
+        objects rather than equal copies."""
+
+    def forget(self, keys: list[int]) -> None:
+        """Drop the pairs ``keys`` (a start nobody saw, or naming a deleted entity)."""
+        keep = ~np.isin(self.keys, np.array(keys, dtype=np.int64))
+        self.keys = self.keys[keep]
+        self.rows_i = self.rows_i[keep]
+        self.rows_j = self.rows_j[keep]
+        self.flip = self.flip[keep]
+        self.sensor = self.sensor[keep]
+        self.contacts = None
+
+
+def pairs_of(keys: Int64Array) -> tuple[list[int], list[int]]:
+    """The entity pairs ``(a, b)`` of ``keys`` as two lists."""
+    return (keys >> PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist()
+
+
+def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:
+    if not len(idx) or state.rows is None:
+        return []
+    normal, depth, point = pair_contacts(
+        state.rows, state.rows_i[idx], state.rows_j[idx], state.flip[idx]
+    )
+    # tuple.__new__ through map/zip builds the NamedTuples without a Python-level call
+    # per contact: event building is per-event work, so it has to be lean.
+    return list(
+        map(
+            _new_contact,
+            zip(
+                zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True),
+                depth.tolist(),
+                zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True),
+                strict=True,
+            ),
+        )
+    )
+
+
+_new_contact = partial(tuple.__new__, Contact)
+_new_started = partial(tuple.__new__, CollisionStarted)
+_new_ended = partial(tuple.__new__, CollisionEnded)
+
+
+def contacts_of(state: TouchingPairs, idx: Int64Array) -> dict[tuple[int, int], Contact]:
+    """The contacts of the pairs ``idx`` of ``state``, by pair."""
+    a, b = pairs_of(state.keys[idx])
+    return dict(zip(zip(a, b, strict=True), _contact_list(state, idx), strict=True))
+
+
+def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStarted]:
+    """The CollisionStarted events of the pairs ``idx`` of ``state``, in key order."""
+    a, b = pairs_of(state.keys[idx])
+    contacts = _contact_list(state, idx)
+    return list(
+        map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True))
+    )
+
+
+def ended_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionEnded]:
+    """The CollisionEnded events of the pairs ``idx`` of ``state``, in key order."""
+    a, b = pairs_of(state.keys[idx])
+    return list(map(_new_ended, zip(a, b, state.sensor[idx].tolist(), strict=True)))

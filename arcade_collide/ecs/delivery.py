@@ -1,0 +1,138 @@
+"""Stage 5, event delivery: reads a tick's events and their handlers, calls the handlers.
+
+The delivery rules, written once for every caller (the
+:class:`~arcade_collide.ecs.collision.CollisionSystem`, and the Arcade bridge for its
+sprite callbacks):
+
+* Each event goes to every handler of the list, in list order, before the next event.
+* A handler that raises an ``Exception`` does not stop delivery: the exception is kept,
+  the remaining calls are made, and :meth:`Delivery.raise_first` then re-raises the
+  first one, with the later ones attached as notes (Python 3.11+).
+* A ``BaseException`` (``KeyboardInterrupt``, ``SystemExit``) stops delivery at once and
+  propagates; :attr:`Delivery.handed` says how many events of the run had their
+  delivery begun, so the caller can keep its books for the rest.
+* A handler removed during delivery gets none of the remaining events: once the
+  handlers may have changed (the caller's :class:`HandlerChanges` count moved), each
+  handler is called only while its ``registered()`` says so. A handler added during
+  delivery is not in the list and gets the events of the next delivery.
+* An event ``dropped(event)`` rejects (a start naming an entity a handler deleted) goes
+  to no handler and is recorded in :attr:`Delivery.dropped`.
+
+API::
+
+    delivery = Delivery("collision handler")
+    delivery.run(events, [Handler(func, registered), ...], changes, dropped=None)
+    ...                                   # more runs share the kept errors
+    delivery.raise_first()                # after the last run
+
+    delivery.call(func, *args)            # one guarded call, errors kept likewise
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+
+class HandlerChanges:
+    """A count the owner of a set of handlers bumps whenever one is removed (or added)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def bump(self) -> None:
+        """Record a change."""
+        self.count += 1
+
+
+class Handler(NamedTuple):
+    """A handler and how to tell whether it is still registered."""
+
+    call: Callable[[Any], object]
+    """Called with each event."""
+    registered: Callable[[], bool]
+    """True while the handler should still get events."""
+
+
+class Delivery:
+    """One tick's delivery of events to handlers, by the rules of the module docstring.
+
+    Args:
+        what: What the handlers are, for the notes on the re-raised exception.
+
+    >>> log = []
+    >>> def fails(event: int) -> None:
+    ...     raise ValueError(event)
+    >>> delivery = Delivery()
+    >>> always = lambda: True
+    >>> handlers = [Handler(fails, always), Handler(log.append, always)]
+    >>> delivery.run([1, 2], handlers, HandlerChanges())
+    >>> log, len(delivery.errors)
+    ([1, 2], 2)
+    >>> delivery.raise_first()
+    Traceback (most recent call last):
+    ...
+    ValueError: 1
+    another collision handler also raised: ValueError(2)
+    """
+
+    def __init__(self, what: str = "collision handler") -> None:
+        self.what = what
+        self.errors: list[Exception] = []
+        """The exceptions handlers raised, in order."""
+        self.handed = 0
+        """Events of the last :meth:`run` whose delivery began (dropped ones included)."""
+        self.dropped: list[Any] = []
+        """Events ``dropped`` rejected, over all runs."""
+
+    def run(
+        self,
+        events: Sequence[Any],
+        handlers: Sequence[Handler],
+        changes: HandlerChanges,
+        dropped: Callable[[Any], bool] | None = None,
+    ) -> None:
+        """Hand each of ``events`` to each of ``handlers``.
+
+        Args:
+            events: The events, in delivery order.
+            handlers: The handlers, in call order, as they were when delivery began.
+            changes: Bumped whenever a handler is removed; while it stays as it was
+                when the run began, ``registered`` is not asked.
+            dropped: Called before each event's delivery; True skips the event.
+        """
+        self.handed = 0
+        errors = self.errors
+        start = changes.count
+        for event in events:
+            self.handed += 1
+            if dropped is not None and dropped(event):
+                self.dropped.append(event)
+                continue
+            for call, registered in handlers:
+                if changes.count != start and not registered():
+                    continue
+                try:
+                    call(event)
+                except Exception as error:  # re-raised by raise_first
+                    errors.append(error)
+
+    def call(self, func: Callable[..., object], *args: Any) -> None:
+        """Call ``func(*args)``, keeping an ``Exception`` for :meth:`raise_first`."""
+        try:
+            func(*args)
+        except Exception as error:  # re-raised by raise_first
+            self.errors.append(error)
+
+    def raise_first(self) -> None:
+        """Re-raise the first kept exception (the later ones as its notes), and forget them."""
+        errors, self.errors = self.errors, []
+        if errors:
+            first = errors[0]
+            for later in errors[1:]:
+                note = getattr(first, "add_note", None)
+                if note is not None:
+                    note(f"another {self.what} also raised: {later!r}")
+            raise first

@@ -1,0 +1,44 @@
+"""Stage 3, narrow phase: reads candidate pairs and the table, writes touching pairs, contacts.
+
+Both calls go to the compiled pair kernels, one per shape-type pair: the layer/mask
+filter (``a.layer & b.mask`` and ``b.layer & a.mask`` both non-zero), then the pose
+circles of convex shapes (a pair whose inner discs overlap touches, one whose outer
+circles are apart does not; :mod:`arcade_collide.geometry.bounding_circles` keeps a
+margin so these verdicts agree with the exact tests), then the exact test for the rest.
+Contacts are computed only for the pairs asked about: new pairs (for the
+:class:`~arcade_collide.ecs.events.CollisionStarted` events) and, on demand, all pairs
+(``CollisionSystem.contacts``).
+"""
+
+from __future__ import annotations
+
+from arcade_collide.ecs.table import ShapeTable, WorldRows
+from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
+from arcade_collide.geometry.query.compiled_contacts import contact_rows
+from arcade_collide.geometry.query.compiled_pairs import touching_rows
+
+__all__ = ["WorldRows", "pair_contacts", "touching_pairs"]
+
+
+def touching_pairs(table: ShapeTable, i: IntArray, j: IntArray) -> tuple[IntArray, IntArray]:
+    """The candidate table-row pairs ``(i[k], j[k])`` whose shapes touch and may collide."""
+    rows, pair_filter, circles = table.kernel_view()
+    hit = touching_rows(i, j, rows, pair_filter, circles)
+    return i[hit], j[hit]
+
+
+def pair_contacts(
+    rows: WorldRows, i: IntArray, j: IntArray, flip: BoolArray
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Normals, depths and points of the touching table-row pairs ``(i[k], j[k])``.
+
+    Each normal points from side ``i`` to side ``j``, reversed where ``flip`` is True
+    (so that it points from the lower entity id to the higher).
+    """
+    _, normal, depth, point = contact_rows(i, j, rows)
+    normal[flip] *= -1.0
+    # A -0.0 (from the flip, or kept by a reduction) compares equal to 0.0 but prints
+    # oddly: make every zero positive.
+    normal += 0.0
+    point += 0.0
+    return normal, depth, point

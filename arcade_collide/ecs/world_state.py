@@ -1,0 +1,114 @@
+"""What the ECS keeps for each esper world: row pools, shape epoch, shape table, handler changes.
+
+Nothing here is shared between worlds: a Position written, a Shape edited or an entity
+created in one world never makes another world's systems redo work, and deleting or
+clearing one world leaves the others' state alone. The state of a world is found by the
+world's name and its :func:`~arcade_collide.ecs.esper_internals.world_token`, so a world
+deleted and created again under the same name starts afresh; the states of deleted
+worlds are dropped at the next tick of any world (:func:`forget_deleted_worlds`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import esper
+
+from arcade_collide.ecs.delivery import HandlerChanges
+from arcade_collide.ecs.esper_internals import world_token
+from arcade_collide.ecs.storage import POSITIONS, VELOCITIES, RowPool
+
+
+class WorldPools(NamedTuple):
+    """The row pools of one esper world."""
+
+    positions: RowPool
+    """Rows ``(x, y, angle)`` of the Position objects made while the world was current."""
+    velocities: RowPool
+    """Rows ``(x, y, angular)`` of the Velocity objects, likewise."""
+
+
+class ShapeEpoch:
+    """A counter bumped by every edit of a Shape the world's table has placed."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class WorldState:
+    """The ECS state of one esper world."""
+
+    def __init__(self, token: object, pools: WorldPools | None = None) -> None:
+        self.token = token
+        """The world's :func:`~arcade_collide.ecs.esper_internals.world_token`."""
+        self.pools = pools or WorldPools(RowPool(3), RowPool(3))
+        self.shape_epoch = ShapeEpoch()
+        self.handler_changes = HandlerChanges()
+        """Bumped when a collision handler of the world is removed (or subscribed)."""
+        self.table: Any = None
+        """The world's :class:`~arcade_collide.ecs.table.ShapeTable` once made."""
+
+
+_states: dict[str, WorldState] = {}
+_last: tuple[str, object, WorldState] | None = None
+
+
+def world_state() -> WorldState:
+    """The state of the current esper world, created on first use.
+
+    >>> world_state() is world_state()
+    True
+    """
+    global _last
+    name = esper.current_world
+    token = world_token()
+    last = _last
+    if last is not None and last[0] == name and last[1] is token:
+        return last[2]
+    state = _states.get(name)
+    if state is None or state.token is not token:
+        forget_deleted_worlds()
+        state = WorldState(token, _default_pools() if name == "default" else None)
+        _states[name] = state
+    _last = (name, token, state)
+    return state
+
+
+def forget_deleted_worlds() -> None:
+    """Drop the states of worlds esper no longer has (a state holds its world's table,
+    and so every collidable entity's components, alive)."""
+    if len(_states) > 1:
+        alive = set(esper.list_worlds())
+        for stale in [n for n in _states if n not in alive]:
+            del _states[stale]
+
+
+def _default_pools() -> WorldPools | None:
+    """The storage module's POSITIONS and VELOCITIES, for the first "default" world only."""
+    global _default_taken
+    if _default_taken:
+        return None
+    _default_taken = True
+    return WorldPools(POSITIONS, VELOCITIES)
+
+
+_default_taken = False
+
+
+def world_pools() -> WorldPools:
+    """The Position and Velocity pools of the current esper world.
+
+    A Position or Velocity takes its row in the pools of the world current when it is
+    made. Code that writes a world's positions in bulk (the Arcade bridge) makes its
+    components and calls this while its world is current, writes ``pools.positions.data``
+    rows (``component._row``) and then calls ``pools.positions.touch()`` so the world's
+    shape table sees the change. Read ``.data`` afresh after creating components: the
+    table is replaced when it grows.
+
+    >>> pools = world_pools()
+    >>> pools.positions is world_pools().positions
+    True
+    """
+    return world_state().pools
