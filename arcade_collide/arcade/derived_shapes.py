@@ -15,9 +15,9 @@ import arcade
 import numpy as np
 from numpy.typing import NDArray
 
+from arcade_collide.arcade.arcade_internals import read_sizes, size_marks
 from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
-from arcade_collide.arcade.sprite_sync import read_sizes, size_marks
 from arcade_collide.geometry.shapes import AnyShape
 
 _Sizes = tuple[NDArray[np.intp], NDArray[np.float64], NDArray[np.int64], Any]
@@ -72,7 +72,7 @@ class DerivedShapes:
         setters do, so only the ``touched`` rows are read; when every pose was read
         (``touched`` is None), sizes are read as numbers only if some sprite's width,
         height or texture object was replaced since the last such check
-        (:func:`~.sprite_sync.size_marks`). A new hit box reports nothing, so the
+        (:func:`~.arcade_internals.size_marks`). A new hit box reports nothing, so the
         sprites with a derived hull are also checked for one, each step (an identity
         test of the hit box's points).
 

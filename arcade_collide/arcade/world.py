@@ -64,8 +64,8 @@ from arcade_collide.arcade.lifetime import (
     forget_when_dropped,
     remove_processors,
 )
+from arcade_collide.arcade.pose_mirror import PoseMirror
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
-from arcade_collide.arcade.sprite_sync import PoseMirror
 from arcade_collide.arcade.validation import (
     require_callable,
     require_hashable,
