@@ -152,71 +152,43 @@ class Router:
         if body_a is None or body_b is None or pair in self.active:
             return
         self.active[pair] = contact
-        errors: list[Exception] = []
-        self._errors = errors
-        own = self._enter()
-        try:
-            callback = body_a.on_start
-            if callback is not None:
-                try:
-                    callback(body_b.sprite, contact)
-                except Exception as error:  # raised after the event
-                    errors.append(error)
-            callback = body_b.on_start
-            if callback is not None:
-                try:
-                    callback(body_a.sprite, contact.flipped())
-                except Exception as error:  # raised after the event
-                    errors.append(error)
-            if self._pairs or self._layers:
-                self._pair_start(body_a, body_b, contact)
-            if self._removal_ends:
-                self._deliver_removal_ends()
-        finally:
-            self._leave(own)
-        if errors:
-            raise_first(errors, "another collision callback also raised")
+        self._deliver(self._start_pair, body_a, body_b, contact)
 
     def ended(self, event: CollisionEnded) -> None:
         """Deliver an end to both sprites and the matching handlers."""
         # A pair ended by a removal already had its end events.
-        if self.active.pop((event.a, event.b), None) is None:
-            return
-        errors: list[Exception] = []
-        self._errors = errors
-        own = self._enter()
-        try:
-            self._end_pair(self.bodies[event.a], self.bodies[event.b])
-            if self._removal_ends:
-                self._deliver_removal_ends()
-        finally:
-            self._leave(own)
-        if errors:
-            raise_first(errors, "another collision callback also raised")
+        if self.active.pop((event.a, event.b), None) is not None:
+            self._deliver(self._end_pair, self.bodies[event.a], self.bodies[event.b])
 
     def end_removed(self, entity: int, body: Body) -> None:
         """End every pair of ``entity`` (being removed, with ``body``).
 
-        Outside a delivery the end events are delivered at once (in the current esper
-        world), and the first exception a callback raised is re-raised; inside one they
-        come after the current event.
+        Outside a delivery the end events are delivered at once, and the first
+        exception a callback raised is re-raised; inside one they come after the
+        current event.
         """
         for pair in [p for p in self.active if entity in p]:
             del self.active[pair]
             a = self.bodies.get(pair[0], body)
             b = self.bodies.get(pair[1], body)
             self._removal_ends.append((a, b))
-        if self._delivering:
-            return
+        if not self._delivering:
+            self._deliver(self._deliver_removal_ends)
+
+    def _deliver(self, route: Callable[..., None], *args: Any) -> None:
+        """Run ``route(*args)`` then the removal ends it caused, in the caller's esper
+        world; then raise the first exception of their callbacks."""
         errors: list[Exception] = []
         self._errors = errors
-        self._delivering = True
+        own = self._enter()
         try:
-            self._deliver_removal_ends()
+            route(*args)
+            if self._removal_ends:
+                self._deliver_removal_ends()
         finally:
-            self._delivering = False
+            self._leave(own)
         if errors:
-            raise_first(errors, "another end callback also raised")
+            raise_first(errors, "another collision callback also raised")
 
     def _enter(self) -> str | None:
         """Start delivering an event: switch to the caller's esper world.
@@ -277,7 +249,22 @@ class Router:
                 for end in list(backward.end):
                     run(end, body_b.sprite, body_a.sprite)
 
-    def _pair_start(self, body_a: Body, body_b: Body, contact: Contact) -> None:
+    def _start_pair(self, body_a: Body, body_b: Body, contact: Contact) -> None:
+        errors = self._errors
+        callback = body_a.on_start
+        if callback is not None:
+            try:
+                callback(body_b.sprite, contact)
+            except Exception as error:  # raised after the event
+                errors.append(error)
+        callback = body_b.on_start
+        if callback is not None:
+            try:
+                callback(body_a.sprite, contact.flipped())
+            except Exception as error:  # raised after the event
+                errors.append(error)
+        if not (self._pairs or self._layers):
+            return
         run = self._run
         forward = self._pairs.get((body_a.kind, body_b.kind))
         if forward is not None:
