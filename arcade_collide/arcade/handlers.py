@@ -152,13 +152,17 @@ class Router:
         if body_a is None or body_b is None or pair in self.active:
             return
         self.active[pair] = contact
-        self._deliver(self._start_pair, body_a, body_b, contact)
+        if body_a.on_start or body_b.on_start or self._pairs or self._layers:
+            self._deliver(self._start_pair, body_a, body_b, contact)
 
     def ended(self, event: CollisionEnded) -> None:
         """Deliver an end to both sprites and the matching handlers."""
         # A pair ended by a removal already had its end events.
-        if self.active.pop((event.a, event.b), None) is not None:
-            self._deliver(self._end_pair, self.bodies[event.a], self.bodies[event.b])
+        if self.active.pop((event.a, event.b), None) is None:
+            return
+        body_a, body_b = self.bodies[event.a], self.bodies[event.b]
+        if body_a.on_end or body_b.on_end or self._pairs or self._layers:
+            self._deliver(self._end_pair, body_a, body_b)
 
     def end_removed(self, entity: int, body: Body) -> None:
         """End every pair of ``entity`` (being removed, with ``body``).
@@ -180,36 +184,22 @@ class Router:
         world; then raise the first exception of their callbacks."""
         errors: list[Exception] = []
         self._errors = errors
-        own = self._enter()
+        self._delivering = True
+        caller = self.caller_world
+        own = esper.current_world
+        switch = caller is not None and caller != own
+        if caller is not None and switch:
+            esper.switch_world(caller)
         try:
             route(*args)
             if self._removal_ends:
                 self._deliver_removal_ends()
         finally:
-            self._leave(own)
+            self._delivering = False
+            if switch:
+                esper.switch_world(own)
         if errors:
             raise_first(errors, "another collision callback also raised")
-
-    def _enter(self) -> str | None:
-        """Start delivering an event: switch to the caller's esper world.
-
-        Returns:
-            The collision world to switch back to, or None if no switch was made.
-        """
-        self._delivering = True
-        caller = self.caller_world
-        if caller is None:
-            return None
-        own = esper.current_world
-        if caller == own:
-            return None
-        esper.switch_world(caller)
-        return own
-
-    def _leave(self, own: str | None) -> None:
-        self._delivering = False
-        if own is not None:
-            esper.switch_world(own)
 
     def _deliver_removal_ends(self) -> None:
         while self._removal_ends:
