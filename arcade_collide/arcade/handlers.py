@@ -101,7 +101,7 @@ class Router:
         """Exceptions raised by the callbacks of the event being delivered."""
 
     def subscribe_weakly(self, system: Any) -> Any:
-        """Subscribe to ``system``'s events through a weak reference to this router.
+        """Subscribe :meth:`route` to ``system``'s events through a weak reference.
 
         The esper world keeps its CollisionSystem, and so the subscription, in a
         process-wide registry; the sprites and handlers the router holds often hold
@@ -109,17 +109,12 @@ class Router:
         """
         ref = weakref.ref(self)
 
-        def on_started(event: CollisionStarted) -> None:
+        def on_event(event: CollisionStarted | CollisionEnded) -> None:
             router = ref()
             if router is not None:
-                router.started(event)
+                router.route(event)
 
-        def on_ended(event: CollisionEnded) -> None:
-            router = ref()
-            if router is not None:
-                router.ended(event)
-
-        return system.subscribe(on_started=on_started, on_ended=on_ended)
+        return system.subscribe(on_started=on_event, on_ended=on_event)
 
     # --- registration -------------------------------------------------------------------
 
@@ -141,28 +136,57 @@ class Router:
 
     # --- routing ------------------------------------------------------------------------
 
-    def started(self, event: CollisionStarted) -> None:
-        """Deliver a start to both sprites and the matching handlers."""
-        a, b, contact, _ = event
-        body_a = self.bodies.get(a)
-        body_b = self.bodies.get(b)
-        pair = (a, b)
-        # A sprite removed earlier in this delivery (a bullet that already hit
-        # something) gets no further events.
-        if body_a is None or body_b is None or pair in self.active:
-            return
-        self.active[pair] = contact
-        if body_a.on_start or body_b.on_start or self._pairs or self._layers:
-            self._deliver(self._start_pair, body_a, body_b, contact)
+    def route(self, event: CollisionStarted | CollisionEnded | None) -> None:
+        """Deliver an event to both sprites and the matching handlers, then any ends of
+        removals their callbacks made; then raise the first exception of the callbacks.
 
-    def ended(self, event: CollisionEnded) -> None:
-        """Deliver an end to both sprites and the matching handlers."""
-        # A pair ended by a removal already had its end events.
-        if self.active.pop((event.a, event.b), None) is None:
-            return
-        body_a, body_b = self.bodies[event.a], self.bodies[event.b]
-        if body_a.on_end or body_b.on_end or self._pairs or self._layers:
-            self._deliver(self._end_pair, body_a, body_b)
+        ``None`` delivers only the pending removal ends (a removal outside a delivery).
+        One function for every event: it runs a few hundred times a tick.
+        """
+        active = self.active
+        contact = None
+        if type(event) is CollisionStarted:
+            a, b, contact, _ = event
+            found_a = self.bodies.get(a)
+            found_b = self.bodies.get(b)
+            # A sprite removed earlier in this delivery (a bullet that already hit
+            # something) gets no further events.
+            if found_a is None or found_b is None or (a, b) in active:
+                return
+            active[a, b] = contact
+            body_a, body_b = found_a, found_b
+            if not (body_a.on_start or body_b.on_start or self._pairs or self._layers):
+                return
+        elif event is not None:
+            # A pair ended by a removal already had its end events.
+            if active.pop((event.a, event.b), None) is None:
+                return
+            body_a, body_b = self.bodies[event.a], self.bodies[event.b]
+            if not (body_a.on_end or body_b.on_end or self._pairs or self._layers):
+                return
+        errors: list[Exception] = []
+        self._errors = errors
+        self._delivering = True
+        caller = self.caller_world
+        own = esper.current_world
+        if caller == own:
+            caller = None
+        if caller is not None:
+            esper.switch_world(caller)
+        try:
+            if contact is not None:
+                self._start_pair(body_a, body_b, contact)
+            elif event is not None:
+                self._end_pair(body_a, body_b)
+            while self._removal_ends:
+                ended_a, ended_b = self._removal_ends.pop(0)
+                self._end_pair(ended_a, ended_b)
+        finally:
+            self._delivering = False
+            if caller is not None:
+                esper.switch_world(own)
+        if errors:
+            raise_first(errors, "another collision callback also raised")
 
     def end_removed(self, entity: int, body: Body) -> None:
         """End every pair of ``entity`` (being removed, with ``body``).
@@ -177,34 +201,7 @@ class Router:
             b = self.bodies.get(pair[1], body)
             self._removal_ends.append((a, b))
         if not self._delivering:
-            self._deliver(self._deliver_removal_ends)
-
-    def _deliver(self, route: Callable[..., None], *args: Any) -> None:
-        """Run ``route(*args)`` then the removal ends it caused, in the caller's esper
-        world; then raise the first exception of their callbacks."""
-        errors: list[Exception] = []
-        self._errors = errors
-        self._delivering = True
-        caller = self.caller_world
-        own = esper.current_world
-        switch = caller is not None and caller != own
-        if caller is not None and switch:
-            esper.switch_world(caller)
-        try:
-            route(*args)
-            if self._removal_ends:
-                self._deliver_removal_ends()
-        finally:
-            self._delivering = False
-            if switch:
-                esper.switch_world(own)
-        if errors:
-            raise_first(errors, "another collision callback also raised")
-
-    def _deliver_removal_ends(self) -> None:
-        while self._removal_ends:
-            body_a, body_b = self._removal_ends.pop(0)
-            self._end_pair(body_a, body_b)
+            self.route(None)
 
     def _run(self, callback: Callable[..., Any], *args: Any) -> None:
         try:
