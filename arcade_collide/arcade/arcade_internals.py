@@ -2,9 +2,9 @@
 
 Arcade's setters (``sprite.position = ...``, ``sprite.angle = ...``) are the honest way
 to move a sprite, but each call also updates the hit box, every sprite list's GPU
-buffer and every spatial hash the sprite is in: about 0.6 us for the position and
-0.5 us for the angle per sprite, most of a 60 Hz tick budget at 5,000 sprites. With
-the fields below the pose mirror (:mod:`.pose_mirror`) does that work in bulk:
+buffer and every spatial hash the sprite is in, one sprite at a time: at thousands of
+sprites, most of a 60 Hz tick. With the fields below the pose mirror
+(:mod:`.pose_mirror`) does that work in bulk:
 
 * sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_texture``,
   ``_hit_box``; ``sprite_lists`` is replaced by a list subclass that counts its changes

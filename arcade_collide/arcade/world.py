@@ -78,8 +78,6 @@ from arcade_collide.ecs.storage import POSITIONS, RowPool
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
-__all__ = ["CollisionWorld", "EndHandler", "StartHandler"]
-
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
@@ -109,8 +107,8 @@ class CollisionWorld:
             existing esper world joins it: a MovementSystem and a CollisionSystem are
             added to it, :meth:`step` runs ``esper.process`` there (so the game's own
             processors in that world run on each step too), and :meth:`close` takes
-            the two systems out again. That world must not have its own MovementSystem
-            or CollisionSystem.
+            the world's processors out again. That world must not have its own
+            MovementSystem or CollisionSystem.
 
     A world of its own is deleted by :meth:`close`, or after the CollisionWorld was
     garbage collected (a level dropped with its sprites), when the next CollisionWorld
