@@ -3,30 +3,24 @@
 One tick of :meth:`CollisionWorld.step`:
 
 1. **read**: poses of sprites the game moved since the last tick go into the
-   ``Position`` components; sprites with a derived shape whose width, height or
-   texture changed get a rebuilt ``Shape`` (:mod:`.derived_shapes`; an explicit shape
-   is kept as given). Only sprites the game touched through Arcade's setters are read
-   (:class:`~.pose_mirror.PoseMirror` logs them), so a tick where the game moved
-   nothing by hand reads no sprite.
-2. **move**: the MovementSystem runs (``esper.process``, with the game's own
-   processors when the world joined the game's esper world).
-3. **write back**: every sprite whose component pose changed gets its new
-   ``position`` and ``angle`` once, in bulk (:mod:`.pose_mirror`); a sprite that
-   neither moved nor turned is not touched, and in a tick where nothing turned
-   (or nothing moved) no angle (or position) is written. A sprite whose class
-   overrides the pose properties is written through them; where its setter stores
-   another pose than the world's (clamping it inside an arena, snapping it to a
-   grid), the components and :meth:`CollisionWorld.poses` take what the sprite holds
-   once the tick is over. That tick's contacts and events are still those of the pose
-   the world moved it to, as when a game clamps a sprite after the step.
+   ``Position`` components, and derived shapes follow size and texture changes
+   (:mod:`.derived_shapes`). Only sprites the game touched through Arcade's setters
+   are read (:class:`~.pose_mirror.PoseMirror` logs them).
+2. **move**: ``esper.process`` runs the MovementSystem (and the game's own processors
+   when the world joined the game's esper world).
+3. **write back**: each sprite whose pose changed gets its new ``position`` and
+   ``angle`` once, in bulk (:mod:`.pose_mirror`). A sprite whose class overrides the
+   pose properties is written through them; where its setter stores another pose than
+   the world's (clamping it inside an arena, snapping it to a grid), the components and
+   :meth:`CollisionWorld.poses` take what the sprite holds once the tick is over, while
+   that tick's contacts and events are those of the pose the world moved it to, as when
+   a game clamps a sprite after the step.
 4. **detect and deliver**: the CollisionSystem finds the contacts and delivers its
-   events, which reach the sprites (``on_collision_start(other, contact)`` /
-   ``on_collision_end(other)``) and the handlers registered with
-   :meth:`CollisionWorld.on_collision` (kinds) and :meth:`CollisionWorld.on_layers`
-   (layer bits), in the ECS's deterministic order, after the write-back so handlers
-   see the new poses (:mod:`.handlers` states the rules). A sprite's two methods are
-   looked up once, when it is added. A callback that raises does not stop the
-   others; the first exception is re-raised at the end.
+   events to the sprites (``on_collision_start(other, contact)`` /
+   ``on_collision_end(other)``) and to the handlers of :meth:`CollisionWorld.on_collision`
+   (kinds) and :meth:`CollisionWorld.on_layers` (layer bits), after the write-back so
+   that they see the new poses (:mod:`.handlers` states the rules). A callback that
+   raises does not stop the others; the first exception is re-raised at the end.
 
 Angles need no conversion: ``Sprite.angle`` and the pose angle are both
 clockwise degrees.
@@ -89,17 +83,7 @@ class CollisionWorld:
     every call, and the previously current world is restored), so it can sit
     beside a game's own esper world.
 
-    Example::
-
-        from arcade_collide.arcade import CollisionWorld
-
-        world = CollisionWorld()
-        world.add_sprite(ship, kind="ship")
-        world.add_sprite(rock, velocity=(40, 0), angular=30, kind="rock")
-        world.on_collision("ship", "rock", start=lambda ship, rock, contact: ...)
-
-        def on_fixed_update(self, delta_time):
-            world.step(delta_time)
+    See the package docstring (:mod:`arcade_collide.arcade`) for an example.
 
     Args:
         name: The esper world name. By default, or when no esper world of that name
