@@ -15,10 +15,11 @@ the geometry and ECS layers stay usable without a display or OpenGL.
 This package is the only part of arcade_collide that touches sprites.
 """
 
+from arcade_collide.arcade.handlers import EndHandler, StartHandler
 from arcade_collide.arcade.headless import HeadlessRun, pixel_at, run_view
 from arcade_collide.arcade.shape_sprites import shape_texture, sprite_for_shape
 from arcade_collide.arcade.shapes_from_sprites import convex_hull, hull_polygon, shape_for_sprite
-from arcade_collide.arcade.world import CollisionWorld, EndHandler, StartHandler
+from arcade_collide.arcade.world import CollisionWorld
 
 __all__ = [
     "CollisionWorld",

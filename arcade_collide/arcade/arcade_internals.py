@@ -1,0 +1,560 @@
+"""The one module that touches Arcade's private fields or changes classes at run time.
+
+Arcade's setters (``sprite.position = ...``, ``sprite.angle = ...``) are the honest way
+to move a sprite, but each call also updates the hit box, every sprite list's GPU
+buffer and every spatial hash the sprite is in, one sprite at a time: at thousands of
+sprites, most of a 60 Hz tick. With the fields below the pose mirror
+(:mod:`.pose_mirror`) does that work in bulk:
+
+* sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_texture``,
+  ``_hit_box``; ``sprite_lists`` is replaced by a list subclass that counts its changes
+  and reports the next setter call (:class:`_Memberships`, :class:`_Armed`);
+* hit boxes: a sprite's ``RotatableHitBox`` becomes a :class:`FollowingHitBox` (a class
+  switch) that reads the sprite's pose, or gets ``_position``, ``_angle`` and
+  ``_adjusted_cache_dirty`` written;
+* sprite lists: ``_sprite_pos_angle_data``, ``_sprite_pos_angle_changed``,
+  ``sprite_slot`` and ``spatial_hash.move``.
+
+These were written for, and are tested with, Arcade 3.3. At import the module checks
+``arcade.version.VERSION``: for any other version it uses Arcade's public getters and
+setters only (:func:`use_private_fields`), which is slower and never wrong.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain, repeat
+from operator import attrgetter
+from typing import Any, SupportsIndex, cast
+
+import arcade
+import numpy as np
+from arcade.hitbox import RotatableHitBox
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+
+TESTED_VERSIONS = "3.3."
+"""The Arcade releases whose private fields this module knows (a version prefix)."""
+
+
+def version_tested(version: str) -> bool:
+    """Whether Arcade ``version`` is one this module's private-field paths were tested with.
+
+    >>> version_tested("3.3.3"), version_tested("3.4.0"), version_tested("3.30.1")
+    (True, False, False)
+    """
+    return version.startswith(TESTED_VERSIONS) and version[len(TESTED_VERSIONS):][:1].isdigit()
+
+
+PRIVATE = False
+"""Whether the private-field paths are in use (see :func:`use_private_fields`)."""
+
+_POSITION = attrgetter("position")
+_ANGLE = attrgetter("angle")
+_SIZE = attrgetter("width", "height")
+_WIDTH = attrgetter("width")
+_HEIGHT = attrgetter("height")
+_TEXTURE = attrgetter("texture")
+_HIT_BOX = attrgetter("hit_box")
+_fast_classes: dict[type, bool] = {}
+
+
+def use_private_fields(enabled: bool) -> None:
+    """Read sprites through their private fields and allow bulk writes (``enabled``), or
+    use Arcade's public getters and setters only.
+
+    Chosen at import from Arcade's version; tests call it to run the public paths. Call
+    it before any CollisionWorld is created: a world keeps the choice it was made with.
+    """
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, _TEXTURE, _HIT_BOX
+    PRIVATE = enabled
+    prefix = "_" if enabled else ""
+    _POSITION = attrgetter(prefix + "position")
+    _ANGLE = attrgetter(prefix + "angle")
+    _SIZE = attrgetter(prefix + "width", prefix + "height")
+    _WIDTH = attrgetter(prefix + "width")
+    _HEIGHT = attrgetter(prefix + "height")
+    _TEXTURE = attrgetter(prefix + "texture")
+    _HIT_BOX = attrgetter(prefix + "hit_box")
+    _fast_classes.clear()
+
+
+use_private_fields(version_tested(arcade.version.VERSION))
+
+
+# --- reading sprites ------------------------------------------------------------------
+
+
+def has_fast_pose(sprite: arcade.Sprite) -> bool:
+    """True when ``sprite``'s pose may be stored in its fields directly: private fields
+    are in use and its class keeps Arcade's own ``position``/``angle`` properties.
+
+    A subclass that overrides either property (to react to moves, say) keeps its setter
+    calls.
+
+    >>> has_fast_pose(arcade.SpriteSolidColor(4, 4)) == PRIVATE
+    True
+    >>> class Noisy(arcade.Sprite):
+    ...     @property
+    ...     def angle(self) -> float:
+    ...         return self._angle
+    ...     @angle.setter
+    ...     def angle(self, value: float) -> None:
+    ...         self._angle = value
+    >>> has_fast_pose(Noisy())
+    False
+    """
+    cls = type(sprite)
+    known = _fast_classes.get(cls)
+    if known is None:
+        known = (
+            PRIVATE
+            and isinstance(sprite, arcade.Sprite)
+            and cls.position is arcade.BasicSprite.position
+            and cls.angle is arcade.Sprite.angle
+            and cls.__setattr__ is object.__setattr__
+        )
+        _fast_classes[cls] = known
+    return known
+
+
+def pose_objects(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any]]:
+    """The objects the sprites hold as their positions and angles."""
+    return list(map(_POSITION, sprites)), list(map(_ANGLE, sprites))
+
+
+def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray]:
+    """The sprites' positions ``(N, 2)`` and clockwise angles ``(N,)`` as float64.
+
+    >>> xy, angle = read_poses([arcade.Sprite(center_x=1, center_y=2, angle=30)])
+    >>> xy.tolist(), angle.tolist()
+    ([[1.0, 2.0]], [30.0])
+    """
+    n = len(sprites)
+    xy = np.fromiter(chain.from_iterable(map(_POSITION, sprites)), np.float64, count=2 * n)
+    angle = np.fromiter(map(_ANGLE, sprites), np.float64, count=n)
+    return xy.reshape(n, 2), angle
+
+
+def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np.int64]]:
+    """The sprites' ``(width, height)`` ``(N, 2)`` and texture identities ``(N,)``.
+
+    Together these change exactly when a sprite's scale or texture changes,
+    which is when its collision shape must be rebuilt.
+
+    >>> size, texture = read_sizes([arcade.SpriteSolidColor(4, 6)])
+    >>> size.tolist()
+    [[4.0, 6.0]]
+    """
+    n = len(sprites)
+    size = np.fromiter(chain.from_iterable(map(_SIZE, sprites)), np.float64, count=2 * n)
+    textures = np.fromiter(map(id, map(_TEXTURE, sprites)), np.int64, count=n)
+    return size.reshape(n, 2), textures
+
+
+def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], list[Any]]:
+    """The objects behind the sprites' widths, heights and textures, for a cheap change test.
+
+    Arcade replaces these objects (never changes them in place) when a sprite is
+    scaled or given a new texture, so two results compare equal (``==`` on lists
+    tests identity first, then value) only when no sprite's size or texture changed
+    in between; only then can :func:`read_sizes` be skipped.
+
+    >>> sprite = arcade.SpriteSolidColor(4, 4)
+    >>> before = size_marks([sprite])
+    >>> size_marks([sprite]) == before
+    True
+    >>> sprite.scale = 2.0
+    >>> size_marks([sprite]) == before
+    False
+    """
+    return (
+        list(map(_WIDTH, sprites)),
+        list(map(_HEIGHT, sprites)),
+        list(map(_TEXTURE, sprites)),
+    )
+
+
+def hit_box_of(sprite: arcade.Sprite) -> Any:
+    """The hit box ``sprite`` holds now."""
+    return _HIT_BOX(sprite)
+
+
+# --- writing sprites ------------------------------------------------------------------
+# Separate loops for positions, angles and both, not one loop with flags: at 5,000
+# sprites every attribute access counts. Only sprites with has_fast_pose() are given.
+
+
+def store_sprite_poses(
+    sprites: Sequence[arcade.Sprite], positions: list[Any], angles: list[Any]
+) -> None:
+    """Store positions and angles on the sprites only (their hit boxes follow them)."""
+    for sprite, position, turn in zip(sprites, positions, angles, strict=True):
+        sprite._position = position
+        sprite._angle = turn
+
+
+def store_sprite_positions(sprites: Sequence[arcade.Sprite], positions: list[Any]) -> None:
+    """Store positions on the sprites only."""
+    for sprite, position in zip(sprites, positions, strict=True):
+        sprite._position = position
+
+
+def store_sprite_angles(sprites: Sequence[arcade.Sprite], angles: list[Any]) -> None:
+    """Store angles on the sprites only."""
+    for sprite, turn in zip(sprites, angles, strict=True):
+        sprite._angle = turn
+
+
+def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:
+    """Give the hit box of ``sprite`` (one that cannot follow it) the new pose; ``None``
+    keeps a value."""
+    box: Any = sprite._hit_box
+    if position is not None:
+        box._position = position
+    if angle is not None:
+        box._angle = angle
+    box._adjusted_cache_dirty = True
+
+
+def slots_in(
+    sprite_list: arcade.SpriteList[Any],
+    sprites: Sequence[arcade.Sprite],
+    eligible: NDArray[np.bool_],
+) -> tuple[IntArray, IntArray]:
+    """Rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
+
+    A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
+    it has no slot there and is left out.
+    """
+    slot_of = sprite_list.sprite_slot.get
+    slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
+    rows = np.flatnonzero((slots >= 0) & eligible)
+    return rows, slots[rows]
+
+
+def slot_dict(sprite_list: arcade.SpriteList[Any]) -> dict[Any, int]:
+    """The list's slot of each sprite (a new dict after ``clear(deep=False)``)."""
+    return sprite_list.sprite_slot
+
+
+def _span(indices: IntArray) -> slice | IntArray:
+    """``indices`` as a slice when they are consecutive and ascending, else as they are.
+
+    >>> _span(np.array([3, 4, 5]))
+    slice(3, 6, None)
+    >>> _span(np.array([3, 5])).tolist()
+    [3, 5]
+    """
+    n = len(indices)
+    if n and int(indices[-1]) - int(indices[0]) == n - 1 and bool((np.diff(indices) == 1).all()):
+        return slice(int(indices[0]), int(indices[0]) + n)
+    return indices
+
+
+def store_in_sprite_list(
+    sprite_list: arcade.SpriteList[Any],
+    sprites: Sequence[arcade.Sprite],
+    rows: IntArray,
+    slots: IntArray,
+    xy: FloatArray,
+    angle: FloatArray,
+    moved: NDArray[np.bool_],
+    turned: NDArray[np.bool_],
+) -> None:
+    """Update ``sprite_list``'s buffer (and spatial hash) for its ``rows`` that moved or turned.
+
+    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``;
+    ``slots[k]`` is the list's slot of ``sprites[rows[k]]``.
+    """
+    # Usually a list holds the world's sprites in the world's order, in consecutive
+    # slots: then slices stand for rows and slots, and numpy copies blocks.
+    row_span, slot_span = _span(rows), _span(slots)
+    moves = moved[row_span]
+    turns = turned[row_span]
+    if not (moves.any() or turns.any()):
+        return
+    # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
+    # It is dropped before returning, so the list can still grow its buffer later.
+    data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    if moves.all():
+        data[slot_span, 0:2] = xy[row_span]
+    else:
+        data[slots[moves], 0:2] = xy[rows[moves]]
+    if turns.all():
+        data[slot_span, 3] = angle[row_span]
+    elif turns.any():
+        data[slots[turns], 3] = angle[rows[turns]]
+    del data
+    sprite_list._sprite_pos_angle_changed = True
+    spatial_hash = sprite_list.spatial_hash
+    if spatial_hash is not None:
+        # The setters move a sprite in every hash it is in: here each list's own hash,
+        # once per list. A turn moves it too (its hit box bounds change).
+        for row in rows[moves | turns].tolist():
+            spatial_hash.move(sprites[row])
+
+
+# --- sprite_lists records: joins, leaves and setter calls ------------------------------
+
+_membership_changes = [0]
+"""How many times a :class:`_Memberships` list was changed (any sprite, any world)."""
+
+
+def membership_changes() -> int:
+    """How many times any sprite joined or left a sprite list (of the watched sprites)."""
+    return _membership_changes[0]
+
+
+class _Memberships(list[Any]):
+    """A sprite's ``sprite_lists`` that counts its changes in ``_membership_changes``.
+
+    Arcade changes ``sprite.sprite_lists`` (``append``/``remove``) exactly when the
+    sprite joins or leaves a sprite list, which is also the only way its slot in a
+    list can change (besides ``SpriteList.clear(deep=False)``, which replaces the
+    list's ``sprite_slot`` dict). Counting those changes lets a pose mirror keep
+    every list's rows and slots between ticks at no per-sprite cost. The other
+    mutators are counted too, though Arcade never calls them (``+=`` is not: a
+    sprite's lists changed that way would no longer match the lists' own records).
+
+    While its class is :class:`_Armed`, the record also reports the next iteration
+    over it to the touch logs in :attr:`logs`.
+    """
+
+    __slots__ = ("__weakref__", "logs")
+
+    logs: list[dict[int, _Memberships]]
+    """The touch logs of the pose mirrors holding this sprite."""
+
+    def append(self, item: Any, /) -> None:
+        _membership_changes[0] += 1
+        super().append(item)
+
+    def extend(self, items: Iterable[Any], /) -> None:
+        _membership_changes[0] += 1
+        super().extend(items)
+
+    def insert(self, index: SupportsIndex, item: Any, /) -> None:
+        _membership_changes[0] += 1
+        super().insert(index, item)
+
+    def remove(self, item: Any, /) -> None:
+        _membership_changes[0] += 1
+        super().remove(item)
+
+    def pop(self, index: SupportsIndex = -1, /) -> Any:
+        _membership_changes[0] += 1
+        return super().pop(index)
+
+    def clear(self) -> None:
+        _membership_changes[0] += 1
+        super().clear()
+
+    def __setitem__(self, index: Any, value: Any) -> None:
+        _membership_changes[0] += 1
+        super().__setitem__(index, value)
+
+    def __delitem__(self, index: Any) -> None:
+        _membership_changes[0] += 1
+        super().__delitem__(index)
+
+
+class _Armed(_Memberships):
+    """A :class:`_Memberships` waiting for its sprite's next pose, size or list change.
+
+    Every Arcade setter that changes a sprite (``position``, ``angle``, ``center_x``,
+    ``scale``, ``texture``, ...) iterates ``sprite.sprite_lists`` to update the sprite
+    lists, so the first such iteration notes the record in each touch log and turns it
+    back into a plain :class:`_Memberships`: later iterations cost what a list's do,
+    until a pose mirror re-arms it after reading the sprite.
+    """
+
+    __slots__ = ()
+
+    def __iter__(self) -> Iterator[Any]:
+        self.__class__ = _Memberships  # type: ignore[assignment]
+        for log in self.logs:
+            log[id(self)] = self
+        return list.__iter__(self)
+
+
+Record = _Memberships
+"""A watched ``sprite_lists`` record (see :func:`watch_memberships`)."""
+
+_WATCHED = (_Memberships, _Armed)
+
+_SHARED: dict[int, weakref.ref[_Memberships]] = {}
+"""Records of the sprites held by more than one pose mirror (several worlds), by id
+(lists are unhashable); a freed record's entry is dropped when next read."""
+
+
+def watch_memberships(sprite: arcade.Sprite, log: dict[int, Record]) -> Record:
+    """Make ``sprite.sprite_lists`` a watched record (same lists, same order) reporting
+    to ``log``, and return it."""
+    memberships = sprite.sprite_lists
+    if isinstance(memberships, _Memberships) and type(memberships) in _WATCHED:
+        watched = memberships
+    else:
+        watched = _Memberships(memberships)
+        watched.logs = []
+        sprite.sprite_lists = watched
+    if not any(known is log for known in watched.logs):
+        watched.logs.append(log)
+    if len(watched.logs) > 1:
+        _SHARED[id(watched)] = weakref.ref(watched)
+    return watched
+
+
+def unwatch(record: Record, log: dict[int, Record]) -> None:
+    """Stop ``record`` reporting to ``log``."""
+    record.logs[:] = [known for known in record.logs if known is not log]
+    if len(record.logs) < 2:
+        _SHARED.pop(id(record), None)
+    log.pop(id(record), None)
+
+
+def arm(records: Iterable[Record | None]) -> None:
+    """Make each record report the next setter call on its sprite."""
+    for record in records:
+        if record is not None:
+            record.__class__ = _Armed
+
+
+def holds(sprite: arcade.Sprite, record: Record) -> bool:
+    """Whether ``sprite`` still holds ``record`` as its ``sprite_lists``."""
+    return sprite.sprite_lists is record
+
+
+def report_shared(
+    own: dict[int, Record], row_of: dict[int, int], stored: NDArray[np.bool_]
+) -> None:
+    """Log the ``stored`` rows' sprites that other mirrors hold too in their logs: the
+    bulk stores skip Arcade's setters, so the other worlds would not see the moves.
+
+    ``row_of`` maps the ids of the records of the mirror with log ``own`` to its rows.
+    """
+    if not _SHARED:
+        return
+    for key, ref in list(_SHARED.items()):
+        record = ref()
+        if record is None:
+            del _SHARED[key]
+            continue
+        row = row_of.get(key)
+        if row is not None and stored[row]:
+            for log in record.logs:
+                if log is not own:
+                    log[id(record)] = record
+
+
+def lists_of(sprites: Sequence[arcade.Sprite]) -> list[arcade.SpriteList[Any]]:
+    """The sprite lists holding any of ``sprites``, each once, in first-seen order."""
+    # list.copy reads the records without iterating them (which would report touches).
+    return list(dict.fromkeys(chain.from_iterable(map(list.copy, map(_sprite_lists, sprites)))))
+
+
+_sprite_lists = attrgetter("sprite_lists")
+
+
+# --- hit boxes that follow their sprites ---------------------------------------------
+
+
+def _from_sprite(name: str) -> Any:
+    """A property reading the sprite's field ``name``; what is stored goes to ``_last<name>``,
+    the value used once the sprite is gone (Arcade's setters store it there too)."""
+    last = "_last" + name
+
+    def get(box: RotatableHitBox) -> Any:
+        fields = box.__dict__
+        sprite = fields["_follow"]()
+        return getattr(sprite, name) if sprite is not None else fields[last]
+
+    def put(box: RotatableHitBox, value: Any) -> None:
+        box.__dict__[last] = value
+
+    return property(get, put)
+
+
+class FollowingHitBox(RotatableHitBox):
+    """A :class:`~arcade.hitbox.RotatableHitBox` whose pose is its sprite's.
+
+    Arcade keeps a sprite's pose twice: on the sprite and on its hit box, an object
+    with an instance dict that the setters update too. A following box reads the
+    sprite's pose on demand, and recomputes its cached adjusted points when the
+    sprite's pose objects differ from the ones they were computed from, so Arcade's
+    collision checks, spatial hashes and ``draw_hit_box`` see exactly what the setters
+    would have left. The box stays correct when the sprite leaves the world (Arcade's
+    setters keep the sprite's own fields), so it is never switched back.
+
+    No ``__slots__``: the layout stays that of ``RotatableHitBox``, so an existing box
+    changes class in place. The pose fields are properties over the instance dict's
+    ``_follow`` (a weak reference to the sprite), ``_last_position``/``_last_angle``
+    (what was last stored, used once the sprite is gone) and ``_dirty``,
+    ``_seen_position``, ``_seen_angle`` (the pose objects the cached points were
+    computed from).
+
+    >>> sprite = arcade.SpriteSolidColor(2, 2, center_x=10, center_y=0)
+    >>> box = follow(sprite)
+    >>> box is sprite.hit_box, type(box).__name__
+    (True, 'FollowingHitBox')
+    >>> sprite._position = (20.0, 0.0)  # a bulk write: nothing stored on the box
+    >>> sorted(box.get_adjusted_points())
+    [(19.0, -1.0), (19.0, 1.0), (21.0, -1.0), (21.0, 1.0)]
+    """
+
+    _position = _from_sprite("_position")
+    _angle = _from_sprite("_angle")
+
+    @property
+    def _adjusted_cache_dirty(self) -> bool:
+        fields = self.__dict__
+        if fields["_dirty"]:
+            return True
+        sprite = fields["_follow"]()
+        return sprite is not None and (
+            sprite._position is not fields["_seen_position"]
+            or sprite._angle is not fields["_seen_angle"]
+        )
+
+    @_adjusted_cache_dirty.setter
+    def _adjusted_cache_dirty(self, value: bool) -> None:
+        fields = self.__dict__
+        fields["_dirty"] = value
+        if not value:
+            # The points were just computed from the sprite's current pose objects.
+            sprite = fields["_follow"]()
+            if sprite is not None:
+                fields["_seen_position"] = sprite._position
+                fields["_seen_angle"] = sprite._angle
+
+
+def follow(sprite: arcade.Sprite) -> FollowingHitBox | None:
+    """Make ``sprite``'s hit box a :class:`FollowingHitBox` (in place); None if it cannot.
+
+    Only a box of exactly ``RotatableHitBox`` is switched (a game's own subclass keeps
+    its behaviour), and a box already following another sprite is left alone.
+    """
+    box: Any = sprite._hit_box
+    if type(box) is FollowingHitBox:
+        following: FollowingHitBox | None = box if box.__dict__["_follow"]() is sprite else None
+        return following
+    if type(box) is not RotatableHitBox:
+        return None
+    fields = box.__dict__
+    # The properties answer for these from now on.
+    fields.pop("_adjusted_cache_dirty", None)
+    fields["_last_position"] = fields.pop("_position", sprite._position)
+    fields["_last_angle"] = fields.pop("_angle", sprite._angle)
+    fields["_follow"] = weakref.ref(sprite)
+    fields["_dirty"] = True
+    fields["_seen_position"] = fields["_seen_angle"] = None
+    box.__class__ = FollowingHitBox
+    return cast(FollowingHitBox, box)
+
+
+def can_follow(box: Any) -> bool:
+    """Whether ``box`` is of the one class :func:`follow` switches."""
+    return type(box) is RotatableHitBox

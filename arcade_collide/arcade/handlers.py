@@ -1,0 +1,282 @@
+"""Sprite callbacks, pair and layer handlers, and the routing of collision events to them.
+
+A :class:`Router` is subscribed to its world's
+:class:`~arcade_collide.ecs.CollisionSystem`, so the ECS delivery rules apply (see the
+docstring of :mod:`arcade_collide.ecs.collision`): ends before starts, each sorted by
+pair; a start never names an entity deleted during delivery; a handler that raises an
+``Exception`` does not stop the delivery, and the first exception is re-raised once
+every event was delivered; a ``BaseException`` stops it at once with every delivered
+start still owed its end. The router adds the bridge's own rules:
+
+* A start reaches, in this order, the first sprite's callback, the second sprite's,
+  the pair handlers (kinds, in both orders), then the layer handlers; an end reaches
+  the two sprites, the layer handlers, then the pair handlers. Each of them runs even
+  if an earlier one raised; the event then raises the first exception to the ECS.
+* A sprite removed during delivery gets no further events; both sprites of each pair
+  it was touching get their end events (and the pair and layer handlers theirs) after
+  the current event has reached both sprites and the handlers.
+* Callbacks run in the esper world that was current when
+  :meth:`~arcade_collide.arcade.CollisionWorld.step` was called, not in the
+  collision world.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any
+
+import arcade
+import esper
+
+from arcade_collide.ecs import CollisionEnded, CollisionStarted
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.shapes import AnyShape
+
+StartHandler = Callable[[arcade.Sprite, arcade.Sprite, Contact], Any]
+"""``fn(sprite_a, sprite_b, contact)``; ``contact.normal`` points from a to b."""
+EndHandler = Callable[[arcade.Sprite, arcade.Sprite], Any]
+"""``fn(sprite_a, sprite_b)``."""
+
+
+@dataclass(slots=True)
+class Body:
+    """What a world remembers about one registered sprite.
+
+    Slotted: event delivery reads a few fields of two bodies per event, straight from
+    the object rather than through an instance dict.
+    """
+
+    sprite: arcade.Sprite
+    entity: int
+    position: Any
+    """The sprite's ``Position`` component (kept alive with the body)."""
+    kind: Hashable
+    geometry: AnyShape
+    hull: bool
+    shape_options: dict[str, Any]
+    on_start: Callable[[arcade.Sprite, Contact], Any] | None
+    """The sprite's ``on_collision_start``, looked up once when it was added."""
+    on_end: Callable[[arcade.Sprite], Any] | None
+    layer: int
+    """The layer bits of the sprite's Shape (for layer handlers)."""
+    hull_points: Any = None
+    """For a derived ``hull=True`` shape, the hit-box points it was built from: Arcade
+    gives a sprite a new hit box (``hit_box = ...``, ``sync_hit_box_to_texture()``)
+    without a setter the pose mirror hears, so the world compares these each step."""
+
+
+def sprite_method(sprite: arcade.Sprite, name: str) -> Any:
+    """The sprite's bound ``name`` method, or None when it has none (or it is not callable)."""
+    method = getattr(sprite, name, None)
+    return method if callable(method) else None
+
+
+@dataclass
+class _PairHandlers:
+    start: list[StartHandler] = field(default_factory=list)
+    end: list[EndHandler] = field(default_factory=list)
+
+
+class Router:
+    """The handlers of one world and the routing of its collision events to sprites.
+
+    Args:
+        bodies: The world's bodies by entity; the router reads it, the world edits it.
+    """
+
+    def __init__(self, bodies: dict[int, Body]) -> None:
+        self.bodies = bodies
+        self.active: dict[tuple[int, int], Contact] = {}
+        """The pairs whose start was delivered and whose end was not, with that contact."""
+        self.caller_world: str | None = None
+        """The esper world callbacks run in (set by ``step``; None: the current one)."""
+        self._pairs: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
+        self._layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
+        self._removal_ends: list[tuple[Body, Body]] = []
+        """Pairs ended by a removal during delivery, due after the current event."""
+        self._delivering = False
+        self._errors: list[Exception] = []
+        """Exceptions raised by the callbacks of the event being delivered."""
+
+    def subscribe_weakly(self, system: Any) -> Any:
+        """Subscribe :meth:`route` to ``system``'s events through a weak reference.
+
+        The esper world keeps its CollisionSystem, and so the subscription, in a
+        process-wide registry; the sprites and handlers the router holds often hold
+        their world, which must stay collectable (a level dropped with its sprites).
+        """
+        ref = weakref.ref(self)
+
+        def on_event(event: CollisionStarted | CollisionEnded) -> None:
+            router = ref()
+            if router is not None:
+                router.route(event)
+
+        return system.subscribe(on_started=on_event, on_ended=on_event)
+
+    # --- registration -------------------------------------------------------------------
+
+    def add_pair(
+        self, kind_a: Hashable, kind_b: Hashable, start: StartHandler | None, end: EndHandler | None
+    ) -> None:
+        """Register handlers for pairs of sprites of ``kind_a`` and ``kind_b``."""
+        handlers = self._pairs.setdefault((kind_a, kind_b), _PairHandlers())
+        if start is not None:
+            handlers.start.append(start)
+        if end is not None:
+            handlers.end.append(end)
+
+    def add_layers(
+        self, layer_a: int, layer_b: int, start: StartHandler | None, end: EndHandler | None
+    ) -> None:
+        """Register handlers for pairs of sprites on ``layer_a`` and ``layer_b``."""
+        self._layers.append((layer_a, layer_b, start, end))
+
+    # --- routing ------------------------------------------------------------------------
+
+    def route(self, event: CollisionStarted | CollisionEnded | None) -> None:
+        """Deliver an event to both sprites and the matching handlers, then any ends of
+        removals their callbacks made; then raise the first exception of the callbacks.
+
+        ``None`` delivers only the pending removal ends (a removal outside a delivery).
+        One function for every event: it runs a few hundred times a tick.
+        """
+        active = self.active
+        contact = None
+        if type(event) is CollisionStarted:
+            a, b, contact, _ = event
+            found_a = self.bodies.get(a)
+            found_b = self.bodies.get(b)
+            # A sprite removed earlier in this delivery (a bullet that already hit
+            # something) gets no further events.
+            if found_a is None or found_b is None or (a, b) in active:
+                return
+            active[a, b] = contact
+            body_a, body_b = found_a, found_b
+            if not (body_a.on_start or body_b.on_start or self._pairs or self._layers):
+                return
+        elif event is not None:
+            # A pair ended by a removal already had its end events.
+            if active.pop((event.a, event.b), None) is None:
+                return
+            body_a, body_b = self.bodies[event.a], self.bodies[event.b]
+            if not (body_a.on_end or body_b.on_end or self._pairs or self._layers):
+                return
+        errors: list[Exception] = []
+        self._errors = errors
+        self._delivering = True
+        caller = self.caller_world
+        own = esper.current_world
+        if caller == own:
+            caller = None
+        if caller is not None:
+            esper.switch_world(caller)
+        try:
+            if contact is not None:
+                self._start_pair(body_a, body_b, contact)
+            elif event is not None:
+                self._end_pair(body_a, body_b)
+            while self._removal_ends:
+                ended_a, ended_b = self._removal_ends.pop(0)
+                self._end_pair(ended_a, ended_b)
+        finally:
+            self._delivering = False
+            if caller is not None:
+                esper.switch_world(own)
+        if errors:
+            raise_first(errors, "another collision callback also raised")
+
+    def end_removed(self, entity: int, body: Body) -> None:
+        """End every pair of ``entity`` (being removed, with ``body``).
+
+        Outside a delivery the end events are delivered at once, and the first
+        exception a callback raised is re-raised; inside one they come after the
+        current event.
+        """
+        for pair in [p for p in self.active if entity in p]:
+            del self.active[pair]
+            a = self.bodies.get(pair[0], body)
+            b = self.bodies.get(pair[1], body)
+            self._removal_ends.append((a, b))
+        if not self._delivering:
+            self.route(None)
+
+    def _run(self, callback: Callable[..., Any], *args: Any) -> None:
+        try:
+            callback(*args)
+        except Exception as error:  # raised after the event
+            self._errors.append(error)
+
+    def _end_pair(self, body_a: Body, body_b: Body) -> None:
+        run = self._run
+        if body_a.on_end is not None:
+            run(body_a.on_end, body_b.sprite)
+        if body_b.on_end is not None:
+            run(body_b.on_end, body_a.sprite)
+        if not (self._layers or self._pairs):
+            return
+        for layer_a, layer_b, _, end in list(self._layers):
+            if end is None:
+                continue
+            if body_a.layer & layer_a and body_b.layer & layer_b:
+                run(end, body_a.sprite, body_b.sprite)
+            elif body_b.layer & layer_a and body_a.layer & layer_b:
+                run(end, body_b.sprite, body_a.sprite)
+        if not self._pairs:
+            return
+        forward = self._pairs.get((body_a.kind, body_b.kind))
+        if forward is not None:
+            for end in list(forward.end):
+                run(end, body_a.sprite, body_b.sprite)
+        if body_a.kind != body_b.kind:
+            backward = self._pairs.get((body_b.kind, body_a.kind))
+            if backward is not None:
+                for end in list(backward.end):
+                    run(end, body_b.sprite, body_a.sprite)
+
+    def _start_pair(self, body_a: Body, body_b: Body, contact: Contact) -> None:
+        errors = self._errors
+        callback = body_a.on_start
+        if callback is not None:
+            try:
+                callback(body_b.sprite, contact)
+            except Exception as error:  # raised after the event
+                errors.append(error)
+        callback = body_b.on_start
+        if callback is not None:
+            try:
+                callback(body_a.sprite, contact.flipped())
+            except Exception as error:  # raised after the event
+                errors.append(error)
+        if not (self._pairs or self._layers):
+            return
+        run = self._run
+        forward = self._pairs.get((body_a.kind, body_b.kind))
+        if forward is not None:
+            for start in list(forward.start):
+                run(start, body_a.sprite, body_b.sprite, contact)
+        if body_a.kind != body_b.kind:
+            backward = self._pairs.get((body_b.kind, body_a.kind))
+            if backward is not None:
+                flipped = contact.flipped()
+                for start in list(backward.start):
+                    run(start, body_b.sprite, body_a.sprite, flipped)
+        for layer_a, layer_b, start_fn, _ in list(self._layers):
+            if start_fn is None:
+                continue
+            if body_a.layer & layer_a and body_b.layer & layer_b:
+                run(start_fn, body_a.sprite, body_b.sprite, contact)
+            elif body_b.layer & layer_a and body_a.layer & layer_b:
+                run(start_fn, body_b.sprite, body_a.sprite, contact.flipped())
+
+
+def raise_first(errors: list[Exception], note: str) -> None:
+    """Raise ``errors[0]``, the later ones attached as notes (Python 3.11+)."""
+    first = errors[0]
+    add_note = getattr(first, "add_note", None)
+    if add_note is not None:
+        for later in errors[1:]:
+            add_note(f"{note}: {later!r}")
+    raise first

@@ -1,0 +1,115 @@
+"""How long a CollisionWorld's esper world and its hold on sprites last.
+
+* A sprite taken out with ``remove_from_sprite_lists()`` leaves every world it is in:
+  each world registers a :class:`RemovalHook` with ``sprite.register_physics_engine``.
+* A world of its own (no esper world named, or a name not yet in use) is deleted by
+  ``close()``, or, once the CollisionWorld was garbage collected without ``close()``,
+  by the next CollisionWorld created or stepped (:func:`forget_when_dropped`,
+  :func:`delete_dropped_worlds`). A joined esper world only loses the processors the
+  CollisionWorld added to it.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any, Protocol
+
+import arcade
+import esper
+
+_DROPPED: list[str] = []
+"""Own esper worlds of CollisionWorlds garbage collected without ``close()``."""
+
+
+class _Removes(Protocol):
+    def remove_sprite(self, sprite: arcade.Sprite) -> None: ...
+
+
+class RemovalHook:
+    """What a world registers with ``sprite.register_physics_engine``.
+
+    Arcade's ``remove_from_sprite_lists()`` calls ``remove_sprite`` on each registered
+    engine. The hook holds its world weakly, so a sprite that outlives a level does not
+    keep the level's world alive.
+    """
+
+    __slots__ = ("_world",)
+
+    def __init__(self, world: _Removes) -> None:
+        self._world = weakref.ref(world)
+
+    def remove_sprite(self, sprite: arcade.Sprite) -> None:
+        world = self._world()
+        if world is None:
+            return
+        engines = sprite.physics_engines  # the list Arcade's loop walks
+        try:
+            world.remove_sprite(sprite)
+        except Exception as error:
+            # Arcade's loop stops at the exception: the engines after this one (another
+            # CollisionWorld, say) take the sprite out first, as the loop would have.
+            at = next((k for k, engine in enumerate(engines) if engine is self), len(engines))
+            for engine in engines[at + 1 :]:
+                try:
+                    engine.remove_sprite(sprite)
+                except Exception as later:
+                    note = getattr(error, "add_note", None)  # Python 3.11+
+                    if note is not None:
+                        note(f"another physics engine also raised: {later!r}")
+            sprite.physics_engines.clear()
+            raise
+
+    def attach(self, sprite: arcade.Sprite) -> None:
+        """Register with ``sprite`` (once)."""
+        if self not in sprite.physics_engines:
+            sprite.register_physics_engine(self)
+
+    def detach(self, sprite: arcade.Sprite) -> None:
+        """Unregister from ``sprite``."""
+        # A new list, not an edit: Arcade may be iterating the old one right now.
+        sprite.physics_engines = [e for e in sprite.physics_engines if e is not self]
+
+
+def forget_when_dropped(world: object, name: str) -> weakref.finalize[..., Any]:
+    """Note ``name`` for deletion once ``world`` is garbage collected.
+
+    The finalizer holds the name only, not the world, so a dropped level's esper world
+    goes with it. The garbage collector may run it inside any esper call, so it only
+    notes the name; :func:`delete_dropped_worlds` deletes the world later.
+    """
+    forget = weakref.finalize(world, _DROPPED.append, name)
+    forget.atexit = False
+    return forget
+
+
+def delete_dropped_worlds() -> None:
+    """Delete the esper worlds of CollisionWorlds garbage collected without ``close()``."""
+    while _DROPPED:
+        name = _DROPPED.pop()
+        if name in esper.list_worlds() and esper.current_world != name:
+            esper.delete_world(name)
+
+
+def any_dropped() -> bool:
+    """Whether some dropped world awaits :func:`delete_dropped_worlds`."""
+    return bool(_DROPPED)
+
+
+def delete_own_world(name: str) -> None:
+    """Delete a CollisionWorld's own esper world, if it still exists."""
+    if name not in esper.list_worlds():
+        return
+    if esper.current_world == name:
+        esper.switch_world("default")
+    esper.delete_world(name)
+
+
+def remove_processors(name: str, *kinds: type[esper.Processor]) -> None:
+    """Take the processors of ``kinds`` out of the esper world ``name``."""
+    previous = esper.current_world
+    esper.switch_world(name)
+    try:
+        for kind in kinds:
+            esper.remove_processor(kind)
+    finally:
+        esper.switch_world(previous)

@@ -1,0 +1,491 @@
+"""The pose mirror: a world's sprites' poses as arrays, the game's moves found and the
+world's moves written back, touching only what changed.
+
+The private fields and class switches this needs are in :mod:`.arcade_internals`;
+with Arcade's public API alone (a version it was not tested with) every sprite is read
+each tick and written through its setters.
+"""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import chain
+from typing import Any, NamedTuple
+
+import arcade
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.arcade import arcade_internals as internals
+from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+
+_NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
+_POSITION_TYPES = frozenset({tuple})
+
+
+def use_setters(sprite: arcade.Sprite, xy: FloatArray, angle: float) -> None:
+    """Move a sprite through its class's public setters."""
+    sprite.position = (float(xy[0]), float(xy[1]))
+    sprite.angle = angle
+
+
+def _record(ref: weakref.ref[Record] | None) -> Record | None:
+    """The record ``ref`` holds, if any (None without private fields, or once freed)."""
+    return None if ref is None else ref()
+
+
+def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
+    """``(N, 2)`` positions as the Python tuples of floats Arcade stores."""
+    return list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
+
+
+class HandMoves(NamedTuple):
+    """What :meth:`PoseMirror.hand_moves` found; give it back to :meth:`PoseMirror.accept`."""
+
+    rows: IntArray
+    """Rows whose position or angle value differs from the mirror's."""
+    xy: FloatArray
+    """``(len(rows), 2)`` their positions now."""
+    angle: FloatArray
+    """``(len(rows),)`` their clockwise angles now."""
+    read: IntArray | None
+    """The rows whose poses were read (sorted); None when every row was."""
+    loose: NDArray[np.bool_] | None
+    """Per row read, whether its position is not a tuple; None when all were tuples."""
+    reported: list[Any]
+    """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
+
+
+@dataclass
+class _ListRows:
+    """The rows one sprite list holds, with their slots."""
+
+    sprite_list: arcade.SpriteList[Any]
+    slot_dict: dict[Any, int]
+    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
+    rows: IntArray
+    slots: IntArray
+
+
+class PoseMirror:
+    """The poses one world last saw on (or wrote to) each of its sprites, row by row.
+
+    **Finding the game's moves cheaply.** Every Arcade setter that changes a sprite
+    iterates its ``sprite_lists`` (to update the lists' buffers), and the mirror makes
+    each sprite's ``sprite_lists`` a list subclass that notices that
+    (:func:`~.arcade_internals.watch_memberships`):
+    the first iteration after the mirror last read the sprite notes the sprite in the
+    mirror's touch log and disarms itself, so later setter calls in the same tick cost
+    nothing extra. :meth:`hand_moves` then reads only the logged sprites, compares
+    their poses with :attr:`xy` and :attr:`angle` by value, and :meth:`accept`
+    re-arms them. A world that moves its sprites itself thus pays nothing per sprite
+    to find the game's moves.
+
+    Read every tick, whatever the log says:
+
+    * sprites whose class overrides the pose setters (see :func:`~.arcade_internals.has_fast_pose`):
+      their setters need not iterate ``sprite_lists``;
+    * sprites whose position is not a tuple (a list could be changed in place);
+    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``.
+      The mirror holds the records by weak reference only, so replacing one frees it
+      and its callback tells the mirror (no per-tick check). A game that replaces the
+      record and keeps the old one alive elsewhere is not noticed.
+
+    When the game moved more than a quarter of the sprites by hand, re-arming them one
+    by one would cost more than reading everything: the mirror then reads every pose
+    the next tick (C-level passes) and arms every record again once hand moves are
+    few. Moves made by writing Arcade's private fields (``sprite._position = ...``)
+    bypass the setters and are not seen while the log is in use.
+
+    **Writing back only what changed.** :meth:`write` compares the new poses with
+    the mirror's: sprites that did not move are not touched, the angle of one that
+    did not turn is kept, and the sprite lists' buffers get only the changed rows.
+    The pose is stored on the sprite only: its hit box was made to read the sprite's
+    pose (:func:`~.arcade_internals.follow`, in place, when the sprite was added). A
+    hit box the game gives the sprite later is made to follow in turn. It is found when
+    the old box is freed (the mirror holds boxes by weak reference), when the game's
+    setters report the sprite, or, if the game keeps the old box alive, by the check of
+    every 32nd sprite each step, within 32 steps. A box of the game's own class is
+    written every tick.
+    The write-back stores fields directly and iterates no ``sprite_lists``, so it
+    logs nothing (sprites whose class overrides the setters are written through them,
+    and read every tick anyway).
+
+    **Sprite lists.** Which rows each sprite list holds, and at which slots, is
+    kept between ticks, and known valid while no sprite joined or left a list (the
+    records count their changes), every sprite still holds
+    its record and no cached list was shallow-cleared; otherwise it is rebuilt.
+    Adding or removing a sprite drops it.
+
+    **Without private fields** (:func:`~.arcade_internals.use_private_fields`), every
+    sprite counts as one whose class overrides the pose setters: its pose is read every
+    tick and written through the setters, no record or hit box changes class.
+    """
+
+    def __init__(self) -> None:
+        self.sprites: list[arcade.Sprite] = []
+        """The sprites, one per row."""
+        self.xy: FloatArray = np.zeros((0, 2))
+        """``(N, 2)`` positions as last seen or written."""
+        self.angle: FloatArray = np.zeros(0)
+        """``(N,)`` clockwise angles as last seen or written."""
+        self._slow_rows: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        """Rows written through the setters (see :func:`~.arcade_internals.has_fast_pose`)."""
+        self._slow: IntArray = _NO_ROWS
+        """The indices of :attr:`_slow_rows`."""
+        self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        """Rows read every tick: slow sprites and positions that are not tuples."""
+        self._watching = internals.PRIVATE
+        """Whether the sprites' records report setter calls (private fields in use)."""
+        self._watchers: list[weakref.ref[Record] | None] = []
+        """Each row's ``sprite_lists`` record, weakly held (see :meth:`_record_dropped`)."""
+        self._boxes: list[weakref.ref[FollowingHitBox] | None] = []
+        """Each row's hit box as made to follow its sprite, weakly held (see
+        :meth:`_box_dropped`); None for a slow sprite, or a box that cannot follow."""
+        self._box_rows: dict[int, int] = {}
+        """Row of each weak reference in :attr:`_boxes`, by ``id``."""
+        self._dropped_boxes: list[int] = []
+        """``id`` of the references whose box was freed (the game replaced it)."""
+        self._written_boxes: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
+        """Rows of fast sprites whose hit box cannot follow: written with the sprite."""
+        self._check_phase = 0
+        self._row_of_watcher: dict[int, int] = {}
+        self._log: dict[int, Record] = {}
+        """Records that reported a touch since they were last read (by ``id``)."""
+        self._armed = self._watching
+        """Whether the log is in use (else every pose is read each tick)."""
+        self._records_dropped = False
+        """Whether some row's record was freed (replaced by the game) since the last rewatch."""
+        self._lists: list[_ListRows] | None = None
+        self._changes_seen = -1
+
+    def __len__(self) -> int:
+        return len(self.sprites)
+
+    def add(self, sprite: arcade.Sprite) -> None:
+        """Append ``sprite`` as the last row, at its current pose."""
+        xy, angle = internals.read_poses([sprite])
+        fast = internals.has_fast_pose(sprite)
+        self.sprites.append(sprite)
+        self._slow_rows = np.append(self._slow_rows, not fast)
+        self._boxes.append(None)
+        self._written_boxes = np.append(self._written_boxes, False)
+        self._follow_row(len(self.sprites) - 1)
+        if self._watching:
+            watcher = internals.watch_memberships(sprite, self._log)
+            self._row_of_watcher[id(watcher)] = len(self._watchers)
+            self._watchers.append(weakref.ref(watcher, self._record_dropped))
+            if self._armed:
+                internals.arm([watcher])
+        else:
+            self._watchers.append(None)
+        self.xy = np.concatenate([self.xy, xy])
+        self.angle = np.concatenate([self.angle, angle])
+        loose = type(internals.pose_objects([sprite])[0][0]) not in _POSITION_TYPES
+        self._always = np.append(self._always, loose or not fast)
+        self._changed_rows()
+
+    def remove(self, row: int) -> None:
+        """Drop ``row``; the last row takes its place (swap-remove)."""
+        last = len(self.sprites) - 1
+        gone = _record(self._watchers[row])
+        if gone is not None:
+            internals.unwatch(gone, self._log)
+            del self._row_of_watcher[id(gone)]
+        if row != last:
+            moved = _record(self._watchers[last])
+            if moved is not None:
+                self._row_of_watcher[id(moved)] = row
+        self.sprites[row] = self.sprites[last]
+        gone_box, moved_box = self._boxes[row], self._boxes[last]
+        if gone_box is not None:
+            del self._box_rows[id(gone_box)]
+        if moved_box is not None and row != last:
+            self._box_rows[id(moved_box)] = row
+        self._slow_rows[row] = self._slow_rows[last]
+        self._slow_rows = self._slow_rows[:last]
+        self._boxes[row] = moved_box
+        self._written_boxes[row] = self._written_boxes[last]
+        self._written_boxes = self._written_boxes[:last]
+        self._watchers[row] = self._watchers[last]
+        del self.sprites[last], self._boxes[last], self._watchers[last]
+        self.xy[row] = self.xy[last]
+        self.angle[row] = self.angle[last]
+        self._always[row] = self._always[last]
+        self.xy = self.xy[:last]
+        self.angle = self.angle[:last]
+        self._always = self._always[:last]
+        self._changed_rows()
+
+    def _changed_rows(self) -> None:
+        self._slow = np.flatnonzero(self._slow_rows)
+        self._lists = None
+
+    def hand_moves(self) -> HandMoves:
+        """The sprites whose pose differs from the mirror's (moved by the game).
+
+        Changes nothing: call :meth:`accept` to take the moves in.
+        """
+        sprites = self.sprites
+        reported = list(self._log.values())
+        read: IntArray | None = None
+        logged = []
+        if self._armed:
+            row_of = self._row_of_watcher.get
+            for watcher in reported:
+                row = row_of(id(watcher))
+                if row is None:
+                    continue
+                # A record the log keeps alive, though the game replaced it.
+                if not internals.holds(sprites[row], watcher):
+                    self._records_dropped = True
+                    break
+                logged.append(row)
+        # A sprite given a new sprite_lists record reports no touches: read them all.
+        if self._armed and not self._records_dropped:
+            read = np.flatnonzero(self._always)
+            if logged:
+                read = np.union1d(read, np.array(logged, dtype=np.intp))
+            if read.size == 0:
+                return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], read, None, reported)
+            sprites = [sprites[i] for i in read.tolist()]
+        n = len(sprites)
+        positions, angles = internals.pose_objects(sprites)
+        xy = np.fromiter(chain.from_iterable(positions), np.float64, count=2 * n).reshape(n, 2)
+        angle = np.fromiter(angles, np.float64, count=n)
+        loose = None
+        if not _POSITION_TYPES.issuperset(map(type, positions)):
+            loose = np.fromiter(
+                (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=n
+            )
+        if read is None:
+            changed = (xy != self.xy).any(axis=1) | (angle != self.angle)
+            rows = np.flatnonzero(changed)
+        else:
+            changed = (xy != self.xy[read]).any(axis=1) | (angle != self.angle[read])
+            rows = read[changed]
+        return HandMoves(rows, xy[changed], angle[changed], read, loose, reported)
+
+    def accept(self, moves: HandMoves) -> None:
+        """Take in the moves :meth:`hand_moves` found (after the caller checked them).
+
+        Call it right after :meth:`hand_moves`: a sprite touched in between is taken as read.
+        """
+        self.xy[moves.rows] = moves.xy
+        self.angle[moves.rows] = moves.angle
+        read = slice(None) if moves.read is None else moves.read
+        always = self._slow_rows[read]
+        if moves.loose is not None:
+            always = always | moves.loose
+        self._always[read] = always
+        if self._records_dropped:
+            self._rewatch()
+        if moves.read is not None and moves.read.size:
+            self._mend_boxes(moves.read.tolist())
+        log = self._log
+        n = len(self.sprites)
+        if moves.read is None:
+            # Every pose was read: the log starts afresh, if hand moves are few.
+            log.clear()
+            self._armed = 4 * len(moves.rows) <= n
+            if self._armed:
+                internals.arm(map(_record, self._watchers))
+        else:
+            for watcher in moves.reported:
+                log.pop(id(watcher), None)
+            if 4 * len(moves.reported) <= n:
+                internals.arm(moves.reported)
+            else:
+                self._armed = False
+
+    def _record_dropped(self, ref: weakref.ref[Record]) -> None:
+        """Weak-reference callback: a row's record was freed, so the game replaced it."""
+        self._records_dropped = True
+
+    def _rewatch(self) -> None:
+        """Give a watched record to every sprite that no longer holds its own."""
+        log = self._log
+        row_of = self._row_of_watcher
+        for row, sprite in enumerate(self.sprites):
+            old = _record(self._watchers[row])
+            if old is not None and internals.holds(sprite, old):
+                continue
+            if old is not None:
+                internals.unwatch(old, log)
+            watcher = internals.watch_memberships(sprite, log)
+            if self._armed:
+                internals.arm([watcher])
+            row_of[id(watcher)] = row
+            self._watchers[row] = weakref.ref(watcher, self._record_dropped)
+        # Ids of freed records may be reused: map the live ones afresh.
+        self._row_of_watcher = {
+            id(watcher): row
+            for row, watcher in enumerate(map(_record, self._watchers))
+            if watcher is not None
+        }
+        self._records_dropped = False
+        self._lists = None
+
+    def write(self, xy: FloatArray, angle: FloatArray) -> IntArray:
+        """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
+
+        Args:
+            xy: ``(N, 2)`` positions by row; the mirror keeps this array.
+            angle: ``(N,)`` clockwise angles by row; the mirror keeps this array.
+
+        Returns:
+            The rows whose class's setters stored another pose than the one given
+            (clamping, snapping): ``xy`` and ``angle`` now hold what those sprites hold.
+        """
+        moved = (xy != self.xy).any(axis=1)
+        turned = angle != self.angle
+        kept = _NO_ROWS
+        if self._slow.size:
+            slow = self._slow
+            rows = slow[(moved | turned)[slow]]
+            for row in rows.tolist():
+                use_setters(self.sprites[row], xy[row], float(angle[row]))
+            if rows.size:
+                kept = self._setters_changed(rows, xy, angle)
+            moved[slow] = False
+            turned[slow] = False
+        any_moved, any_turned = bool(moved.any()), bool(turned.any())
+        if any_moved and any_turned:
+            self._write_sprites(moved | turned, xy, angle)
+        elif any_moved:
+            self._write_sprites(moved, xy, None)
+        elif any_turned:
+            self._write_sprites(turned, None, angle)
+        if any_moved or any_turned:
+            self._write_lists(xy, angle, moved, turned)
+            internals.report_shared(self._log, self._row_of_watcher, moved | turned)
+        self.xy = xy
+        self.angle = angle
+        return kept
+
+    def _setters_changed(self, rows: IntArray, xy: FloatArray, angle: FloatArray) -> IntArray:
+        """Of ``rows``, just written through their class's setters, those whose sprite
+        now holds another (finite) pose than ``xy``/``angle`` say; their rows there are
+        set to it. A non-finite result is left for the next step's check to name."""
+        xy_now, angle_now = internals.read_poses([self.sprites[row] for row in rows.tolist()])
+        differ = (xy_now != xy[rows]).any(axis=1) | (angle_now != angle[rows])
+        differ &= np.isfinite(xy_now).all(axis=1) & np.isfinite(angle_now)
+        changed: IntArray = rows[differ]
+        xy[changed] = xy_now[differ]
+        angle[changed] = angle_now[differ]
+        return changed
+
+    def _write_sprites(
+        self, changed: NDArray[np.bool_], xy: FloatArray | None, angle: FloatArray | None
+    ) -> None:
+        """Store the new positions (``xy`` given) and angles (``angle`` given) of the
+        ``changed`` rows on their sprites; following hit boxes need nothing, the others
+        get the same values."""
+        phase = self._check_phase
+        self._check_phase = (phase + 1) % 32
+        self._mend_boxes(range(phase, len(self.sprites), 32))
+        if changed.all():
+            sprites = self.sprites
+            picked_xy, picked_angle = xy, angle
+        else:
+            picked = np.flatnonzero(changed)
+            sprites = [self.sprites[i] for i in picked.tolist()]
+            picked_xy = None if xy is None else xy[picked]
+            picked_angle = None if angle is None else angle[picked]
+        positions = None if picked_xy is None else _tuples(picked_xy)
+        angles = None if picked_angle is None else picked_angle.tolist()
+        if positions is not None and angles is not None:
+            internals.store_sprite_poses(sprites, positions, angles)
+        elif positions is not None:
+            internals.store_sprite_positions(sprites, positions)
+        elif angles is not None:
+            internals.store_sprite_angles(sprites, angles)
+        for row in np.flatnonzero(self._written_boxes & changed).tolist():
+            internals.store_box_pose(
+                self.sprites[row],
+                None if xy is None else (float(xy[row, 0]), float(xy[row, 1])),
+                None if angle is None else float(angle[row]),
+            )
+
+    def _follow_row(self, row: int) -> None:
+        """Make the hit box ``row``'s sprite holds now follow it, if it can."""
+        old = self._boxes[row]
+        if old is not None:
+            self._box_rows.pop(id(old), None)
+        fast = not self._slow_rows[row]
+        box = internals.follow(self.sprites[row]) if fast else None
+        if box is None:
+            self._boxes[row] = None
+            self._written_boxes[row] = fast
+            return
+        ref = weakref.ref(box, self._box_dropped)
+        self._boxes[row] = ref
+        self._box_rows[id(ref)] = row
+        self._written_boxes[row] = False
+
+    def _box_dropped(self, ref: weakref.ref[FollowingHitBox]) -> None:
+        """Weak-reference callback: a row's hit box was freed, so the game replaced it."""
+        self._dropped_boxes.append(id(ref))
+
+    def _mend_boxes(self, rows: Iterable[int]) -> None:
+        """Follow the new hit box of every sprite that no longer holds the one it had.
+
+        Checked: ``rows`` and the rows whose box was freed (:meth:`_box_dropped`: how a
+        replaced box usually shows). The callers pass the rows the game touched (its
+        setters report them) and, at each write-back, every 32nd row in turn, so even a
+        box replaced while the game kept the old one alive is found within 32 steps.
+        """
+        suspects = set(rows)
+        if self._dropped_boxes:
+            # Swapped out first: a callback may fire (garbage collection) at any time.
+            dropped, self._dropped_boxes = self._dropped_boxes, []
+            row_of = self._box_rows.get
+            suspects.update(r for r in map(row_of, dropped) if r is not None)
+        sprites, boxes, written = self.sprites, self._boxes, self._written_boxes
+        for row in suspects:
+            ref = boxes[row]
+            current = internals.hit_box_of(sprites[row])
+            if ref is not None:
+                if current is not ref():
+                    self._follow_row(row)
+            elif written[row] and internals.can_follow(current):
+                self._follow_row(row)  # a box that could not follow, replaced by one that can
+
+    def _write_lists(
+        self,
+        xy: FloatArray,
+        angle: FloatArray,
+        moved: NDArray[np.bool_],
+        turned: NDArray[np.bool_],
+    ) -> None:
+        lists = self._lists
+        if lists is None or not self._lists_hold(lists):
+            lists = self._index_lists()
+        for entry in lists:
+            internals.store_in_sprite_list(
+                entry.sprite_list, self.sprites, entry.rows, entry.slots, xy, angle, moved, turned
+            )
+
+    def _lists_hold(self, lists: list[_ListRows]) -> bool:
+        """Whether the cached rows and slots of every sprite list are still right."""
+        if internals.membership_changes() != self._changes_seen or self._records_dropped:
+            return False
+        return all(internals.slot_dict(entry.sprite_list) is entry.slot_dict for entry in lists)
+
+    def _index_lists(self) -> list[_ListRows]:
+        if self._records_dropped:
+            self._rewatch()
+        sprites = self.sprites
+        self._changes_seen = internals.membership_changes()
+        fast = ~self._slow_rows
+        entries = []
+        for sprite_list in internals.lists_of(sprites):
+            rows, slots = internals.slots_in(sprite_list, sprites, fast)
+            entries.append(_ListRows(sprite_list, internals.slot_dict(sprite_list), rows, slots))
+        self._lists = entries
+        return entries

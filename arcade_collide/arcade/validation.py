@@ -1,0 +1,81 @@
+"""Checks of the arguments a game passes to :class:`~arcade_collide.arcade.CollisionWorld`.
+
+Each check raises the ``TypeError`` or ``ValueError`` listed in ``docs/errors.md``,
+naming the argument; finiteness of pose and velocity values is left to the ECS
+components, whose messages name the field.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable
+from typing import SupportsFloat
+
+from arcade_collide.ecs import ALL_LAYERS
+from arcade_collide.geometry.pose import to_float
+
+
+def require_real(value: object, name: str) -> float:
+    """``value`` as a float; ``TypeError`` naming ``name`` unless it is a real number.
+
+    >>> require_real(3, "vx")
+    3.0
+    >>> require_real(True, "vx")
+    Traceback (most recent call last):
+    ...
+    TypeError: vx must be a real number, got bool
+    """
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, SupportsFloat):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    return to_float(value, name)
+
+
+def require_hashable(value: object, name: str) -> None:
+    """``TypeError`` naming ``name`` unless ``value`` can be a dict key."""
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"{name} must be hashable, got {type(value).__name__}") from None
+
+
+def require_callable(**handlers: object) -> None:
+    """``TypeError`` for the first handler given (not None) that cannot be called."""
+    for name, handler in handlers.items():
+        if handler is not None and not callable(handler):
+            raise TypeError(f"{name} must be callable, got {type(handler).__name__}")
+
+
+def require_layer(layer: object, name: str) -> int:
+    """``layer`` as an int: a 32-bit mask with a bit set.
+
+    >>> require_layer(0b10, "layer_a")
+    2
+    >>> require_layer(0, "layer_b")
+    Traceback (most recent call last):
+    ...
+    ValueError: layer_b must be a 32-bit mask in [1, 0xFFFFFFFF], got 0
+    """
+    if isinstance(layer, bool) or not isinstance(layer, numbers.Integral):
+        raise TypeError(f"{name} must be an int, got {type(layer).__name__}")
+    bits = int(layer)
+    if not 0 < bits <= ALL_LAYERS:
+        raise ValueError(f"{name} must be a 32-bit mask in [1, 0xFFFFFFFF], got {bits!r}")
+    return bits
+
+
+def velocity_pair(velocity: object) -> tuple[float, float]:
+    """``velocity`` as ``(vx, vy)``, checked for length and number types.
+
+    >>> velocity_pair([1, 2.5])
+    (1.0, 2.5)
+    >>> velocity_pair((1, 2, 3))
+    Traceback (most recent call last):
+    ...
+    ValueError: velocity must be (vx, vy), got 3 values
+    """
+    if isinstance(velocity, (str, bytes)) or not isinstance(velocity, Iterable):
+        raise TypeError(f"velocity must be (vx, vy), got {type(velocity).__name__}")
+    values = tuple(velocity)
+    if len(values) != 2:
+        raise ValueError(f"velocity must be (vx, vy), got {len(values)} values")
+    return require_real(values[0], "vx"), require_real(values[1], "vy")
