@@ -94,6 +94,12 @@ class CollisionWorld:
             the world's processors out again. That world must not have its own
             MovementSystem or CollisionSystem.
 
+    In a joined world the write-back and the event delivery happen inside
+    ``esper.process``, right after the MovementSystem (priority 2): the game's
+    processors of priority 1 added before the join run first, those of priority 0 or
+    lower after the collision callbacks (and not at all in a step whose callback
+    raised).
+
     A world of its own is deleted by :meth:`close`, or after the CollisionWorld was
     garbage collected (a level dropped with its sprites), when the next CollisionWorld
     is created or stepped; a joined world keeps this world's systems and entities
@@ -129,7 +135,8 @@ class CollisionWorld:
         self._router = Router(self._body_of_entity)
         self._stepping = False
         self._kept: tuple[list[Position], IntArray, FloatArray, FloatArray] | None = None
-        """Poses the sprites' own setters made of the write-back, stored after the tick."""
+        """Poses the sprites' own setters made of the write-back, stored after the tick:
+        the Positions (held so that their table rows stay theirs), rows, xy, angles."""
         self.ticks = 0
         self._closed = False
         with self._in_world():
@@ -219,10 +226,9 @@ class CollisionWorld:
 
         Called automatically by ``sprite.remove_from_sprite_lists()`` (the world
         registers a hook with ``sprite.register_physics_engine``, which this takes
-        out again). Both sprites
-        of every pair it was touching get their end events at once (after the
-        current event, when called from a collision handler). Removing a sprite
-        that is not in the world does nothing.
+        out again). Both sprites of every pair it was touching get their end events
+        at once (after the current event, when called from a collision handler).
+        Removing a sprite that is not in the world does nothing.
 
         Args:
             sprite: The sprite to remove.
@@ -440,7 +446,10 @@ class CollisionWorld:
                 finally:
                     self._stepping = False
                     self._router.caller_world = None
-                    self._store_kept()
+                    if self._kept is not None:  # see _write_back
+                        _, rows, xy, angle = self._kept
+                        self._kept = None
+                        _store_poses(rows, xy, angle)
         finally:
             if self._closed:  # by a collision callback
                 self._release_esper_world()
@@ -474,14 +483,6 @@ class CollisionWorld:
                 self._rows[kept], mirror.xy[kept], mirror.angle[kept],
             )
         self.ticks += 1
-
-    def _store_kept(self) -> None:
-        """Store the poses the sprites' setters kept (see :meth:`_write_back`)."""
-        if self._kept is not None:
-            # The Position objects were held with their rows, so the rows are still theirs.
-            _, rows, xy, angle = self._kept
-            self._kept = None
-            _store_poses(rows, xy, angle)
 
     # --- drawing and lifetime -----------------------------------------------------------
 

@@ -1,8 +1,8 @@
 """The one module that reads esper's private state; elsewhere only public esper API is used.
 
 esper 3.9 keeps the current world's state in module globals that ``switch_world`` swaps.
-Reading four of them saves per-tick work; each has a public fallback that costs more
-but gives the same answers (except :func:`entity_counter`, see there). The private
+Reading five of them saves per-tick work; each use has a public fallback that costs
+more but gives the same answers (except :func:`entity_counter`, see there). The private
 reads are used only when the installed esper is the version this module was written
 for (:data:`WRITTEN_FOR`); any other version gets the fallbacks. Tests switch the
 fallbacks on with :func:`use_private_state`.
@@ -29,7 +29,14 @@ import esper
 WRITTEN_FOR = "3.9"
 """The esper release (major.minor) whose private state this module reads."""
 
-_private = str(getattr(esper, "__version__", "")).split(".")[:2] == WRITTEN_FOR.split(".")
+
+
+def _written_for() -> bool:
+    """Whether the installed esper is the release :data:`WRITTEN_FOR` names."""
+    return str(getattr(esper, "__version__", "")).split(".")[:2] == WRITTEN_FOR.split(".")
+
+
+_private = _written_for()
 
 
 def use_private_state(enabled: bool) -> bool:
@@ -40,7 +47,7 @@ def use_private_state(enabled: bool) -> bool:
     """
     global _private
     previous = _private
-    _private = enabled and str(esper.__version__).split(".")[:2] == WRITTEN_FOR.split(".")
+    _private = enabled and _written_for()
     return previous
 
 

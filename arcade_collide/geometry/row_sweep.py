@@ -71,39 +71,25 @@ def _insertion_sort(order: Int64Array, key: Int64Array, x: FloatArray, limit: in
 
 
 @kernel(
-    "void(float64[:, ::1], float64, float64, int64, boolean, int64[::1], float64[:, ::1],"
-    " int64[:, ::1], int64[::1], int64[::1], int64[::1])"
+    "float64(float64[:, ::1], float64, float64, int64[::1], int64[::1], int64[::1],"
+    " int64[::1])",
+    inline=True,
 )
-def _sweep(
+def _row_keys(
     boxes: FloatArray,
     inv_h: float,
     wide: float,
-    max_big: int,
-    hinted: bool,
-    order: Int64Array,
-    fwork: FloatArray,
-    iwork: Int64Array,
-    out_i: Int64Array,
-    out_j: Int64Array,
+    r0: Int64Array,
+    r1: Int64Array,
+    key: Int64Array,
     info: Int64Array,
-) -> None:
-    """Pairs of overlapping ``boxes`` into ``out_i``/``out_j`` (original indices, i < j).
-
-    ``order`` is last call's sort order when ``hinted`` (any permutation works), and
-    holds this call's order on return. ``info`` receives the pair count (which may
-    exceed ``len(out_i)``: then only the first ``len(out_i)`` were written and the
-    caller runs again with more room) and the number of big boxes. With more than
-    ``max_big`` big boxes (if ``max_big >= 0``) it stops before sorting, with a count
-    of -1 (and ``order`` unchanged): big boxes are tested against whole rows and each
-    other, which a stale row height could make cost a hundred ordinary calls.
-    """
-    n = boxes.shape[0]
-    r0 = iwork[0]
-    r1 = iwork[1]
-    key = iwork[2]
+) -> float:
+    """First and last row of each box, and its sort key: its first row, or ``_BIG_KEY``
+    for a big box. Returns the largest width of a small box; ``info[1]`` receives the
+    number of big boxes."""
     widest = 0.0
     nbig = 0
-    for k in range(n):
+    for k in range(boxes.shape[0]):
         x0 = boxes[k, 0]
         x1 = boxes[k, 2]
         lo = np.floor(boxes[k, 1] * inv_h)
@@ -120,11 +106,17 @@ def _sweep(
             key[k] = a
             if width > widest:
                 widest = width
-    if 0 <= max_big < nbig:
-        info[0] = -1
-        info[1] = nbig
-        return
-    x_min = fwork[0]
+    info[1] = nbig
+    return widest
+
+
+@kernel("void(float64[:, ::1], int64[::1], boolean, int64[::1], float64[::1])", inline=True)
+def _sort_boxes(
+    boxes: FloatArray, key: Int64Array, hinted: bool, order: Int64Array, x_min: FloatArray
+) -> None:
+    """``order`` sorted by (key, ``min_x``): from the hint by insertion while that stays
+    cheap, else afresh. ``x_min`` is work space."""
+    n = boxes.shape[0]
     for k in range(n):
         x_min[k] = boxes[k, 0]
     if not (hinted and _insertion_sort(order, key, x_min, 8 * n + 64)):
@@ -133,23 +125,27 @@ def _sweep(
         for p in range(n):
             order[p] = by_x[by_row[p]]
 
-    sx0 = fwork[0]
-    sy0 = fwork[1]
-    sx1 = fwork[2]
-    sy1 = fwork[3]
-    srow = iwork[3]
-    sr1 = iwork[4]
-    for p in range(n):
-        k = order[p]
-        sx0[p] = boxes[k, 0]
-        sy0[p] = boxes[k, 1]
-        sx1[p] = boxes[k, 2]
-        sy1[p] = boxes[k, 3]
-        srow[p] = key[k]
-        sr1[p] = r1[k]
 
-    ns = n - nbig
-    two_w = 2.0 * widest
+@kernel(
+    "int64(float64[::1], float64[::1], float64[::1], float64[::1], int64[::1], int64[::1],"
+    " int64, float64, int64[::1], int64[::1], int64[::1])",
+    inline=True,
+)
+def _small_pairs(
+    sx0: FloatArray,
+    sy0: FloatArray,
+    sx1: FloatArray,
+    sy1: FloatArray,
+    srow: Int64Array,
+    sr1: Int64Array,
+    ns: int,
+    two_w: float,
+    order: Int64Array,
+    out_i: Int64Array,
+    out_j: Int64Array,
+) -> int:
+    """Pairs among the ``ns`` small boxes (sorted: ``s*`` hold their sides, first row and
+    last row), each row swept in x against itself and the row above; returns the count."""
     cap = len(out_i)
     count = 0
     p = 0
@@ -194,7 +190,33 @@ def _sweep(
                         count += 1
                     q += 1
         p = end
+    return count
 
+
+@kernel(
+    "int64(float64[:, ::1], float64[::1], float64[::1], float64[::1], float64[::1],"
+    " int64[::1], int64[::1], int64[::1], int64[::1], int64, int64[::1], int64[::1], int64)",
+    inline=True,
+)
+def _big_pairs(
+    boxes: FloatArray,
+    sx0: FloatArray,
+    sy0: FloatArray,
+    sx1: FloatArray,
+    sy1: FloatArray,
+    srow: Int64Array,
+    r0: Int64Array,
+    r1: Int64Array,
+    order: Int64Array,
+    ns: int,
+    out_i: Int64Array,
+    out_j: Int64Array,
+    count: int,
+) -> int:
+    """Pairs of each big box (sorted after the ``ns`` small ones) with the small boxes of
+    the rows it reaches and with the later big boxes; returns the count so far."""
+    cap = len(out_i)
+    n = boxes.shape[0]
     rows = srow[:ns]
     for g in range(ns, n):
         big = order[g]
@@ -223,7 +245,65 @@ def _sweep(
                     out_i[count] = min(big, other)
                     out_j[count] = max(big, other)
                 count += 1
-    info[0] = count
+    return count
+
+
+@kernel(
+    "void(float64[:, ::1], float64, float64, int64, boolean, int64[::1], float64[:, ::1],"
+    " int64[:, ::1], int64[::1], int64[::1], int64[::1])"
+)
+def _sweep(
+    boxes: FloatArray,
+    inv_h: float,
+    wide: float,
+    max_big: int,
+    hinted: bool,
+    order: Int64Array,
+    fwork: FloatArray,
+    iwork: Int64Array,
+    out_i: Int64Array,
+    out_j: Int64Array,
+    info: Int64Array,
+) -> None:
+    """Pairs of overlapping ``boxes`` into ``out_i``/``out_j`` (original indices, i < j).
+
+    ``order`` is last call's sort order when ``hinted`` (any permutation works), and
+    holds this call's order on return. ``info`` receives the pair count (which may
+    exceed ``len(out_i)``: then only the first ``len(out_i)`` were written and the
+    caller runs again with more room) and the number of big boxes. With more than
+    ``max_big`` big boxes (if ``max_big >= 0``) it stops before sorting, with a count
+    of -1 (and ``order`` unchanged): big boxes are tested against whole rows and each
+    other, which a stale row height could make cost a hundred ordinary calls.
+    """
+    n = boxes.shape[0]
+    r0 = iwork[0]
+    r1 = iwork[1]
+    key = iwork[2]
+    widest = _row_keys(boxes, inv_h, wide, r0, r1, key, info)
+    nbig = info[1]
+    if 0 <= max_big < nbig:
+        info[0] = -1
+        return
+    _sort_boxes(boxes, key, hinted, order, fwork[0])
+    sx0 = fwork[0]
+    sy0 = fwork[1]
+    sx1 = fwork[2]
+    sy1 = fwork[3]
+    srow = iwork[3]
+    sr1 = iwork[4]
+    for p in range(n):
+        k = order[p]
+        sx0[p] = boxes[k, 0]
+        sy0[p] = boxes[k, 1]
+        sx1[p] = boxes[k, 2]
+        sy1[p] = boxes[k, 3]
+        srow[p] = key[k]
+        sr1[p] = r1[k]
+    ns = n - nbig
+    count = _small_pairs(sx0, sy0, sx1, sy1, srow, sr1, ns, 2.0 * widest, order, out_i, out_j)
+    info[0] = _big_pairs(
+        boxes, sx0, sy0, sx1, sy1, srow, r0, r1, order, ns, out_i, out_j, count
+    )
     info[1] = nbig
 
 

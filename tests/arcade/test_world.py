@@ -251,6 +251,71 @@ def test_a_raising_handler_does_not_lose_the_other_events(world: CollisionWorld)
     assert world.contacts() == []
 
 
+def test_callbacks_see_the_new_poses_in_the_callers_esper_world() -> None:
+    seen: list[tuple[tuple[float, float], str, int]] = []
+
+    class Looker(Recorder):
+        def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
+            seen.append((self.position, esper.current_world, world.ticks))
+
+    esper.switch_world("caller")
+    world = CollisionWorld()
+    try:
+        mover = Looker(10, 10, center_x=0, center_y=0)
+        world.add_sprite(mover, velocity=(600, 0))
+        world.add_sprite(Recorder(10, 10, center_x=35, center_y=0))
+        world.on_collision(None, None, start=lambda a, b, c: seen.append(
+            (a.position, esper.current_world, world.ticks)))
+        world.step(DT)
+        world.step(DT)
+        assert seen == []  # 10 px a tick: they meet in the third
+        world.step(DT)
+        (x, y), caller, ticks = seen[0]
+        assert (x, y) == pytest.approx((30.0, 0.0)) and caller == "caller" and ticks == 3
+        assert len(seen) == 2 and seen[1][1:] == ("caller", 3)
+        assert esper.current_world == "caller"
+    finally:
+        world.close()
+        esper.switch_world("default")
+        esper.delete_world("caller")
+
+
+def test_a_world_closed_by_its_own_callback_goes_after_the_step() -> None:
+    world = CollisionWorld()
+    a, b = Recorder(20, 20), Recorder(20, 20, center_x=10)
+    world.add_sprite(a)
+    world.add_sprite(b)
+    world.on_collision(None, None, start=lambda *_: world.close())
+    world.step(DT)
+    assert world.name not in esper.list_worlds() and esper.current_world == "default"
+    assert len(a.started) == 1 and a.ended == [b] and b.ended == [a]
+    with pytest.raises(RuntimeError, match="was closed"):
+        world.step(DT)
+
+
+def test_a_raising_callback_keeps_the_removal_ends_and_the_first_error() -> None:
+    world = CollisionWorld()
+    try:
+        bullet = Recorder(4, 4)
+        rock = Recorder(20, 20)
+        world.add_sprite(bullet, kind="bullet")
+        world.add_sprite(rock, kind="rock")
+
+        def hit(b: arcade.Sprite, r: arcade.Sprite, contact: Contact) -> None:
+            world.remove_sprite(b)
+            raise KeyError("first")
+
+        world.on_collision("bullet", "rock", start=hit)
+        world.on_collision("rock", "bullet", start=lambda *_: 1 / 0)
+        with pytest.raises(KeyError, match="first") as caught:
+            world.step(DT)
+        assert any("ZeroDivisionError" in note for note in caught.value.__notes__)
+        assert bullet.ended == [rock] and rock.ended == [bullet]
+        assert bullet not in world and world.contacts() == []
+    finally:
+        world.close()
+
+
 def test_hooks_and_sensors(world: CollisionWorld) -> None:
     trigger = Recorder(40, 40, center_x=0, center_y=0)
     walker = Recorder(10, 10, center_x=100, center_y=0)
@@ -504,67 +569,3 @@ def test_a_closed_world_refuses_sprites_and_steps_and_closes_once() -> None:
     world.close()  # does nothing
     assert world.name not in esper.list_worlds()
 
-
-def test_callbacks_see_the_new_poses_in_the_callers_esper_world() -> None:
-    seen: list[tuple[tuple[float, float], str, int]] = []
-
-    class Looker(Recorder):
-        def on_collision_start(self, other: arcade.Sprite, contact: Contact) -> None:
-            seen.append((self.position, esper.current_world, world.ticks))
-
-    esper.switch_world("caller")
-    world = CollisionWorld()
-    try:
-        mover = Looker(10, 10, center_x=0, center_y=0)
-        world.add_sprite(mover, velocity=(600, 0))
-        world.add_sprite(Recorder(10, 10, center_x=35, center_y=0))
-        world.on_collision(None, None, start=lambda a, b, c: seen.append(
-            (a.position, esper.current_world, world.ticks)))
-        world.step(DT)
-        world.step(DT)
-        assert seen == []  # 10 px a tick: they meet in the third
-        world.step(DT)
-        (x, y), caller, ticks = seen[0]
-        assert (x, y) == pytest.approx((30.0, 0.0)) and caller == "caller" and ticks == 3
-        assert len(seen) == 2 and seen[1][1:] == ("caller", 3)
-        assert esper.current_world == "caller"
-    finally:
-        world.close()
-        esper.switch_world("default")
-        esper.delete_world("caller")
-
-
-def test_a_world_closed_by_its_own_callback_goes_after_the_step() -> None:
-    world = CollisionWorld()
-    a, b = Recorder(20, 20), Recorder(20, 20, center_x=10)
-    world.add_sprite(a)
-    world.add_sprite(b)
-    world.on_collision(None, None, start=lambda *_: world.close())
-    world.step(DT)
-    assert world.name not in esper.list_worlds() and esper.current_world == "default"
-    assert len(a.started) == 1 and a.ended == [b] and b.ended == [a]
-    with pytest.raises(RuntimeError, match="was closed"):
-        world.step(DT)
-
-
-def test_a_raising_callback_keeps_the_removal_ends_and_the_first_error() -> None:
-    world = CollisionWorld()
-    try:
-        bullet = Recorder(4, 4)
-        rock = Recorder(20, 20)
-        world.add_sprite(bullet, kind="bullet")
-        world.add_sprite(rock, kind="rock")
-
-        def hit(b: arcade.Sprite, r: arcade.Sprite, contact: Contact) -> None:
-            world.remove_sprite(b)
-            raise KeyError("first")
-
-        world.on_collision("bullet", "rock", start=hit)
-        world.on_collision("rock", "bullet", start=lambda *_: 1 / 0)
-        with pytest.raises(KeyError, match="first") as caught:
-            world.step(DT)
-        assert any("ZeroDivisionError" in note for note in caught.value.__notes__)
-        assert bullet.ended == [rock] and rock.ended == [bullet]
-        assert bullet not in world and world.contacts() == []
-    finally:
-        world.close()
