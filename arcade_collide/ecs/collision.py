@@ -116,16 +116,15 @@ from arcade_collide.geometry.arrays import (
     ShapeArrays,
     take,
 )
-from arcade_collide.geometry.bounding_circles import classify
 from arcade_collide.geometry.broad_phase import GridBroadPhase
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query.compiled_contacts import contact_rows
-from arcade_collide.geometry.query.compiled_pairs import (
+from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
+from arcade_collide.geometry.query.rows import (
     WorldRows,
+    contact_rows,
     touching_rows,
     world_rows,
 )
-from arcade_collide.geometry.query.dispatch import contact_batch, intersects_batch
 from arcade_collide.geometry.shapes import ShapeKind
 
 _PAIR_LOW = (1 << PAIR_SHIFT) - 1

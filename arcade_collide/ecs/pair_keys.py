@@ -6,7 +6,7 @@ the pairs that started touching are the new keys missing from last tick's, and t
 that ended are the old keys missing from this tick's. :func:`keyed_pairs` does the
 whole step for the compiled path (:mod:`arcade_collide.geometry.compiled`): it orders
 the touching table rows by key in linear time (a counting sort on the lower entity's
-rank, see :func:`~arcade_collide.geometry.query.compiled_pairs.pair_order`), builds the
+rank, see :func:`pair_order`), builds the
 keys and per-pair fields in that order, and merges the two sorted key runs. Without
 numba the numpy path of the system does the same with sorts.
 """
@@ -19,13 +19,70 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.compiled_pairs import pair_order
 
 PAIR_SHIFT = 32
 """Bits of the higher entity id in a pair key (entity ids stay below ``2**31``, so
 keys are positive int64)."""
 
 Int64Array = NDArray[np.int64]
+
+
+@kernel("void(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
+def _pair_order(
+    i: Int64Array, j: Int64Array, rank: Int64Array, counts: Int64Array, order: Int64Array
+) -> None:
+    m = len(i)
+    counts[:] = 0
+    for p in range(m):
+        counts[min(rank[i[p]], rank[j[p]]) + 1] += 1
+    for r in range(1, len(counts)):
+        counts[r] += counts[r - 1]
+    # Counting sort by the lower rank (stable), then an insertion pass by the higher
+    # rank, which only moves pairs within their (small) groups.
+    for p in range(m):
+        low = min(rank[i[p]], rank[j[p]])
+        order[counts[low]] = p
+        counts[low] += 1
+    for p in range(1, m):
+        q = order[p]
+        low = min(rank[i[q]], rank[j[q]])
+        high = max(rank[i[q]], rank[j[q]])
+        k = p - 1
+        while k >= 0:
+            s = order[k]
+            s_low = min(rank[i[s]], rank[j[s]])
+            if s_low < low or (s_low == low and max(rank[i[s]], rank[j[s]]) <= high):
+                break
+            order[k + 1] = s
+            k -= 1
+        order[k + 1] = q
+
+
+def pair_order(i: Int64Array, j: Int64Array, rank: Int64Array) -> Int64Array:
+    """The order that sorts pairs by ``(min(rank[i], rank[j]), max(rank[i], rank[j]))``.
+
+    Linear time for pairs with few partners per row: a counting sort on the lower rank,
+    then insertion within each group. Ties keep their input order.
+
+    Args:
+        i: One side of the pairs (row indices).
+        j: The other side.
+        rank: A rank per row, each of ``0 .. len(rank) - 1`` once.
+
+    >>> rank = np.array([0, 2, 1])  # row 1 ranks last
+    >>> pair_order(np.array([1, 0, 2]), np.array([2, 1, 0]), rank).tolist()
+    [2, 1, 0]
+    """
+    order = np.empty(len(i), dtype=np.int64)
+    counts = np.empty(len(rank) + 1, dtype=np.int64)
+    _pair_order(
+        np.ascontiguousarray(i, dtype=np.int64),
+        np.ascontiguousarray(j, dtype=np.int64),
+        np.ascontiguousarray(rank, dtype=np.int64),
+        counts,
+        order,
+    )
+    return order
 BoolArray = NDArray[np.bool_]
 
 

@@ -49,7 +49,7 @@ from arcade_collide.geometry.bounding_circles import (
     convex_pose_circles,
     coordinate_slack,
 )
-from arcade_collide.geometry.query.compiled_pairs import (
+from arcade_collide.geometry.query.rows import (
     PairFilter,
     PoseCircles,
     WorldRows,
