@@ -109,18 +109,17 @@ def kernel(signature: Any, *, inline: bool = False) -> Callable[[_F], _F]:
     its order, and with numpy's error model (a division by zero gives an infinity or
     NaN instead of raising).
 
-    ``inline=True`` also inlines the function into compiled callers: a helper that
-    takes many arrays would otherwise pay for their reference counting on every call.
+    ``inline=True`` inlines the function into its compiled callers instead (a call
+    that takes many arrays would pay for their reference counting every time); it is
+    then compiled only inside them, and on its own only if called from Python.
+    ``signature`` still documents its types.
     """
 
     def wrap(func: _F) -> _F:
-        compiled: _F = numba.njit(
-            signature,
-            cache=True,
-            nogil=True,
-            error_model="numpy",
-            inline="always" if inline else "never",
-        )(func)
+        if inline:
+            inlined: Any = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+            return inlined(func)  # type: ignore[no-any-return]
+        compiled: _F = numba.njit(signature, cache=True, nogil=True, error_model="numpy")(func)
         return compiled
 
     return wrap

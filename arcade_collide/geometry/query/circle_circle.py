@@ -30,7 +30,7 @@ _UP = 2.0**600
 """Scale for offsets whose square is below TINY_SQUARED (exact: a power of two)."""
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_circle_circle(rows: WorldRows, a: int, b: int) -> bool:
     """True when the circles touch or overlap: ``|c_b - c_a|^2 <= (r_a + r_b)^2``.
 
@@ -57,7 +57,7 @@ def intersects_circle_circle(rows: WorldRows, a: int, b: int) -> bool:
     return bool(dx * dx + dy * dy <= rs * rs)
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_circle_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of two circles, or None when they are apart.
 

@@ -76,7 +76,7 @@ def circle_outline_intersects(
     return inside or within
 
 
-@kernel(f"boolean({_CIRCLE_OUTLINE}, float64[::1])", inline=True)
+@kernel(f"boolean({_CIRCLE_OUTLINE}, float64[::1])")
 def circle_outline_contact(
     cx: float, cy: float, r: float, v: FloatArray, n: int, swap: bool, out: FloatArray
 ) -> bool:

@@ -24,7 +24,7 @@ from arcade_collide.geometry.query.kernel_base import (
 )
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_circle_polygon(rows: WorldRows, a: int, b: int) -> bool:
     """True when circle A and polygon B touch or overlap (closed sets).
 
@@ -56,7 +56,7 @@ def intersects_circle_polygon(rows: WorldRows, a: int, b: int) -> bool:
     )
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_circle_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of circle A with polygon B, normal from A to B, or None.
 

@@ -57,7 +57,7 @@ def _hit(lx: float, ly: float, hw: float, hh: float, r: float) -> bool:
     return bool(ex * ex + ey * ey <= r * r)
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_circle_rect(rows: WorldRows, a: int, b: int) -> bool:
     """True when circle A touches or overlaps rectangle B (centre-line method).
 
@@ -82,7 +82,7 @@ def intersects_circle_rect(rows: WorldRows, a: int, b: int) -> bool:
     return _hit(lx, ly, rows.rect_half[b, 0], rows.rect_half[b, 1], rows.circle_radius[a])
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_circle_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of circle A with rectangle B, normal from A to B.
 

@@ -26,7 +26,7 @@ from arcade_collide.geometry.query.kernel_base import (
 )
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_circle_triangle(rows: WorldRows, a: int, b: int) -> bool:
     """True when circle A and triangle B touch or overlap (closed sets).
 
@@ -59,7 +59,7 @@ def intersects_circle_triangle(rows: WorldRows, a: int, b: int) -> bool:
     )
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_circle_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of circle A with triangle B, normal from A to B, or None.
 

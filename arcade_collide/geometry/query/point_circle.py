@@ -25,7 +25,7 @@ from arcade_collide.geometry.query.kernel_base import (
 )
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_point_circle(rows: WorldRows, a: int, b: int) -> bool:
     """Whether the point lies in the closed disc.
 
@@ -52,7 +52,7 @@ def intersects_point_circle(rows: WorldRows, a: int, b: int) -> bool:
     return bool(dx * dx + dy * dy <= r * r)
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_point_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of a point inside a circle (see the module docstring for conventions).
 

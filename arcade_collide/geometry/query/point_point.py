@@ -19,7 +19,7 @@ from arcade_collide.geometry.query.kernel_base import (
 )
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_point_point(rows: WorldRows, a: int, b: int) -> bool:
     """Whether two points coincide (exact equality of world coordinates).
 
@@ -45,7 +45,7 @@ def intersects_point_point(rows: WorldRows, a: int, b: int) -> bool:
     )
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_point_point(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of two points: only when they coincide.
 

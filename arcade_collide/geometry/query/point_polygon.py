@@ -43,7 +43,7 @@ def _inside(px: float, py: float, v: FloatArray, n: int) -> bool:
     return True
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_point_polygon(rows: WorldRows, a: int, b: int) -> bool:
     """Whether the point lies in the closed convex polygon.
 
@@ -70,7 +70,7 @@ def intersects_point_polygon(rows: WorldRows, a: int, b: int) -> bool:
     )
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_point_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of a point inside a convex polygon: pushed out through the nearest edge.
 

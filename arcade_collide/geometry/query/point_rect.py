@@ -38,7 +38,7 @@ def _local(rows: WorldRows, a: int, b: int) -> tuple[float, float]:
     return dx * cos - dy * sin, dx * sin + dy * cos
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_point_rect(rows: WorldRows, a: int, b: int) -> bool:
     """Whether the point lies in the closed, possibly rotated, rectangle.
 
@@ -63,7 +63,7 @@ def intersects_point_rect(rows: WorldRows, a: int, b: int) -> bool:
     return bool(abs(lx) <= rows.rect_half[b, 0] and abs(ly) <= rows.rect_half[b, 1])
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_point_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of a point inside a rectangle: pushed out through the nearest side.
 

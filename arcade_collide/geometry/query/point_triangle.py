@@ -44,7 +44,7 @@ def _inside(px: float, py: float, v: FloatArray) -> bool:
     return not ((d1 < 0.0 or d2 < 0.0 or d3 < 0.0) and (d1 > 0.0 or d2 > 0.0 or d3 > 0.0))
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_point_triangle(rows: WorldRows, a: int, b: int) -> bool:
     """Whether the point lies in the closed triangle.
 
@@ -69,7 +69,7 @@ def intersects_point_triangle(rows: WorldRows, a: int, b: int) -> bool:
     return _inside(rows.point_xy[a, 0], rows.point_xy[a, 1], rows.triangle_vertices[b])
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_point_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of a point inside a triangle: pushed out through the nearest edge.
 

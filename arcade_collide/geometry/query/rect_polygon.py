@@ -17,7 +17,7 @@ from arcade_collide.geometry.query.kernel_base import (
 from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_rect_polygon(rows: WorldRows, a: int, b: int) -> bool:
     """True when rectangle A and polygon B touch or overlap (closed sets).
 
@@ -49,7 +49,7 @@ def intersects_rect_polygon(rows: WorldRows, a: int, b: int) -> bool:
     )
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_rect_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of rectangle A with polygon B, normal from A to B, or None.
 

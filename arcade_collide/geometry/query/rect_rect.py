@@ -25,7 +25,7 @@ from arcade_collide.geometry.query.kernel_base import (
 from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_rect_rect(rows: WorldRows, a: int, b: int) -> bool:
     """True when rectangle A and rectangle B touch or overlap (closed sets).
 
@@ -50,7 +50,7 @@ def intersects_rect_rect(rows: WorldRows, a: int, b: int) -> bool:
     return sat_intersects(rows.rect_vertices[a], 4, 2, rows.rect_vertices[b], 4, 2)
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_rect_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of rectangle A with rectangle B, normal from A to B, or None.
 

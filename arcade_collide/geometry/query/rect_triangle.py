@@ -19,7 +19,7 @@ from arcade_collide.geometry.query.kernel_base import (
 from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_rect_triangle(rows: WorldRows, a: int, b: int) -> bool:
     """True when rectangle A and triangle B touch or overlap (closed sets).
 
@@ -44,7 +44,7 @@ def intersects_rect_triangle(rows: WorldRows, a: int, b: int) -> bool:
     return sat_intersects(rows.rect_vertices[a], 4, 2, rows.triangle_vertices[b], 3, 3)
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_rect_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of rectangle A with triangle B, normal from A to B, or None.
 

@@ -64,41 +64,36 @@ class PoseCircles(NamedTuple):
     slack: float
 
 
-@kernel("void(int64[::1], int64[::1], int8[::1], int64[::1], int64[::1], int64[::1])")
+@kernel("void(int64[::1], int64[::1], int8[::1], int64[::1], int64[::1])")
 def _group(
-    i: Int64Array,
-    j: Int64Array,
-    kinds: NDArray[np.int8],
-    slot: Int64Array,
-    counts: Int64Array,
-    order: Int64Array,
+    i: Int64Array, j: Int64Array, kinds: NDArray[np.int8], counts: Int64Array, order: Int64Array
 ) -> None:
-    """Counting sort of the pairs with ``slot[p] >= 0`` by slot: ``order`` lists them
-    slot by slot, ``counts[s]`` is where slot ``s`` starts (``counts[25]``: the end)."""
+    """Counting sort of the pairs ``p`` listed in ``order`` by their table slot
+    ``kinds[i[p]] * 5 + kinds[j[p]]``, in place; ``counts[s]`` is where slot ``s``
+    starts (``counts[25]``: the end). Stable: within a slot, pairs keep their order."""
     counts[:] = 0
-    for p in range(len(i)):
-        s = slot[p]
-        if s >= 0:
-            counts[s + 1] += 1
+    for q in range(len(order)):
+        p = order[q]
+        counts[kinds[i[p]] * _KINDS + kinds[j[p]] + 1] += 1
     for s in range(1, len(counts)):
         counts[s] += counts[s - 1]
     fill = counts[:-1].copy()
-    for p in range(len(i)):
-        s = slot[p]
-        if s >= 0:
-            order[fill[s]] = p
-            fill[s] += 1
+    pending = order.copy()
+    for q in range(len(pending)):
+        p = pending[q]
+        s = kinds[i[p]] * _KINDS + kinds[j[p]]
+        order[fill[s]] = p
+        fill[s] += 1
 
 
 @kernel(
-    "void(int64[::1], int64[::1], int8[::1], boolean, int64[::1], int64[::1], boolean,"
+    "int64(int64[::1], int64[::1], boolean, int64[::1], int64[::1], boolean,"
     " float64[::1], float64[::1], float64[::1], float64[::1], float64, boolean[::1],"
     " int64[::1])"
 )
 def _screen(
     i: Int64Array,
     j: Int64Array,
-    kinds: NDArray[np.int8],
     filtered: bool,
     layer: Int64Array,
     mask: Int64Array,
@@ -109,14 +104,14 @@ def _screen(
     outer: FloatArray,
     slack: float,
     out: BoolArray,
-    slot: Int64Array,
-) -> None:
-    """The filter and pose-circle verdicts into ``out``; ``slot[p]``: the table slot of
-    a pair left to the exact test, -1 for a decided pair."""
+    pending: Int64Array,
+) -> int:
+    """The filter and pose-circle verdicts into ``out``; the pairs they leave to the
+    exact test go to ``pending``, whose length is returned."""
+    count = 0
     for p in range(len(i)):
         a = i[p]
         b = j[p]
-        slot[p] = -1
         if filtered and ((layer[a] & mask[b]) == 0 or (layer[b] & mask[a]) == 0):
             out[p] = False
             continue
@@ -131,16 +126,30 @@ def _screen(
             if verdict != UNDECIDED:
                 out[p] = verdict == SURELY_TOUCHING
                 continue
-        slot[p] = kinds[a] * _KINDS + kinds[b]
+        pending[count] = p
+        count += 1
+    return count
 
 
-def _order(
-    i: Int64Array, j: Int64Array, rows: WorldRows, slot: Int64Array
-) -> tuple[Int64Array, Int64Array]:
+def _slots(
+    i: Int64Array, j: Int64Array, rows: WorldRows, order: Int64Array
+) -> list[tuple[int, Int64Array]]:
+    """The pairs listed in ``order`` grouped by table slot: ``(slot, pairs)`` for each
+    slot present (one group, unsorted, when the table holds a single kind)."""
+    sizes = (
+        len(rows.point_xy),
+        len(rows.circle_radius),
+        len(rows.rect_center),
+        len(rows.triangle_vertices),
+        len(rows.polygon_nverts),
+    )
+    present = [kind for kind, size in enumerate(sizes) if size]
+    if len(present) == 1:
+        return [(present[0] * (_KINDS + 1), order)] if len(order) else []
     counts = np.empty(_KINDS * _KINDS + 1, dtype=np.int64)
-    order = np.empty(len(i), dtype=np.int64)
-    _group(i, j, rows.kinds, slot, counts, order)
-    return counts, order
+    _group(i, j, rows.kinds, counts, order)
+    slots = np.flatnonzero(counts[1:] > counts[:-1]).tolist()
+    return [(s, order[counts[s] : counts[s + 1]]) for s in slots]
 
 
 def touching_rows(
@@ -176,16 +185,15 @@ def touching_rows(
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
-    slot = np.empty(len(i), dtype=np.int64)
+    pending = np.empty(len(i), dtype=np.int64)
     none = np.empty(0, dtype=np.int64)
     nowhere = np.empty(0)
     f = pair_filter if pair_filter is not None else PairFilter(none, none)
     c = circles if circles is not None else PoseCircles(nowhere, nowhere, nowhere, nowhere, 0.0)
     floats = [np.ascontiguousarray(v, dtype=np.float64) for v in c[:4]]
-    _screen(
+    count = _screen(
         i,
         j,
-        rows.kinds,
         pair_filter is not None,
         np.ascontiguousarray(f.layer, dtype=np.int64),
         np.ascontiguousarray(f.mask, dtype=np.int64),
@@ -196,13 +204,11 @@ def touching_rows(
         floats[3],
         float(c.slack),
         out,
-        slot,
+        pending,
     )
-    counts, order = _order(i, j, rows, slot)
-    for s, entry in enumerate(_SLOTS):
-        if counts[s + 1] > counts[s]:
-            group = order[counts[s] : counts[s + 1]]
-            entry.pair.run_intersects(rows, i, j, group, entry.swapped, out)
+    for s, group in _slots(i, j, rows, pending[:count]):
+        entry = _SLOTS[s]
+        entry.pair.run_intersects(rows, i, j, group, entry.swapped, out)
     return out
 
 
@@ -236,10 +242,7 @@ def contact_rows(
     m = len(i)
     hit = np.empty(m, dtype=np.bool_)
     out = np.empty((m, 5), dtype=np.float64)
-    slot = rows.kinds[i].astype(np.int64) * _KINDS + rows.kinds[j]
-    counts, order = _order(i, j, rows, slot)
-    for s, entry in enumerate(_SLOTS):
-        if counts[s + 1] > counts[s]:
-            group = order[counts[s] : counts[s + 1]]
-            entry.pair.run_contacts(rows, i, j, group, entry.swapped, hit, out)
+    for s, group in _slots(i, j, rows, np.arange(m, dtype=np.int64)):
+        entry = _SLOTS[s]
+        entry.pair.run_contacts(rows, i, j, group, entry.swapped, hit, out)
     return hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy()

@@ -61,7 +61,7 @@ def sat_intersects(
     return True
 
 
-@kernel(f"int64({_OUTLINE}, {_OUTLINE}, boolean, float64[::1])", inline=True)
+@kernel(f"int64({_OUTLINE}, {_OUTLINE}, boolean, float64[::1])")
 def _sat_contact(
     va: FloatArray,
     na: int,
@@ -167,7 +167,7 @@ def _sat_contact(
     return 2 if tie else 1
 
 
-@kernel("boolean(float64[:, ::1], int64, float64[:, ::1], int64)", inline=True)
+@kernel("boolean(float64[:, ::1], int64, float64[:, ::1], int64)")
 def _key_less(vb: FloatArray, nb: int, va: FloatArray, na: int) -> bool:
     """Whether outline ``vb`` sorts before ``va``: vertex count, then coordinates in order."""
     if nb != na:
@@ -179,7 +179,7 @@ def _key_less(vb: FloatArray, nb: int, va: FloatArray, na: int) -> bool:
     return False
 
 
-@kernel(f"boolean({_OUTLINE}, {_OUTLINE}, boolean, float64[::1])", inline=True)
+@kernel(f"boolean({_OUTLINE}, {_OUTLINE}, boolean, float64[::1])")
 def sat_contact(
     va: FloatArray,
     na: int,

@@ -22,7 +22,7 @@ from arcade_collide.geometry.query.kernel_base import (
 from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
 
 
-@kernel(INTERSECTS)
+@kernel(INTERSECTS, inline=True)
 def intersects_triangle_triangle(rows: WorldRows, a: int, b: int) -> bool:
     """True when triangle A and triangle B touch or overlap (closed sets).
 
@@ -47,7 +47,7 @@ def intersects_triangle_triangle(rows: WorldRows, a: int, b: int) -> bool:
     return sat_intersects(rows.triangle_vertices[a], 3, 3, rows.triangle_vertices[b], 3, 3)
 
 
-@kernel(CONTACT)
+@kernel(CONTACT, inline=True)
 def contact_triangle_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of triangle A with triangle B, normal from A to B, or None.
 
