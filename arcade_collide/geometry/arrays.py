@@ -1,4 +1,4 @@
-"""World-space array forms of the shapes, for the batch (vectorised) queries.
+"""World-space array forms of the shapes, for the batch queries and the world rows.
 
 A batch query tests ``M`` candidate pairs of one type pair at once. Each side is
 one of the ``*Arrays`` records below: a NamedTuple of numpy arrays whose first
@@ -247,10 +247,9 @@ def place_vertices(
 ) -> FloatArray:
     """World vertices ``(M, K, 2)`` of local outlines stored vertex-major, and their boxes.
 
-    The loop form of :func:`transform_columns` followed by the per-shape minimum and
-    maximum (compiled where :mod:`~arcade_collide.geometry.compiled` is enabled): the
-    same operations in the same order, so the same vertices bit for bit, written
-    straight into the row-major layout the batch records use.
+    The compiled loop form of :func:`transform_columns` followed by the per-shape
+    minimum and maximum: the same operations in the same order, so the same vertices
+    bit for bit, written straight into the row-major layout the batch records use.
 
     Args:
         x: ``(M,)`` pose x (any stride).

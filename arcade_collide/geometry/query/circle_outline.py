@@ -46,34 +46,48 @@ def clockwise(v: FloatArray) -> bool:
     return bool((v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax) < 0.0)
 
 
+@kernel(
+    f"Tuple((float64, boolean, float64, float64, float64))({_CIRCLE_OUTLINE}, int64)",
+    inline=True,
+)
+def _edge(
+    cx: float, cy: float, r: float, v: FloatArray, n: int, swap: bool, e: int
+) -> tuple[float, bool, float, float, float]:
+    """Edge ``e`` against the centre: ``(cross, within, d2, dx, dy)``, where ``cross >= 0``
+    puts the centre on the inner side, ``within`` says the edge is no farther than ``r``
+    (decided exactly, see the module docstring) and ``(dx, dy)`` is the centre minus
+    the edge's closest point, ``d2`` its square."""
+    s = (n - e) % n if swap else e
+    f = (n - e - 1) % n if swap else (e + 1) % n
+    px = v[s, 0]
+    py = v[s, 1]
+    ex = v[f, 0] - px
+    ey = v[f, 1] - py
+    wx = cx - px
+    wy = cy - py
+    cross = ex * wy - ey * wx
+    len2 = ex * ex + ey * ey
+    dot = wx * ex + wy * ey
+    t = first_min(first_max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
+    dx = wx - t * ex
+    dy = wy - t * ey
+    d2 = dx * dx + dy * dy
+    within = cross * cross <= r * r * len2 if 0.0 < dot < len2 else d2 <= r * r
+    return cross, within, d2, dx, dy
+
+
 @kernel(f"boolean({_CIRCLE_OUTLINE})", inline=True)
 def circle_outline_intersects(
     cx: float, cy: float, r: float, v: FloatArray, n: int, swap: bool
 ) -> bool:
     """Whether the circle ``(cx, cy, r)`` touches or overlaps the outline (closed sets)."""
-    rr = r * r
     inside = True
-    within = False
     for e in range(n):
-        s = (n - e) % n if swap else e
-        f = (n - e - 1) % n if swap else (e + 1) % n
-        px = v[s, 0]
-        py = v[s, 1]
-        ex = v[f, 0] - px
-        ey = v[f, 1] - py
-        wx = cx - px
-        wy = cy - py
-        cross = ex * wy - ey * wx
-        len2 = ex * ex + ey * ey
-        dot = wx * ex + wy * ey
-        t = min(max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
-        dx = wx - t * ex
-        dy = wy - t * ey
+        cross, within, _, _, _ = _edge(cx, cy, r, v, n, swap, e)
+        if within:
+            return True
         inside = inside and cross >= 0.0
-        d2 = dx * dx + dy * dy
-        edge_within = cross * cross <= rr * len2 if 0.0 < dot < len2 else d2 <= rr
-        within = within or edge_within
-    return inside or within
+    return inside
 
 
 @kernel(f"boolean({_CIRCLE_OUTLINE}, float64[::1])")
@@ -90,34 +104,18 @@ def circle_outline_contact(
     the point is the midpoint of the circle's deepest point ``centre + r*normal`` and
     ``q`` (the face point level with the centre in the inside case).
     """
-    rr = r * r
     inside = True
-    within = False
+    touching = False
     d2_min = _INF
     k_min = 0
     for e in range(n):
-        s = (n - e) % n if swap else e
-        f = (n - e - 1) % n if swap else (e + 1) % n
-        px = v[s, 0]
-        py = v[s, 1]
-        ex = v[f, 0] - px
-        ey = v[f, 1] - py
-        wx = cx - px
-        wy = cy - py
-        cross = ex * wy - ey * wx
-        len2 = ex * ex + ey * ey
-        dot = wx * ex + wy * ey
-        t = first_min(first_max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
-        dx = wx - t * ex
-        dy = wy - t * ey
+        cross, within, d2, _, _ = _edge(cx, cy, r, v, n, swap, e)
         inside = inside and cross >= 0.0
-        d2 = dx * dx + dy * dy
-        edge_within = cross * cross <= rr * len2 if 0.0 < dot < len2 else d2 <= rr
-        within = within or edge_within
+        touching = touching or within
         if e == 0 or d2 < d2_min:  # the first nearest edge
             d2_min = d2
             k_min = e
-    if not (inside or within):
+    if not (inside or touching):
         return False
     d2 = d2_min
     near = NEAR_EDGE * (abs(cx) + abs(cy) + r)
@@ -148,19 +146,7 @@ def circle_outline_contact(
         qx = cx - best * nx
         qy = cy - best * ny
     else:
-        s_k = (n - k_min) % n if swap else k_min
-        f_k = (n - k_min - 1) % n if swap else (k_min + 1) % n
-        px = v[s_k, 0]
-        py = v[s_k, 1]
-        ex = v[f_k, 0] - px
-        ey = v[f_k, 1] - py
-        wx = cx - px
-        wy = cy - py
-        len2 = ex * ex + ey * ey
-        dot = wx * ex + wy * ey
-        t = first_min(first_max(dot / len2, 0.0), 1.0) if len2 > 0.0 else 0.0
-        dx = wx - t * ex
-        dy = wy - t * ey
+        _, _, _, dx, dy = _edge(cx, cy, r, v, n, swap, k_min)
         d = math.sqrt(d2)
         # 0.0 - dx rather than -dx: no -0.0 components.
         nx = (0.0 - dx) / d

@@ -26,6 +26,25 @@ _INF = math.inf
 _OUTLINE = "float64[:, ::1], int64, int64"
 
 
+@kernel("UniTuple(float64, 2)(float64[:, ::1], int64, int64)", inline=True)
+def _axis(v: FloatArray, n: int, e: int) -> tuple[float, float]:
+    """The normal ``(ey, -ex)`` of edge ``e`` of the first ``n`` vertices (unnormalised)."""
+    f = e + 1 if e + 1 < n else 0
+    return v[f, 1] - v[e, 1], v[e, 0] - v[f, 0]
+
+
+@kernel("UniTuple(float64, 2)(float64, float64, float64[:, ::1], int64)", inline=True)
+def _extent(nx: float, ny: float, v: FloatArray, n: int) -> tuple[float, float]:
+    """Highest and lowest projection ``nx*x + ny*y`` of the first ``n`` vertices (the
+    first of equal values, as Python's ``max`` and ``min`` keep)."""
+    high = low = nx * v[0, 0] + ny * v[0, 1]
+    for k in range(1, n):
+        d = nx * v[k, 0] + ny * v[k, 1]
+        high = first_max(high, d)
+        low = first_min(low, d)
+    return high, low
+
+
 @kernel(f"boolean({_OUTLINE}, {_OUTLINE})", inline=True)
 def sat_intersects(
     va: FloatArray, na: int, axes_a: int, vb: FloatArray, nb: int, axes_b: int
@@ -39,23 +58,10 @@ def sat_intersects(
     for side in range(2):
         v = va if side == 0 else vb
         n = na if side == 0 else nb
-        count = axes_a if side == 0 else axes_b
-        for e in range(count):
-            x0 = v[e, 0]
-            y0 = v[e, 1]
-            f = e + 1 if e + 1 < n else 0
-            nx = v[f, 1] - y0
-            ny = x0 - v[f, 0]
-            lo_a = hi_a = nx * va[0, 0] + ny * va[0, 1]
-            for k in range(1, na):
-                d = nx * va[k, 0] + ny * va[k, 1]
-                lo_a = min(lo_a, d)
-                hi_a = max(hi_a, d)
-            lo_b = hi_b = nx * vb[0, 0] + ny * vb[0, 1]
-            for k in range(1, nb):
-                d = nx * vb[k, 0] + ny * vb[k, 1]
-                lo_b = min(lo_b, d)
-                hi_b = max(hi_b, d)
+        for e in range(axes_a if side == 0 else axes_b):
+            nx, ny = _axis(v, n, e)
+            hi_a, lo_a = _extent(nx, ny, va, na)
+            hi_b, lo_b = _extent(nx, ny, vb, nb)
             if hi_a < lo_b or hi_b < lo_a:
                 return False
     return True
@@ -86,21 +92,9 @@ def _sat_contact(
         v = va if side == 0 else vb
         n = na if side == 0 else nb
         for e in range(axes_a if side == 0 else axes_b):
-            x0 = v[e, 0]
-            y0 = v[e, 1]
-            f = e + 1 if e + 1 < n else 0
-            nx = v[f, 1] - y0
-            ny = x0 - v[f, 0]
-            max_a = min_a = nx * va[0, 0] + ny * va[0, 1]
-            for k in range(1, na):
-                d = nx * va[k, 0] + ny * va[k, 1]
-                max_a = first_max(max_a, d)
-                min_a = first_min(min_a, d)
-            max_b = min_b = nx * vb[0, 0] + ny * vb[0, 1]
-            for k in range(1, nb):
-                d = nx * vb[k, 0] + ny * vb[k, 1]
-                max_b = first_max(max_b, d)
-                min_b = first_min(min_b, d)
+            nx, ny = _axis(v, n, e)
+            max_a, min_a = _extent(nx, ny, va, na)
+            max_b, min_b = _extent(nx, ny, vb, nb)
             if max_a < min_b or max_b < min_a:
                 return 0
             forward = max_a - min_b
@@ -128,11 +122,10 @@ def _sat_contact(
     tie = (axes_a > 0 and best_a == best and axes_b > 0 and best_b == best) or (
         k_forward == k_backward
     )
-    v = va if k_side == 0 else vb
-    n = na if k_side == 0 else nb
-    f = k_edge + 1 if k_edge + 1 < n else 0
-    nx = v[f, 1] - v[k_edge, 1]
-    ny = v[k_edge, 0] - v[f, 0]
+    if k_side == 0:
+        nx, ny = _axis(va, na, k_edge)
+    else:
+        nx, ny = _axis(vb, nb, k_edge)
     length = math.sqrt(nx * nx + ny * ny)
     sign = 1.0 if k_forward <= k_backward else -1.0
     depth = (k_forward if sign > 0.0 else k_backward) / length
@@ -142,20 +135,10 @@ def _sat_contact(
     # The point: midway between the two surfaces along u, mid-overlap along t.
     tx = -uy
     ty = ux
-    top_a = ux * va[0, 0] + uy * va[0, 1]
-    lo_ta = hi_ta = tx * va[0, 0] + ty * va[0, 1]
-    for k in range(1, na):
-        top_a = first_max(top_a, ux * va[k, 0] + uy * va[k, 1])
-        t = tx * va[k, 0] + ty * va[k, 1]
-        lo_ta = first_min(lo_ta, t)
-        hi_ta = first_max(hi_ta, t)
-    low_b = ux * vb[0, 0] + uy * vb[0, 1]
-    lo_tb = hi_tb = tx * vb[0, 0] + ty * vb[0, 1]
-    for k in range(1, nb):
-        low_b = first_min(low_b, ux * vb[k, 0] + uy * vb[k, 1])
-        t = tx * vb[k, 0] + ty * vb[k, 1]
-        lo_tb = first_min(lo_tb, t)
-        hi_tb = first_max(hi_tb, t)
+    top_a = _extent(ux, uy, va, na)[0]
+    low_b = _extent(ux, uy, vb, nb)[1]
+    hi_ta, lo_ta = _extent(tx, ty, va, na)
+    hi_tb, lo_tb = _extent(tx, ty, vb, nb)
     s_n = (top_a + low_b) * 0.5
     s_t = (first_max(lo_ta, lo_tb) + first_min(hi_ta, hi_tb)) * 0.5
     px = ux * s_n + tx * s_t
