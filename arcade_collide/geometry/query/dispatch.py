@@ -51,8 +51,8 @@ from arcade_collide.geometry.query.circle_triangle import (
     intersects_circle_triangle,
 )
 from arcade_collide.geometry.query.kernel_base import (
-    CONTACT_LOOP,
-    TEST_LOOP,
+    CONTACTS_LOOP,
+    INTERSECTS_LOOP,
     Int64Array,
     WorldRows,
     run_contacts,
@@ -123,8 +123,8 @@ def _register(kind_a: ShapeKind, kind_b: ShapeKind, intersects: Any, contact: An
     pair = Pair(
         intersects,
         contact,
-        specialise(run_intersects, intersects, TEST_LOOP),
-        specialise(run_contacts, contact, CONTACT_LOOP),
+        specialise(run_intersects, intersects, INTERSECTS_LOOP),
+        specialise(run_contacts, contact, CONTACTS_LOOP),
     )
     TABLE[(kind_a, kind_b)] = Entry(pair, swapped=False)
     if kind_a != kind_b:
@@ -239,7 +239,7 @@ def _intersects_rows(
     entry = TABLE[(kind_a, kind_b)]
     rows, i, j = _pair_rows(a, kind_a, b, kind_b)
     out = np.empty(len(i), dtype=np.bool_)
-    entry.pair.run_intersects(rows, i, j, i, entry.swapped, out)
+    entry.pair.run_intersects(*rows, i, j, i, 0, len(i), out)
     return out
 
 
@@ -251,7 +251,7 @@ def _contact_rows(
     rows, i, j = _pair_rows(a, kind_a, b, kind_b)
     hit = np.empty(len(i), dtype=np.bool_)
     out = np.empty((len(i), 5))
-    entry.pair.run_contacts(rows, i, j, i, entry.swapped, hit, out)
+    entry.pair.run_contacts(*rows, i, j, i, 0, len(i), hit, out)
     return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())
 
 

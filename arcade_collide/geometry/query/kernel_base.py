@@ -118,55 +118,111 @@ CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])
 LOCAL_XY: Any = types.UniTuple(types.float64, 2)(ROWS, types.int64, types.int64)
 """Signature of a helper giving row ``a``'s centre in row ``b``'s frame."""
 _INDEX = types.int64[::1]
-TEST_LOOP: Any = types.void(ROWS, _INDEX, _INDEX, _INDEX, types.boolean, types.boolean[::1])
+_LOOP_ARGS = (*ROWS.types, _INDEX, _INDEX, _INDEX, types.int64, types.int64)
+INTERSECTS_LOOP: Any = types.void(*_LOOP_ARGS, types.boolean[::1])
 """Signature of the copies of :func:`run_intersects`."""
-CONTACT_LOOP: Any = types.void(
-    ROWS, _INDEX, _INDEX, _INDEX, types.boolean, types.boolean[::1], types.float64[:, ::1]
-)
+CONTACTS_LOOP: Any = types.void(*_LOOP_ARGS, types.boolean[::1], types.float64[:, ::1])
 """Signature of the copies of :func:`run_contacts`."""
-
 
 KERNEL: Any = None
 """The kernel a loop below calls: bound in each copy by
 :func:`~arcade_collide.geometry.compiled.specialise`, unbound here."""
 
+# The loops take the WorldRows arrays one by one (numba checks the types of separate
+# arrays faster than those of a NamedTuple: the loops are called once per kind pair
+# present, every tick) and rebuild the record for the kernel. A pair whose kinds are
+# in reverse order (kind_a > kind_b) runs the kernel as (b, a), and its contact normal
+# is reversed: the table's mirrored entries (dispatch.TABLE) are exactly these slots.
+
 
 def run_intersects(
-    rows: WorldRows, i: Int64Array, j: Int64Array, order: Int64Array, swap: bool, out: BoolArray
+    kinds: NDArray[np.int8],
+    start: Int64Array,
+    point_xy: FloatArray,
+    circle_center: FloatArray,
+    circle_radius: FloatArray,
+    rect_center: FloatArray,
+    rect_axis: FloatArray,
+    rect_half: FloatArray,
+    rect_vertices: FloatArray,
+    triangle_vertices: FloatArray,
+    polygon_vertices: FloatArray,
+    polygon_nverts: Int64Array,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    first: int,
+    stop: int,
+    out: BoolArray,
 ) -> None:
-    """Boolean kernel over the pairs ``(i[p], j[p])`` of table rows, ``p`` in ``order``,
-    into ``out[p]``; ``swap``: pass the pair as ``(j[p], i[p])`` (the table's reverse
-    entries)."""
-    kinds = rows.kinds
-    start = rows.start
-    for q in range(len(order)):
+    """Boolean kernel over the pairs ``p = order[first:stop]`` of table rows
+    ``(i[p], j[p])``, all of one kind pair, into ``out[p]``."""
+    rows = WorldRows(
+        kinds,
+        start,
+        point_xy,
+        circle_center,
+        circle_radius,
+        rect_center,
+        rect_axis,
+        rect_half,
+        rect_vertices,
+        triangle_vertices,
+        polygon_vertices,
+        polygon_nverts,
+    )
+    for q in range(first, stop):
         p = order[q]
         a = i[p]
         b = j[p]
-        if swap:
+        if kinds[a] > kinds[b]:
             a, b = b, a
         out[p] = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]])
 
 
 def run_contacts(
-    rows: WorldRows,
+    kinds: NDArray[np.int8],
+    start: Int64Array,
+    point_xy: FloatArray,
+    circle_center: FloatArray,
+    circle_radius: FloatArray,
+    rect_center: FloatArray,
+    rect_axis: FloatArray,
+    rect_half: FloatArray,
+    rect_vertices: FloatArray,
+    triangle_vertices: FloatArray,
+    polygon_vertices: FloatArray,
+    polygon_nverts: Int64Array,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
-    swap: bool,
+    first: int,
+    stop: int,
     hit: BoolArray,
     out: FloatArray,
 ) -> None:
-    """Contact kernel over the pairs ``(i[p], j[p])``, ``p`` in ``order``, into
-    ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart); ``swap``:
-    pass the pair as ``(j[p], i[p])`` and reverse the normal, as
-    :meth:`~arcade_collide.geometry.contact.Contact.flipped` does."""
-    kinds = rows.kinds
-    start = rows.start
-    for q in range(len(order)):
+    """Contact kernel over the pairs ``p = order[first:stop]``, all of one kind pair,
+    into ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the
+    normal from ``i[p]`` to ``j[p]``."""
+    rows = WorldRows(
+        kinds,
+        start,
+        point_xy,
+        circle_center,
+        circle_radius,
+        rect_center,
+        rect_axis,
+        rect_half,
+        rect_vertices,
+        triangle_vertices,
+        polygon_vertices,
+        polygon_nverts,
+    )
+    for q in range(first, stop):
         p = order[q]
         a = i[p]
         b = j[p]
+        swap = kinds[a] > kinds[b]
         if swap:
             a, b = b, a
         row = out[p]

@@ -41,8 +41,14 @@ __all__ = [
 ]
 
 _KINDS = len(ShapeKind)
-_SLOTS = [TABLE[(ShapeKind(g // _KINDS), ShapeKind(g % _KINDS))] for g in range(_KINDS * _KINDS)]
-"""The table's entries by slot number ``kind_a * 5 + kind_b``."""
+_SLOTS = {
+    kind_a * _KINDS + kind_b: entry.pair
+    for (kind_a, kind_b), entry in TABLE.items()
+    if not entry.swapped
+}
+"""The table's pairs by slot number ``kind_a * 5 + kind_b`` (canonical order: a pair
+given in reverse order is swapped and flipped inside the loops, as the table's mirrored
+entries say)."""
 
 
 class PairFilter(NamedTuple):
@@ -64,36 +70,15 @@ class PoseCircles(NamedTuple):
     slack: float
 
 
-@kernel("void(int64[::1], int64[::1], int8[::1], int64[::1], int64[::1])")
-def _group(
-    i: Int64Array, j: Int64Array, kinds: NDArray[np.int8], counts: Int64Array, order: Int64Array
-) -> None:
-    """Counting sort of the pairs ``p`` listed in ``order`` by their table slot
-    ``kinds[i[p]] * 5 + kinds[j[p]]``, in place; ``counts[s]`` is where slot ``s``
-    starts (``counts[25]``: the end). Stable: within a slot, pairs keep their order."""
-    counts[:] = 0
-    for q in range(len(order)):
-        p = order[q]
-        counts[kinds[i[p]] * _KINDS + kinds[j[p]] + 1] += 1
-    for s in range(1, len(counts)):
-        counts[s] += counts[s - 1]
-    fill = counts[:-1].copy()
-    pending = order.copy()
-    for q in range(len(pending)):
-        p = pending[q]
-        s = kinds[i[p]] * _KINDS + kinds[j[p]]
-        order[fill[s]] = p
-        fill[s] += 1
-
-
 @kernel(
-    "int64(int64[::1], int64[::1], boolean, int64[::1], int64[::1], boolean,"
+    "void(int64[::1], int64[::1], int8[::1], boolean, int64[::1], int64[::1], boolean,"
     " float64[::1], float64[::1], float64[::1], float64[::1], float64, boolean[::1],"
-    " int64[::1])"
+    " int64[::1], int64[::1])"
 )
 def _screen(
     i: Int64Array,
     j: Int64Array,
+    kinds: NDArray[np.int8],
     filtered: bool,
     layer: Int64Array,
     mask: Int64Array,
@@ -104,11 +89,16 @@ def _screen(
     outer: FloatArray,
     slack: float,
     out: BoolArray,
-    pending: Int64Array,
-) -> int:
+    counts: Int64Array,
+    order: Int64Array,
+) -> None:
     """The filter and pose-circle verdicts into ``out``; the pairs they leave to the
-    exact test go to ``pending``, whose length is returned."""
+    exact test are listed in ``order`` grouped by slot (a stable counting sort), slot
+    ``s`` from ``counts[s]`` to ``counts[s + 1]``."""
+    pending = np.empty(len(i), dtype=np.int64)
+    slot = np.empty(len(i), dtype=np.int64)
     count = 0
+    counts[:] = 0
     for p in range(len(i)):
         a = i[p]
         b = j[p]
@@ -126,30 +116,63 @@ def _screen(
             if verdict != UNDECIDED:
                 out[p] = verdict == SURELY_TOUCHING
                 continue
+        ka = kinds[a]
+        kb = kinds[b]
+        s = min(ka, kb) * _KINDS + max(ka, kb)
         pending[count] = p
+        slot[count] = s
+        counts[s + 1] += 1
         count += 1
-    return count
+    for s in range(1, len(counts)):
+        counts[s] += counts[s - 1]
+    fill = counts[:-1].copy()
+    for q in range(count):
+        s = slot[q]
+        order[fill[s]] = pending[q]
+        fill[s] += 1
 
 
-def _slots(
-    i: Int64Array, j: Int64Array, rows: WorldRows, order: Int64Array
-) -> list[tuple[int, Int64Array]]:
-    """The pairs listed in ``order`` grouped by table slot: ``(slot, pairs)`` for each
-    slot present (one group, unsorted, when the table holds a single kind)."""
-    sizes = (
-        len(rows.point_xy),
-        len(rows.circle_radius),
-        len(rows.rect_center),
-        len(rows.triangle_vertices),
-        len(rows.polygon_nverts),
-    )
-    present = [kind for kind, size in enumerate(sizes) if size]
-    if len(present) == 1:
-        return [(present[0] * (_KINDS + 1), order)] if len(order) else []
+_NO_INDEX = np.empty(0, dtype=np.int64)
+_NO_FLOAT = np.empty(0)
+
+
+def _grouped(
+    i: Int64Array,
+    j: Int64Array,
+    rows: WorldRows,
+    out: BoolArray,
+    pair_filter: PairFilter | None = None,
+    circles: PoseCircles | None = None,
+) -> tuple[Int64Array, list[tuple[int, int, int]]]:
+    """Screen the pairs (:func:`_screen`); return the order of those left and
+    ``(slot, first, stop)`` for each slot present."""
     counts = np.empty(_KINDS * _KINDS + 1, dtype=np.int64)
-    _group(i, j, rows.kinds, counts, order)
-    slots = np.flatnonzero(counts[1:] > counts[:-1]).tolist()
-    return [(s, order[counts[s] : counts[s + 1]]) for s in slots]
+    order = np.empty(len(i), dtype=np.int64)
+    f = pair_filter if pair_filter is not None else PairFilter(_NO_INDEX, _NO_INDEX)
+    c = (
+        circles
+        if circles is not None
+        else PoseCircles(_NO_FLOAT, _NO_FLOAT, _NO_FLOAT, _NO_FLOAT, 0.0)
+    )
+    _screen(
+        i,
+        j,
+        rows.kinds,
+        pair_filter is not None,
+        np.ascontiguousarray(f.layer, dtype=np.int64),
+        np.ascontiguousarray(f.mask, dtype=np.int64),
+        circles is not None,
+        np.ascontiguousarray(c.origin_x, dtype=np.float64),
+        np.ascontiguousarray(c.origin_y, dtype=np.float64),
+        np.ascontiguousarray(c.inner, dtype=np.float64),
+        np.ascontiguousarray(c.outer, dtype=np.float64),
+        float(c.slack),
+        out,
+        counts,
+        order,
+    )
+    present = np.flatnonzero(counts[1:] > counts[:-1]).tolist()
+    return order, [(s, int(counts[s]), int(counts[s + 1])) for s in present]
 
 
 def touching_rows(
@@ -185,30 +208,9 @@ def touching_rows(
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
-    pending = np.empty(len(i), dtype=np.int64)
-    none = np.empty(0, dtype=np.int64)
-    nowhere = np.empty(0)
-    f = pair_filter if pair_filter is not None else PairFilter(none, none)
-    c = circles if circles is not None else PoseCircles(nowhere, nowhere, nowhere, nowhere, 0.0)
-    floats = [np.ascontiguousarray(v, dtype=np.float64) for v in c[:4]]
-    count = _screen(
-        i,
-        j,
-        pair_filter is not None,
-        np.ascontiguousarray(f.layer, dtype=np.int64),
-        np.ascontiguousarray(f.mask, dtype=np.int64),
-        circles is not None,
-        floats[0],
-        floats[1],
-        floats[2],
-        floats[3],
-        float(c.slack),
-        out,
-        pending,
-    )
-    for s, group in _slots(i, j, rows, pending[:count]):
-        entry = _SLOTS[s]
-        entry.pair.run_intersects(rows, i, j, group, entry.swapped, out)
+    order, groups = _grouped(i, j, rows, out, pair_filter, circles)
+    for s, first, stop in groups:
+        _SLOTS[s].run_intersects(*rows, i, j, order, first, stop, out)
     return out
 
 
@@ -242,7 +244,7 @@ def contact_rows(
     m = len(i)
     hit = np.empty(m, dtype=np.bool_)
     out = np.empty((m, 5), dtype=np.float64)
-    for s, group in _slots(i, j, rows, np.arange(m, dtype=np.int64)):
-        entry = _SLOTS[s]
-        entry.pair.run_contacts(rows, i, j, group, entry.swapped, hit, out)
+    order, groups = _grouped(i, j, rows, hit)
+    for s, first, stop in groups:
+        _SLOTS[s].run_contacts(*rows, i, j, order, first, stop, hit, out)
     return hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy()
