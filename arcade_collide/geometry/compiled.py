@@ -125,9 +125,10 @@ def kernel(signature: Any, *, inline: bool = False) -> Callable[[_F], _F]:
     return wrap
 
 
-def specialise(loop: Callable[..., Any], callee: Any, signature: Any) -> Callable[..., Any]:
-    """Compile one copy of the generic ``loop`` in which the global name ``KERNEL``
-    is ``callee``, a compiled kernel.
+def specialise(loop: Callable[..., Any], callee: Any, signature: Any, **names: Any) -> Any:
+    """Compile one copy of the generic ``loop`` in which the global name ``KERNEL`` is
+    ``callee``, a compiled kernel, and each further global name is bound as ``names``
+    gives.
 
     numba freezes a global into the machine code, so each copy calls its kernel
     directly (inlinable), as if written for it. A kernel passed as an argument
@@ -136,10 +137,9 @@ def specialise(loop: Callable[..., Any], callee: Any, signature: Any) -> Callabl
     copy gets its own name (``<loop>_<callee>``) and so its own cache file.
     """
     name = f"{loop.__name__}_{callee.__name__}"
-    copy = types.FunctionType(loop.__code__, {**loop.__globals__, "KERNEL": callee}, name)
+    bound = {**loop.__globals__, **names, "KERNEL": callee}
+    copy = types.FunctionType(loop.__code__, bound, name)
     copy.__qualname__ = name
     copy.__module__ = loop.__module__
     copy.__doc__ = loop.__doc__
     return kernel(signature)(copy)
-
-

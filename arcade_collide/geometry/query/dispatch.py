@@ -51,12 +51,14 @@ from arcade_collide.geometry.query.circle_triangle import (
     intersects_circle_triangle,
 )
 from arcade_collide.geometry.query.kernel_base import (
-    CONTACTS_LOOP,
-    INTERSECTS_LOOP,
+    CONTACTS_CHAIN,
+    INTERSECTS_CHAIN,
     Int64Array,
     WorldRows,
-    run_contacts,
-    run_intersects,
+    contacts_chain,
+    end_of_contacts,
+    end_of_intersects,
+    intersects_chain,
     world_rows,
 )
 from arcade_collide.geometry.query.point_circle import contact_point_circle, intersects_point_circle
@@ -92,16 +94,10 @@ from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape, ShapeKind
 
 
 class Pair(NamedTuple):
-    """The compiled kernels of one pair module, for shapes (A, B) in canonical order,
-    and the loops that run them over many pairs (see
-    :mod:`~arcade_collide.geometry.query.kernel_base`)."""
+    """The compiled kernels of one pair module, for shapes (A, B) in canonical order."""
 
     intersects: Any
     contact: Any
-    run_intersects: Any
-    """``run_intersects`` specialised to :attr:`intersects`."""
-    run_contacts: Any
-    """``run_contacts`` specialised to :attr:`contact`."""
 
 
 class Entry(NamedTuple):
@@ -120,12 +116,7 @@ def _register(kind_a: ShapeKind, kind_b: ShapeKind, intersects: Any, contact: An
         raise ValueError(f"register pairs in ShapeKind order, got {kind_a.name}, {kind_b.name}")
     if (kind_a, kind_b) in TABLE:
         raise ValueError(f"pair {kind_a.name}, {kind_b.name} is registered twice")
-    pair = Pair(
-        intersects,
-        contact,
-        specialise(run_intersects, intersects, INTERSECTS_LOOP),
-        specialise(run_contacts, contact, CONTACTS_LOOP),
-    )
+    pair = Pair(intersects, contact)
     TABLE[(kind_a, kind_b)] = Entry(pair, swapped=False)
     if kind_a != kind_b:
         TABLE[(kind_b, kind_a)] = Entry(pair, swapped=True)
@@ -155,6 +146,32 @@ _register(_R, _G, intersects_rect_polygon, contact_rect_polygon)
 _register(_T, _T, intersects_triangle_triangle, contact_triangle_triangle)
 _register(_T, _G, intersects_triangle_polygon, contact_triangle_polygon)
 _register(_G, _G, intersects_polygon_polygon, contact_polygon_polygon)
+
+SLOTS = len(ShapeKind) ** 2
+"""Slot ``kind_a * 5 + kind_b`` of the chains below holds the pairs of that unordered
+kind pair (``kind_a <= kind_b``)."""
+
+
+def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> Any:
+    """Link one copy of ``loop`` per registered pair, in slot order (see
+    :mod:`~arcade_collide.geometry.query.kernel_base`); return the first link."""
+    link = end
+    for (kind_a, kind_b), entry in sorted(TABLE.items(), reverse=True):
+        if not entry.swapped:
+            slot = kind_a * len(ShapeKind) + kind_b
+            link = specialise(loop, kernel_of(entry.pair), signature, SLOT=slot, NEXT=link)
+    return link
+
+
+run_intersects = _chain(
+    intersects_chain, end_of_intersects, INTERSECTS_CHAIN, lambda p: p.intersects
+)
+"""Every registered boolean kernel over a table's pairs grouped by slot:
+``run_intersects(*rows, i, j, order, counts, out)``."""
+run_contacts = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
+"""Every registered contact kernel over a table's pairs grouped by slot:
+``run_contacts(*rows, i, j, order, counts, hit, out)``."""
+
 
 _SHAPE_KIND: dict[type, ShapeKind] = {t: t.kind for t in SHAPE_TYPES}
 _ARRAYS_KIND: dict[type, ShapeKind] = {
@@ -232,14 +249,20 @@ def _pair_rows(
     return world_rows(kinds, world, start), i, i + m
 
 
+def _one_slot(kind_a: ShapeKind, kind_b: ShapeKind, m: int) -> Int64Array:
+    """Slot bounds (see :data:`SLOTS`) for ``m`` pairs all of kinds ``(kind_a, kind_b)``."""
+    counts = np.zeros(SLOTS + 1, dtype=np.int64)
+    counts[min(kind_a, kind_b) * len(ShapeKind) + max(kind_a, kind_b) + 1 :] = m
+    return counts
+
+
 def _intersects_rows(
     a: ShapeArrays, kind_a: ShapeKind, b: ShapeArrays, kind_b: ShapeKind
 ) -> BoolArray:
     """The boolean kernel of ``(kind_a, kind_b)`` on rows ``a[p]``, ``b[p]``."""
-    entry = TABLE[(kind_a, kind_b)]
     rows, i, j = _pair_rows(a, kind_a, b, kind_b)
     out = np.empty(len(i), dtype=np.bool_)
-    entry.pair.run_intersects(*rows, i, j, i, 0, len(i), out)
+    run_intersects(*rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), out)
     return out
 
 
@@ -247,11 +270,10 @@ def _contact_rows(
     a: ShapeArrays, kind_a: ShapeKind, b: ShapeArrays, kind_b: ShapeKind
 ) -> BatchContacts:
     """The contact kernel of ``(kind_a, kind_b)`` on rows ``a[p]``, ``b[p]``."""
-    entry = TABLE[(kind_a, kind_b)]
     rows, i, j = _pair_rows(a, kind_a, b, kind_b)
     hit = np.empty(len(i), dtype=np.bool_)
     out = np.empty((len(i), 5))
-    entry.pair.run_contacts(*rows, i, j, i, 0, len(i), hit, out)
+    run_contacts(*rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), hit, out)
     return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())
 
 

@@ -118,24 +118,29 @@ CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])
 LOCAL_XY: Any = types.UniTuple(types.float64, 2)(ROWS, types.int64, types.int64)
 """Signature of a helper giving row ``a``'s centre in row ``b``'s frame."""
 _INDEX = types.int64[::1]
-_LOOP_ARGS = (*ROWS.types, _INDEX, _INDEX, _INDEX, types.int64, types.int64)
-INTERSECTS_LOOP: Any = types.void(*_LOOP_ARGS, types.boolean[::1])
-"""Signature of the copies of :func:`run_intersects`."""
-CONTACTS_LOOP: Any = types.void(*_LOOP_ARGS, types.boolean[::1], types.float64[:, ::1])
-"""Signature of the copies of :func:`run_contacts`."""
+_CHAIN_ARGS = (*ROWS.types, _INDEX, _INDEX, _INDEX, _INDEX)
+INTERSECTS_CHAIN: Any = types.void(*_CHAIN_ARGS, types.boolean[::1])
+"""Signature of the links of :func:`intersects_chain`."""
+CONTACTS_CHAIN: Any = types.void(*_CHAIN_ARGS, types.boolean[::1], types.float64[:, ::1])
+"""Signature of the links of :func:`contacts_chain`."""
 
 KERNEL: Any = None
-"""The kernel a loop below calls: bound in each copy by
-:func:`~arcade_collide.geometry.compiled.specialise`, unbound here."""
+SLOT: Any = None
+NEXT: Any = None
+"""What a link of the chains below runs: its kernel, its table slot and the next link,
+bound in each copy by :func:`~arcade_collide.geometry.compiled.specialise` (unbound
+here)."""
 
-# The loops take the WorldRows arrays one by one (numba checks the types of separate
-# arrays faster than those of a NamedTuple: the loops are called once per kind pair
-# present, every tick) and rebuild the record for the kernel. A pair whose kinds are
-# in reverse order (kind_a > kind_b) runs the kernel as (b, a), and its contact normal
-# is reversed: the table's mirrored entries (dispatch.TABLE) are exactly these slots.
+# The dispatch table compiles one copy of each chain function per registered pair and
+# links them: a pass over a table's pairs is one call, whatever kind pairs it holds.
+# The links take the WorldRows arrays one by one (numba checks the types of separate
+# arrays faster than those of a NamedTuple) and rebuild the record for the kernels.
+# Pairs are grouped by unordered kind pair; a pair whose kinds are in reverse order
+# (kind_a > kind_b) runs the kernel as (b, a), and its contact normal is reversed: the
+# table's mirrored entries (dispatch.TABLE) are exactly these.
 
 
-def run_intersects(
+def intersects_chain(
     kinds: NDArray[np.int8],
     start: Int64Array,
     point_xy: FloatArray,
@@ -151,12 +156,11 @@ def run_intersects(
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
-    first: int,
-    stop: int,
+    counts: Int64Array,
     out: BoolArray,
 ) -> None:
-    """Boolean kernel over the pairs ``p = order[first:stop]`` of table rows
-    ``(i[p], j[p])``, all of one kind pair, into ``out[p]``."""
+    """Boolean kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` of table
+    rows ``(i[p], j[p])`` into ``out[p]``, then the next link."""
     rows = WorldRows(
         kinds,
         start,
@@ -171,16 +175,35 @@ def run_intersects(
         polygon_vertices,
         polygon_nverts,
     )
-    for q in range(first, stop):
+    for q in range(counts[SLOT], counts[SLOT + 1]):
         p = order[q]
         a = i[p]
         b = j[p]
         if kinds[a] > kinds[b]:
             a, b = b, a
         out[p] = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]])
+    NEXT(
+        kinds,
+        start,
+        point_xy,
+        circle_center,
+        circle_radius,
+        rect_center,
+        rect_axis,
+        rect_half,
+        rect_vertices,
+        triangle_vertices,
+        polygon_vertices,
+        polygon_nverts,
+        i,
+        j,
+        order,
+        counts,
+        out,
+    )
 
 
-def run_contacts(
+def contacts_chain(
     kinds: NDArray[np.int8],
     start: Int64Array,
     point_xy: FloatArray,
@@ -196,14 +219,13 @@ def run_contacts(
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
-    first: int,
-    stop: int,
+    counts: Int64Array,
     hit: BoolArray,
     out: FloatArray,
 ) -> None:
-    """Contact kernel over the pairs ``p = order[first:stop]``, all of one kind pair,
-    into ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the
-    normal from ``i[p]`` to ``j[p]``."""
+    """Contact kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` into
+    ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the normal
+    from ``i[p]`` to ``j[p]``; then the next link."""
     rows = WorldRows(
         kinds,
         start,
@@ -218,7 +240,7 @@ def run_contacts(
         polygon_vertices,
         polygon_nverts,
     )
-    for q in range(first, stop):
+    for q in range(counts[SLOT], counts[SLOT + 1]):
         p = order[q]
         a = i[p]
         b = j[p]
@@ -233,6 +255,73 @@ def run_contacts(
         elif swap:
             row[0] = -row[0]
             row[1] = -row[1]
+    NEXT(
+        kinds,
+        start,
+        point_xy,
+        circle_center,
+        circle_radius,
+        rect_center,
+        rect_axis,
+        rect_half,
+        rect_vertices,
+        triangle_vertices,
+        polygon_vertices,
+        polygon_nverts,
+        i,
+        j,
+        order,
+        counts,
+        hit,
+        out,
+    )
+
+
+@kernel(INTERSECTS_CHAIN)
+def end_of_intersects(
+    kinds: NDArray[np.int8],
+    start: Int64Array,
+    point_xy: FloatArray,
+    circle_center: FloatArray,
+    circle_radius: FloatArray,
+    rect_center: FloatArray,
+    rect_axis: FloatArray,
+    rect_half: FloatArray,
+    rect_vertices: FloatArray,
+    triangle_vertices: FloatArray,
+    polygon_vertices: FloatArray,
+    polygon_nverts: Int64Array,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    out: BoolArray,
+) -> None:
+    """The last link of :func:`intersects_chain`: nothing left to run."""
+
+
+@kernel(CONTACTS_CHAIN)
+def end_of_contacts(
+    kinds: NDArray[np.int8],
+    start: Int64Array,
+    point_xy: FloatArray,
+    circle_center: FloatArray,
+    circle_radius: FloatArray,
+    rect_center: FloatArray,
+    rect_axis: FloatArray,
+    rect_half: FloatArray,
+    rect_vertices: FloatArray,
+    triangle_vertices: FloatArray,
+    polygon_vertices: FloatArray,
+    polygon_nverts: Int64Array,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    hit: BoolArray,
+    out: FloatArray,
+) -> None:
+    """The last link of :func:`contacts_chain`: nothing left to run."""
 
 
 @kernel("void(float64[::1], float64, float64, float64, float64, float64)", inline=True)

@@ -5,10 +5,12 @@ whether the two shapes touch: the layer/mask filter first, then the pose-centred
 circles of :mod:`~arcade_collide.geometry.bounding_circles`, then the exact test of
 the pair's shape types. :func:`contact_rows` computes the contacts of pairs.
 
-Both group the pairs by their ordered shape kinds ``(kind_a, kind_b)`` (a counting
-sort) and run, once per kind pair present, the loop the dispatch table compiled for
-that slot (:data:`~arcade_collide.geometry.query.dispatch.TABLE`): the same kernels
-the public queries run, swapped and flipped for the reverse order as the table says.
+Both group the pairs by their unordered shape kinds (a counting sort) and run the
+chain of loops that the dispatch table links from its registered pairs
+(:func:`~arcade_collide.geometry.query.dispatch.run_intersects`,
+:func:`~arcade_collide.geometry.query.dispatch.run_contacts`) in one call: the same
+kernels the public queries run, swapped and flipped for the reverse order as the
+table's mirrored entries say.
 
 This module never imports esper or arcade.
 """
@@ -27,7 +29,7 @@ from arcade_collide.geometry.bounding_circles import (
     pose_circle_verdict,
 )
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.dispatch import TABLE
+from arcade_collide.geometry.query.dispatch import SLOTS, run_contacts, run_intersects
 from arcade_collide.geometry.query.kernel_base import Int64Array, WorldRows, world_rows
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -41,14 +43,6 @@ __all__ = [
 ]
 
 _KINDS = len(ShapeKind)
-_SLOTS = {
-    kind_a * _KINDS + kind_b: entry.pair
-    for (kind_a, kind_b), entry in TABLE.items()
-    if not entry.swapped
-}
-"""The table's pairs by slot number ``kind_a * 5 + kind_b`` (canonical order: a pair
-given in reverse order is swapped and flipped inside the loops, as the table's mirrored
-entries say)."""
 
 
 class PairFilter(NamedTuple):
@@ -143,10 +137,10 @@ def _grouped(
     out: BoolArray,
     pair_filter: PairFilter | None = None,
     circles: PoseCircles | None = None,
-) -> tuple[Int64Array, list[tuple[int, int, int]]]:
-    """Screen the pairs (:func:`_screen`); return the order of those left and
-    ``(slot, first, stop)`` for each slot present."""
-    counts = np.empty(_KINDS * _KINDS + 1, dtype=np.int64)
+) -> tuple[Int64Array, Int64Array]:
+    """Screen the pairs (:func:`_screen`); return the order of those left, grouped by
+    slot, and the slot bounds."""
+    counts = np.empty(SLOTS + 1, dtype=np.int64)
     order = np.empty(len(i), dtype=np.int64)
     f = pair_filter if pair_filter is not None else PairFilter(_NO_INDEX, _NO_INDEX)
     c = (
@@ -171,8 +165,7 @@ def _grouped(
         counts,
         order,
     )
-    present = np.flatnonzero(counts[1:] > counts[:-1]).tolist()
-    return order, [(s, int(counts[s]), int(counts[s + 1])) for s in present]
+    return order, counts
 
 
 def touching_rows(
@@ -208,9 +201,8 @@ def touching_rows(
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
-    order, groups = _grouped(i, j, rows, out, pair_filter, circles)
-    for s, first, stop in groups:
-        _SLOTS[s].run_intersects(*rows, i, j, order, first, stop, out)
+    order, counts = _grouped(i, j, rows, out, pair_filter, circles)
+    run_intersects(*rows, i, j, order, counts, out)
     return out
 
 
@@ -244,7 +236,6 @@ def contact_rows(
     m = len(i)
     hit = np.empty(m, dtype=np.bool_)
     out = np.empty((m, 5), dtype=np.float64)
-    order, groups = _grouped(i, j, rows, hit)
-    for s, first, stop in groups:
-        _SLOTS[s].run_contacts(*rows, i, j, order, first, stop, hit, out)
+    order, counts = _grouped(i, j, rows, hit)
+    run_contacts(*rows, i, j, order, counts, hit, out)
     return hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy()

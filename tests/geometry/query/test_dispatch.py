@@ -57,9 +57,12 @@ def test_table_fills_every_ordered_slot_from_fifteen_registrations() -> None:
         assert entry.swapped == (a > b)
         assert entry.pair.intersects.__name__ == f"intersects_{name}"
         assert entry.pair.contact.__name__ == f"contact_{name}"
-        assert entry.pair.run_intersects.__name__ == f"run_intersects_intersects_{name}"
-        assert entry.pair.run_contacts.__name__ == f"run_contacts_contact_{name}"
         assert table[(b, a)].pair is entry.pair
+
+
+def test_the_chains_start_at_the_first_slot() -> None:
+    assert dispatch.run_intersects.__name__ == "intersects_chain_intersects_point_point"
+    assert dispatch.run_contacts.__name__ == "contacts_chain_contact_point_point"
 
 
 def test_registering_out_of_order_or_twice_is_refused() -> None:
