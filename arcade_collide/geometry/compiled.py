@@ -38,7 +38,7 @@ _LAYERS = ("geometry", "ecs")
 """The package folders whose modules define kernels or what kernels read."""
 _STAMP = "kernel-sources.sha256"
 
-FIRST_COMPILE_SECONDS = 70
+FIRST_COMPILE_SECONDS = 40
 """About how long the first import takes to compile every kernel (a busy 2-core machine)."""
 
 

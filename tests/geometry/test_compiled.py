@@ -84,8 +84,14 @@ def test_a_fresh_copy_announces_its_compilation_once(tmp_path: Path) -> None:
     for cached in [*copy.rglob("*.nbi"), *copy.rglob("*.nbc"), *copy.rglob("*.sha256")]:
         cached.unlink()
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    run = [sys.executable, "-c", "import arcade_collide.geometry.query.rows"]
-    first = subprocess.run(run, env=env, capture_output=True, text=True, check=True)
+    run = [
+        sys.executable,
+        "-c",
+        "import arcade_collide.geometry.query.rows as r, sys; "
+        "assert r.__file__.startswith(sys.argv[1])",
+        str(tmp_path),
+    ]
+    first = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
     assert first.stderr.count("compiling the collision kernels") == 1
-    again = subprocess.run(run, env=env, capture_output=True, text=True, check=True)
+    again = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
     assert "compiling" not in again.stderr

@@ -7,9 +7,11 @@ with a "swapped" entry: the arguments are exchanged before the pair kernel
 runs and the normal is reversed (as :meth:`Contact.flipped` does), so it still
 points from the caller's first shape to the second. This is Box2D v3's
 ``s_registers`` table with its ``b2AddType`` swap flag, without the memory
-machinery. Registering a pair also compiles the loops that run its two kernels
-over many pairs (:class:`Pair`); :mod:`~arcade_collide.geometry.query.rows` looks
-them up here for the ECS tick, so no other dispatch exists.
+machinery. From the registered pairs the table links two compiled chains,
+:data:`run_intersects` and :data:`run_contacts`, that run every kernel over the
+pairs of its slot (:mod:`~arcade_collide.geometry.query.kernel_base`); they serve
+the queries below and :mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so
+no other dispatch exists.
 
 ``intersects``/``contact`` validate their arguments, place the two shapes in a
 one-pair table (:func:`~arcade_collide.geometry.arrays.pack`) and run the pair's
@@ -167,10 +169,10 @@ run_intersects = _chain(
     intersects_chain, end_of_intersects, INTERSECTS_CHAIN, lambda p: p.intersects
 )
 """Every registered boolean kernel over a table's pairs grouped by slot:
-``run_intersects(*rows, i, j, order, counts, out)``."""
+``run_intersects(rows, i, j, order, counts, out)``."""
 run_contacts = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
 """Every registered contact kernel over a table's pairs grouped by slot:
-``run_contacts(*rows, i, j, order, counts, hit, out)``."""
+``run_contacts(rows, i, j, order, counts, hit, out)``."""
 
 
 _SHAPE_KIND: dict[type, ShapeKind] = {t: t.kind for t in SHAPE_TYPES}
@@ -262,7 +264,7 @@ def _intersects_rows(
     """The boolean kernel of ``(kind_a, kind_b)`` on rows ``a[p]``, ``b[p]``."""
     rows, i, j = _pair_rows(a, kind_a, b, kind_b)
     out = np.empty(len(i), dtype=np.bool_)
-    run_intersects(*rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), out)
+    run_intersects(rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), out)
     return out
 
 
@@ -273,7 +275,7 @@ def _contact_rows(
     rows, i, j = _pair_rows(a, kind_a, b, kind_b)
     hit = np.empty(len(i), dtype=np.bool_)
     out = np.empty((len(i), 5))
-    run_contacts(*rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), hit, out)
+    run_contacts(rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), hit, out)
     return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())
 
 

@@ -10,9 +10,9 @@ A pair module ``<a>_<b>.py`` defines two compiled kernels with one uniform signa
 
 where ``rows`` is a :class:`WorldRows` record and ``a``, ``b`` are row indices within
 the arrays of A's kind and of B's kind. The dispatch table compiles one copy of
-:func:`run_intersects` and :func:`run_contacts` per kernel
-(:func:`~arcade_collide.geometry.compiled.specialise`); those copies serve the
-scalar queries, the batch queries and the ECS tick alike.
+:func:`intersects_chain` and :func:`contacts_chain` per registered pair
+(:func:`~arcade_collide.geometry.compiled.specialise`) and links them into two
+chains; those serve the scalar queries, the batch queries and the ECS tick alike.
 
 This module never imports esper or arcade.
 """
@@ -118,10 +118,11 @@ CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])
 LOCAL_XY: Any = types.UniTuple(types.float64, 2)(ROWS, types.int64, types.int64)
 """Signature of a helper giving row ``a``'s centre in row ``b``'s frame."""
 _INDEX = types.int64[::1]
-_CHAIN_ARGS = (*ROWS.types, _INDEX, _INDEX, _INDEX, _INDEX)
-INTERSECTS_CHAIN: Any = types.void(*_CHAIN_ARGS, types.boolean[::1])
+INTERSECTS_CHAIN: Any = types.void(ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1])
 """Signature of the links of :func:`intersects_chain`."""
-CONTACTS_CHAIN: Any = types.void(*_CHAIN_ARGS, types.boolean[::1], types.float64[:, ::1])
+CONTACTS_CHAIN: Any = types.void(
+    ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1], types.float64[:, ::1]
+)
 """Signature of the links of :func:`contacts_chain`."""
 
 KERNEL: Any = None
@@ -133,26 +134,13 @@ here)."""
 
 # The dispatch table compiles one copy of each chain function per registered pair and
 # links them: a pass over a table's pairs is one call, whatever kind pairs it holds.
-# The links take the WorldRows arrays one by one (numba checks the types of separate
-# arrays faster than those of a NamedTuple) and rebuild the record for the kernels.
 # Pairs are grouped by unordered kind pair; a pair whose kinds are in reverse order
 # (kind_a > kind_b) runs the kernel as (b, a), and its contact normal is reversed: the
 # table's mirrored entries (dispatch.TABLE) are exactly these.
 
 
 def intersects_chain(
-    kinds: NDArray[np.int8],
-    start: Int64Array,
-    point_xy: FloatArray,
-    circle_center: FloatArray,
-    circle_radius: FloatArray,
-    rect_center: FloatArray,
-    rect_axis: FloatArray,
-    rect_half: FloatArray,
-    rect_vertices: FloatArray,
-    triangle_vertices: FloatArray,
-    polygon_vertices: FloatArray,
-    polygon_nverts: Int64Array,
+    rows: WorldRows,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
@@ -161,20 +149,8 @@ def intersects_chain(
 ) -> None:
     """Boolean kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` of table
     rows ``(i[p], j[p])`` into ``out[p]``, then the next link."""
-    rows = WorldRows(
-        kinds,
-        start,
-        point_xy,
-        circle_center,
-        circle_radius,
-        rect_center,
-        rect_axis,
-        rect_half,
-        rect_vertices,
-        triangle_vertices,
-        polygon_vertices,
-        polygon_nverts,
-    )
+    kinds = rows.kinds
+    start = rows.start
     for q in range(counts[SLOT], counts[SLOT + 1]):
         p = order[q]
         a = i[p]
@@ -182,40 +158,11 @@ def intersects_chain(
         if kinds[a] > kinds[b]:
             a, b = b, a
         out[p] = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]])
-    NEXT(
-        kinds,
-        start,
-        point_xy,
-        circle_center,
-        circle_radius,
-        rect_center,
-        rect_axis,
-        rect_half,
-        rect_vertices,
-        triangle_vertices,
-        polygon_vertices,
-        polygon_nverts,
-        i,
-        j,
-        order,
-        counts,
-        out,
-    )
+    NEXT(rows, i, j, order, counts, out)
 
 
 def contacts_chain(
-    kinds: NDArray[np.int8],
-    start: Int64Array,
-    point_xy: FloatArray,
-    circle_center: FloatArray,
-    circle_radius: FloatArray,
-    rect_center: FloatArray,
-    rect_axis: FloatArray,
-    rect_half: FloatArray,
-    rect_vertices: FloatArray,
-    triangle_vertices: FloatArray,
-    polygon_vertices: FloatArray,
-    polygon_nverts: Int64Array,
+    rows: WorldRows,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
@@ -226,20 +173,8 @@ def contacts_chain(
     """Contact kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` into
     ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the normal
     from ``i[p]`` to ``j[p]``; then the next link."""
-    rows = WorldRows(
-        kinds,
-        start,
-        point_xy,
-        circle_center,
-        circle_radius,
-        rect_center,
-        rect_axis,
-        rect_half,
-        rect_vertices,
-        triangle_vertices,
-        polygon_vertices,
-        polygon_nverts,
-    )
+    kinds = rows.kinds
+    start = rows.start
     for q in range(counts[SLOT], counts[SLOT + 1]):
         p = order[q]
         a = i[p]
@@ -255,42 +190,12 @@ def contacts_chain(
         elif swap:
             row[0] = -row[0]
             row[1] = -row[1]
-    NEXT(
-        kinds,
-        start,
-        point_xy,
-        circle_center,
-        circle_radius,
-        rect_center,
-        rect_axis,
-        rect_half,
-        rect_vertices,
-        triangle_vertices,
-        polygon_vertices,
-        polygon_nverts,
-        i,
-        j,
-        order,
-        counts,
-        hit,
-        out,
-    )
+    NEXT(rows, i, j, order, counts, hit, out)
 
 
 @kernel(INTERSECTS_CHAIN)
 def end_of_intersects(
-    kinds: NDArray[np.int8],
-    start: Int64Array,
-    point_xy: FloatArray,
-    circle_center: FloatArray,
-    circle_radius: FloatArray,
-    rect_center: FloatArray,
-    rect_axis: FloatArray,
-    rect_half: FloatArray,
-    rect_vertices: FloatArray,
-    triangle_vertices: FloatArray,
-    polygon_vertices: FloatArray,
-    polygon_nverts: Int64Array,
+    rows: WorldRows,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
@@ -302,18 +207,7 @@ def end_of_intersects(
 
 @kernel(CONTACTS_CHAIN)
 def end_of_contacts(
-    kinds: NDArray[np.int8],
-    start: Int64Array,
-    point_xy: FloatArray,
-    circle_center: FloatArray,
-    circle_radius: FloatArray,
-    rect_center: FloatArray,
-    rect_axis: FloatArray,
-    rect_half: FloatArray,
-    rect_vertices: FloatArray,
-    triangle_vertices: FloatArray,
-    polygon_vertices: FloatArray,
-    polygon_nverts: Int64Array,
+    rows: WorldRows,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,

@@ -90,7 +90,7 @@ def _screen(
     exact test are listed in ``order`` grouped by slot (a stable counting sort), slot
     ``s`` from ``counts[s]`` to ``counts[s + 1]``."""
     pending = np.empty(len(i), dtype=np.int64)
-    slot = np.empty(len(i), dtype=np.int64)
+    slot = np.empty(len(i), dtype=np.int8)
     count = 0
     counts[:] = 0
     for p in range(len(i)):
@@ -119,11 +119,26 @@ def _screen(
         count += 1
     for s in range(1, len(counts)):
         counts[s] += counts[s - 1]
+    if count > 0 and counts[slot[0] + 1] - counts[slot[0]] == count:
+        order[:count] = pending[:count]  # one slot: already grouped
+        return
     fill = counts[:-1].copy()
     for q in range(count):
         s = slot[q]
         order[fill[s]] = pending[q]
         fill[s] += 1
+
+
+def _kinds_present(rows: WorldRows) -> list[int]:
+    """The shape kinds the table holds."""
+    sizes = (
+        len(rows.point_xy),
+        len(rows.circle_radius),
+        len(rows.rect_center),
+        len(rows.triangle_vertices),
+        len(rows.polygon_nverts),
+    )
+    return [kind for kind, size in enumerate(sizes) if size]
 
 
 _NO_INDEX = np.empty(0, dtype=np.int64)
@@ -141,6 +156,11 @@ def _grouped(
     """Screen the pairs (:func:`_screen`); return the order of those left, grouped by
     slot, and the slot bounds."""
     counts = np.empty(SLOTS + 1, dtype=np.int64)
+    kinds = _kinds_present(rows)
+    if pair_filter is None and circles is None and len(kinds) == 1:
+        counts[: kinds[0] * (_KINDS + 1) + 1] = 0  # every pair in the one slot
+        counts[kinds[0] * (_KINDS + 1) + 1 :] = len(i)
+        return np.arange(len(i), dtype=np.int64), counts
     order = np.empty(len(i), dtype=np.int64)
     f = pair_filter if pair_filter is not None else PairFilter(_NO_INDEX, _NO_INDEX)
     c = (
@@ -202,7 +222,7 @@ def touching_rows(
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
     order, counts = _grouped(i, j, rows, out, pair_filter, circles)
-    run_intersects(*rows, i, j, order, counts, out)
+    run_intersects(rows, i, j, order, counts, out)
     return out
 
 
@@ -237,5 +257,5 @@ def contact_rows(
     hit = np.empty(m, dtype=np.bool_)
     out = np.empty((m, 5), dtype=np.float64)
     order, counts = _grouped(i, j, rows, hit)
-    run_contacts(*rows, i, j, order, counts, hit, out)
+    run_contacts(rows, i, j, order, counts, hit, out)
     return hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy()
