@@ -1,18 +1,15 @@
-"""Time the six point-in-triangle methods (and the batch form) per call.
+"""Time the six point-in-triangle methods per call.
 
 Run: ``.venv/bin/python benchmarks/bench_point_in_triangle.py``
 
 Prints microseconds per call for each method's unchecked fast path (a point
-inside and a point outside), for the validating ``point_in_triangle`` and, per
-row, for ``points_in_triangles``. Best of several repeats; on a shared machine
+inside and a point outside) and for the validating ``point_in_triangle``. Best of several repeats; on a shared machine
 compare the ratios within one run rather than the absolute numbers.
 """
 
 from __future__ import annotations
 
 import timeit
-
-import numpy as np
 
 from arcade_collide.geometry import point_in_triangle as pit
 
@@ -38,12 +35,6 @@ def main() -> None:
         )
         mark = "  <- default" if name == pit.DEFAULT_POINT_IN_TRIANGLE_METHOD else ""
         print(f"{name:14s} {inside:9.3f} {outside:9.3f} {checked:9.3f}{mark}")
-    rng = np.random.default_rng(0)
-    m = 100_000
-    points = rng.uniform(-10, 50, size=(m, 2))
-    vertices = np.broadcast_to(np.array([A, B, C]), (m, 3, 2)).copy()
-    batch = per_call_us(lambda: pit.points_in_triangles(points, vertices), number=5) / m
-    print(f"points_in_triangles: {batch * 1e3:.1f} ns per row (M={m})")
 
 
 if __name__ == "__main__":

@@ -12,10 +12,9 @@ Contacts are computed only for the pairs asked about: new pairs (for the
 
 from __future__ import annotations
 
-from arcade_collide.ecs.table import ShapeTable, WorldRows
+from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
-from arcade_collide.geometry.query.compiled_contacts import contact_rows
-from arcade_collide.geometry.query.compiled_pairs import touching_rows
+from arcade_collide.geometry.query.rows import WorldRows, contact_rows, touching_rows
 
 __all__ = ["WorldRows", "pair_contacts", "touching_pairs"]
 

@@ -51,12 +51,12 @@ from arcade_collide.geometry.bounding_circles import (
     convex_pose_circles,
     coordinate_slack,
 )
-from arcade_collide.geometry.query.compiled_pairs import (
+from arcade_collide.geometry.query.rows import (
     PairFilter,
     PoseCircles,
+    WorldRows,
     world_rows,
 )
-from arcade_collide.geometry.query.compiled_pairs import WorldRows as WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
 
 KINDS = len(ShapeKind)
@@ -149,7 +149,7 @@ class ShapeTable:
         return kept[1]
 
     def kernel_view(self) -> tuple[WorldRows, PairFilter | None, PoseCircles | None]:
-        """The table as :func:`~arcade_collide.geometry.query.compiled_pairs.touching_rows`
+        """The table as :func:`~arcade_collide.geometry.query.rows.touching_rows`
         reads it: the shapes, the layer filter (None when every pair passes it) and the
         pose circles (None without convex shapes), built once per :attr:`revision`."""
         view = self._kernel_view

@@ -1,4 +1,4 @@
-"""World-space array forms of the shapes, for the batch (vectorised) queries.
+"""World-space array forms of the shapes, for the batch queries and the world rows.
 
 A batch query tests ``M`` candidate pairs of one type pair at once. Each side is
 one of the ``*Arrays`` records below: a NamedTuple of numpy arrays whose first
@@ -82,6 +82,7 @@ class PolygonArrays(NamedTuple):
 ShapeArrays = PointArrays | CircleArrays | RectArrays | TriangleArrays | PolygonArrays
 """Any of the batch records."""
 
+
 _A = TypeVar("_A", PointArrays, CircleArrays, RectArrays, TriangleArrays, PolygonArrays)
 
 
@@ -119,113 +120,6 @@ def take(arrays: _A, rows: IntArray | BoolArray) -> _A:
     # np.take along axis 0 is several times faster than ``field[rows]`` on 2-D and 3-D
     # fields (numpy's general fancy-indexing path), and gives the same rows.
     return type(arrays)(*(np.take(field, rows, axis=0) for field in arrays))  # type: ignore[arg-type]
-
-
-def as_polygons(
-    arrays: RectArrays | TriangleArrays | PolygonArrays, width: int | None = None
-) -> PolygonArrays:
-    """The same convex shapes as a :class:`PolygonArrays` record, ``width`` vertices wide.
-
-    Rectangles and triangles are convex polygons, as Box2D treats a box: one polygon
-    batch can then test several type pairs at once. The polygon kernels round
-    differently from the rectangle and triangle ones, so on exactly touching shapes
-    they may disagree with :func:`~arcade_collide.geometry.query.dispatch.intersects`;
-    the collision system therefore keeps every type pair on its own kernel. Triangle
-    rows given clockwise are reversed (polygons are counter-clockwise); rows are
-    padded by repeating their last vertex.
-
-    Args:
-        arrays: Rectangles, triangles or polygons.
-        width: Vertices per row (at least the widest row); default: the widest row.
-
-    >>> tri = TriangleArrays(np.array([[[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]]))  # clockwise
-    >>> poly = as_polygons(tri, width=4)
-    >>> poly.vertices[0].tolist(), poly.nverts.tolist()
-    ([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]], [3])
-    """
-    if isinstance(arrays, PolygonArrays):
-        vertices, nverts = arrays.vertices, arrays.nverts
-    elif isinstance(arrays, RectArrays):
-        vertices = arrays.vertices
-        nverts = np.full(len(vertices), 4, dtype=np.intp)
-    else:
-        vertices = arrays.vertices
-        a, b, c = vertices[:, 0], vertices[:, 1], vertices[:, 2]
-        ab = b - a
-        ac = c - a
-        clockwise = ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0] < 0.0
-        if clockwise.any():
-            vertices = vertices.copy()
-            vertices[clockwise] = vertices[clockwise][:, ::-1]
-        nverts = np.full(len(vertices), 3, dtype=np.intp)
-    k = vertices.shape[1]
-    width = k if width is None else width
-    if width < k:
-        raise ValueError(f"width must be at least {k}, got {width}")
-    if width > k:
-        pad = np.repeat(vertices[:, k - 1 : k], width - k, axis=1)
-        vertices = np.concatenate([vertices, pad], axis=1)
-    return PolygonArrays(vertices, nverts)
-
-
-def stack_polygons(
-    records: Sequence[RectArrays | TriangleArrays | PolygonArrays],
-    width: int,
-) -> PolygonArrays:
-    """:func:`as_polygons` of each record at ``width``, stacked into one record.
-
-    The rows come out in order, record after record, with the same values
-    :func:`as_polygons` gives; everything is written into one array, without the
-    intermediate copies of padding and concatenating.
-
-    Args:
-        records: Rectangles, triangles or polygons, at most ``width`` vertices wide.
-        width: Vertices per row of the result.
-
-    Raises:
-        ValueError: a record is wider than ``width``.
-
-    >>> tri = TriangleArrays(np.array([[[0.0, 0.0], [0.0, 1.0], [1.0, 0.0]]]))  # clockwise
-    >>> rect = RectArrays(np.zeros((1, 2)), np.array([[1.0, 0.0]]), np.ones((1, 2)),
-    ...                   np.array([[[-1.0, -1], [1, -1], [1, 1], [-1, 1]]]))
-    >>> both = stack_polygons([tri, rect], 4)
-    >>> both.vertices[0].tolist(), both.nverts.tolist()
-    ([[1.0, 0.0], [0.0, 1.0], [0.0, 0.0], [0.0, 0.0]], [3, 4])
-    """
-    total = sum(len(r.vertices) for r in records)
-    vertices = np.empty((total, width, 2), dtype=np.float64)
-    nverts = np.empty(total, dtype=np.intp)
-    start = 0
-    for record in records:
-        source = record.vertices
-        m, k = source.shape[0], source.shape[1]
-        if k > width:
-            raise ValueError(f"width must be at least {k}, got {width}")
-        out = vertices[start : start + m]
-        out[:, :k] = source
-        # Each (x, y) vertex viewed as one complex number: a padded column is then one
-        # strided copy, not a broadcast with an inner loop of length 2 (several times
-        # slower).
-        points = out.view(np.complex128)[:, :, 0]
-        for column in range(k, width):
-            points[:, column] = points[:, k - 1]
-        if isinstance(record, PolygonArrays):
-            nverts[start : start + m] = record.nverts
-        else:
-            nverts[start : start + m] = k
-        if isinstance(record, TriangleArrays):
-            # Clockwise rows reversed, decided exactly as as_polygons decides.
-            a, b, c = source[:, 0], source[:, 1], source[:, 2]
-            ab = b - a
-            ac = c - a
-            rows = np.flatnonzero(ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0] < 0.0)
-            if rows.size:
-                flipped = source[rows][:, ::-1]
-                out[rows, :3] = flipped
-                if width > 3:
-                    out[rows, 3:] = flipped[:, 2:3]
-        start += m
-    return PolygonArrays(vertices, nverts)
 
 
 def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
@@ -353,10 +247,9 @@ def place_vertices(
 ) -> FloatArray:
     """World vertices ``(M, K, 2)`` of local outlines stored vertex-major, and their boxes.
 
-    The loop form of :func:`transform_columns` followed by the per-shape minimum and
-    maximum (compiled where :mod:`~arcade_collide.geometry.compiled` is enabled): the
-    same operations in the same order, so the same vertices bit for bit, written
-    straight into the row-major layout the batch records use.
+    The compiled loop form of :func:`transform_columns` followed by the per-shape
+    minimum and maximum: the same operations in the same order, so the same vertices
+    bit for bit, written straight into the row-major layout the batch records use.
 
     Args:
         x: ``(M,)`` pose x (any stride).

@@ -23,7 +23,8 @@ import math
 
 import numpy as np
 
-from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.shapes import AnyShape, Circle, Point
 
 RELATIVE_MARGIN = 1e-9
@@ -100,7 +101,7 @@ def convex_pose_circles(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
 
 
 def coordinate_slack(aabbs: FloatArray) -> float:
-    """Absolute slack for :func:`classify` from the world's bounding boxes.
+    """Absolute slack for :func:`pose_circle_verdict` from the world's bounding boxes.
 
     Args:
         aabbs: ``(N, 4)`` boxes ``(min_x, min_y, max_x, max_y)`` of the shapes.
@@ -113,40 +114,39 @@ def coordinate_slack(aabbs: FloatArray) -> float:
     return COORDINATE_MARGIN * max(-float(aabbs.min()), float(aabbs.max()), 0.0)
 
 
-def classify(
-    dx: FloatArray,
-    dy: FloatArray,
-    inner: FloatArray,
-    outer: FloatArray,
-    slack: float,
-) -> tuple[BoolArray, BoolArray]:
-    """Pairs that surely touch and pairs that surely do not, from pose-centred circles.
+SURELY_APART = 0
+SURELY_TOUCHING = 1
+UNDECIDED = 2
+"""The verdicts of :func:`pose_circle_verdict`."""
+
+
+@kernel("int64(float64, float64, float64, float64, float64)", inline=True)
+def pose_circle_verdict(dx: float, dy: float, inner: float, outer: float, slack: float) -> int:
+    """Whether two shapes surely touch, surely do not, or need the exact test.
 
     Args:
-        dx: ``(M,)`` x offset from one pose origin to the other.
-        dy: ``(M,)`` y offset.
-        inner: ``(M,)`` sums of the two inner radii of :func:`pose_circles`.
-        outer: ``(M,)`` sums of the two outer radii.
+        dx: x offset from one pose origin to the other.
+        dy: y offset.
+        inner: Sum of the two inner radii of :func:`pose_circles`.
+        outer: Sum of the two outer radii.
         slack: Absolute rounding allowance, from :func:`coordinate_slack`.
 
     Returns:
-        ``(touching, apart)``: two boolean arrays, never both true in a row. Rows
-        where both are false need the exact test.
+        :data:`SURELY_TOUCHING`, :data:`SURELY_APART` or :data:`UNDECIDED`.
 
     >>> from arcade_collide.geometry.shapes import Rect
     >>> a, b = pose_circles(Circle(1.0)), pose_circles(Rect(2, 2))
-    >>> inner, outer = np.array([a[0] + b[0]] * 3), np.array([a[1] + b[1]] * 3)
-    >>> touching, apart = classify(np.array([1.5, 3.0, 2.0]), np.zeros(3), inner, outer, 0.0)
-    >>> touching.tolist(), apart.tolist()  # inner discs overlap; far apart; touching
-    ([True, False, False], [False, True, False])
+    >>> inner, outer = a[0] + b[0], a[1] + b[1]
+    >>> [pose_circle_verdict(dx, 0.0, inner, outer, 0.0) for dx in (1.5, 3.0, 2.0)]
+    [1, 0, 2]
+
+    (Inner discs overlap; far apart; touching, left to the exact test.)
     """
-    d2 = dx * dx
-    d2 += dy * dy
+    d2 = dx * dx + dy * dy
     sure = inner - slack
-    touching: BoolArray = sure >= 0.0
-    sure *= sure
-    touching &= d2 <= sure
+    if sure >= 0.0 and d2 <= sure * sure:
+        return SURELY_TOUCHING
     reach = outer + slack
-    reach *= reach
-    apart: BoolArray = d2 > reach
-    return touching, apart
+    if d2 > reach * reach:
+        return SURELY_APART
+    return UNDECIDED

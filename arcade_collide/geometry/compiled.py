@@ -1,29 +1,21 @@
-"""Optional compiled kernels: numba, when it is installed.
+"""The numba compilation of every kernel, its on-disk cache and the cache guard.
 
-The library depends only on numpy; ``pip install arcade-collide[fast]`` adds numba,
-which compiles the few per-tick loops written for it to machine code: the broad phase
-(:mod:`.row_sweep`), the candidate pairs' tests
-(:mod:`.query.compiled_pairs`), the contacts of new pairs
-(:mod:`.query.compiled_contacts`) and the placing of rotated shapes
-(:func:`.arrays.place_vertices`); the ECS layer above uses it too, for its pair
-keys. Without numba those loops still import and run as plain Python (the tests run
-them that way on small inputs), and the systems use the vectorised numpy paths
-instead, which give the same answers more slowly.
+Every per-tick loop and every narrow-phase kernel is compiled to machine code by
+numba: the broad phase (:mod:`.row_sweep`), the pair kernels of
+:mod:`.query` and the passes of :mod:`.query.rows` that run them, the placing of
+rotated shapes (:func:`.arrays.place_vertices`) and the ECS's pair keys.
 
-Set the environment variable ``ARCADE_COLLIDE_NO_JIT=1`` before the first import to
-use the numpy paths even where numba is installed (to compare the two, say).
-
-Kernels are compiled when this package is first imported on a machine (about 20 s
-on the project's 2-core machine) and cached next to the sources (numba's
-``cache=True``), so later imports load them in about a second.
+Kernels are compiled when this package is first imported on a machine and cached
+next to the sources (numba's ``cache=True``), so later imports load them. Before the
+first compilation one line on standard error says so (:func:`announce_compilation`).
 
 numba checks a cached kernel against its own source file only. A kernel also
-reads constants and inlined kernels of other modules, frozen in when it was
-compiled, so an edited constant elsewhere (a git checkout, say) would leave a stale
-kernel in use. Before any kernel is compiled or loaded, this module therefore
-compares a digest of every source file of the geometry and ECS layers with the one
-recorded at the last compilation and, when they differ, deletes the package's numba
-cache files (:func:`drop_stale_caches`).
+reads constants and kernels of other modules, frozen in when it was compiled, so an
+edited constant elsewhere (a git checkout, say) would leave a stale kernel in use.
+Before any kernel is compiled or loaded, this module therefore compares a digest of
+every source file of the geometry and ECS layers with the one recorded at the last
+compilation and, when they differ, deletes the package's numba cache files
+(:func:`drop_stale_caches`).
 
 This module never imports esper or arcade.
 """
@@ -31,26 +23,32 @@ This module never imports esper or arcade.
 from __future__ import annotations
 
 import hashlib
-import os
+import sys
+import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
+
+import numba
 
 _F = TypeVar("_F", bound=Callable[..., Any])
-
-_numba: Any
-try:
-    import numba as _numba
-except ImportError:  # the plain install: numpy paths only
-    _numba = None
-
-ENABLED: bool = _numba is not None and os.environ.get("ARCADE_COLLIDE_NO_JIT", "") in ("", "0")
-"""True when the compiled kernels are in use (numba importable and not switched off)."""
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 _LAYERS = ("geometry", "ecs")
 """The package folders whose modules define kernels or what kernels read."""
 _STAMP = "kernel-sources.sha256"
+
+FIRST_COMPILE_SECONDS = 40
+"""About how long the first import takes to compile every kernel (a busy 2-core machine)."""
+
+
+def _cache_files(root: Path) -> list[Path]:
+    return [
+        path
+        for layer in _LAYERS
+        for pattern in ("*.nbi", "*.nbc")
+        for path in (root / layer).rglob(f"__pycache__/{pattern}")
+    ]
 
 
 def drop_stale_caches(root: Path = _PACKAGE) -> bool:
@@ -73,12 +71,7 @@ def drop_stale_caches(root: Path = _PACKAGE) -> bool:
             return False
     except OSError:
         pass  # no stamp yet
-    stale = [
-        path
-        for layer in _LAYERS
-        for pattern in ("*.nbi", "*.nbc")
-        for path in (root / layer).rglob(f"__pycache__/{pattern}")
-    ]
+    stale = _cache_files(root)
     try:
         for path in stale:
             path.unlink(missing_ok=True)
@@ -89,33 +82,64 @@ def drop_stale_caches(root: Path = _PACKAGE) -> bool:
     return bool(stale)
 
 
-if ENABLED:
-    drop_stale_caches()
+def announce_compilation(root: Path = _PACKAGE, stream: TextIO | None = None) -> bool:
+    """Print one line to ``stream`` (standard error) when no kernel is cached under
+    ``root``, so the import about to compile them all does not look hung; return
+    whether it did."""
+    if any(root.glob("geometry/__pycache__/*.nbi")):
+        return False
+    print(
+        "arcade_collide: compiling the collision kernels once for this machine "
+        f"(about {FIRST_COMPILE_SECONDS} s); later imports load them from the cache.",
+        file=sys.stderr if stream is None else stream,
+        flush=True,
+    )
+    return True
 
 
-def kernel(signature: str, *, inline: bool = False) -> Callable[[_F], _F]:
-    """Compile a loop function with numba for ``signature`` when :data:`ENABLED`.
+drop_stale_caches()
+announce_compilation()
 
-    Compiled eagerly (at import, or from numba's on-disk cache), without fast-math, so
-    the machine code does the same IEEE operations in the same order as the Python
-    source, and with numpy's error model (a division by zero gives an infinity or NaN,
-    as in the numpy paths, instead of raising). When not enabled the function is
-    returned unchanged.
 
-    ``inline=True`` also inlines the function into compiled callers: a helper that
-    takes many arrays would otherwise pay for their reference counting on every call.
+def kernel(signature: Any, *, inline: bool = False) -> Callable[[_F], _F]:
+    """Compile a function with numba for ``signature`` (a string or numba signature).
+
+    Compiled eagerly (at import, or loaded from numba's on-disk cache), without
+    fast-math, so the machine code does the IEEE operations of the Python source in
+    its order, and with numpy's error model (a division by zero gives an infinity or
+    NaN instead of raising).
+
+    ``inline=True`` inlines the function into its compiled callers instead (a call
+    that takes many arrays would pay for their reference counting every time); it is
+    then compiled only inside them, and on its own only if called from Python.
+    ``signature`` still documents its types.
     """
 
     def wrap(func: _F) -> _F:
-        if not ENABLED:
-            return func
-        compiled: _F = _numba.njit(
-            signature,
-            cache=True,
-            nogil=True,
-            error_model="numpy",
-            inline="always" if inline else "never",
-        )(func)
+        if inline:
+            inlined: Any = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+            return inlined(func)  # type: ignore[no-any-return]
+        compiled: _F = numba.njit(signature, cache=True, nogil=True, error_model="numpy")(func)
         return compiled
 
     return wrap
+
+
+def specialise(loop: Callable[..., Any], callee: Any, signature: Any, **names: Any) -> Any:
+    """Compile one copy of the generic ``loop`` in which the global name ``KERNEL`` is
+    ``callee``, a compiled kernel, and each further global name is bound as ``names``
+    gives.
+
+    numba freezes a global into the machine code, so each copy calls its kernel
+    directly (inlinable), as if written for it. A kernel passed as an argument
+    instead would be cached under a key numba cannot find again in the next
+    process, or called through a pointer, measured 20 times slower per pair. Each
+    copy gets its own name (``<loop>_<callee>``) and so its own cache file.
+    """
+    name = f"{loop.__name__}_{callee.__name__}"
+    bound = {**loop.__globals__, **names, "KERNEL": callee}
+    copy = types.FunctionType(loop.__code__, bound, name)
+    copy.__qualname__ = name
+    copy.__module__ = loop.__module__
+    copy.__doc__ = loop.__doc__
+    return kernel(signature)(copy)

@@ -69,9 +69,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-import numpy as np
-from numpy.typing import NDArray
-
 from arcade_collide.geometry.pose import Vec2, check_vec2
 from arcade_collide.geometry.shapes import DEGENERATE_TOLERANCE
 
@@ -88,7 +85,6 @@ __all__ = [
     "point_in_triangle_barycentric",
     "point_in_triangle_line_equation",
     "point_in_triangle_same_side",
-    "points_in_triangles",
 ]
 
 ANGLE_TOLERANCE = 1e-12
@@ -261,8 +257,9 @@ def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     for ``barycentric`` (a tie within noise), 0.3-0.65 for ``same_side``, 0.6
     for ``area`` and 0.7-1.7 for the angle methods. Of the two tied exact
     methods it is the one that treats the three edges alike with no winding
-    branch, so its vectorised twin :func:`points_in_triangles` is branch-free
-    and performs exactly the same operations.
+    branch; the point-triangle kernel
+    (:func:`~arcade_collide.geometry.query.point_triangle.intersects_point_triangle`)
+    performs exactly its operations.
 
     Args:
         p: The point.
@@ -499,49 +496,3 @@ def barycentric(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> tuple[float, float, float
     v = (apx * acy - apy * acx) / denom
     w = (abx * apy - aby * apx) / denom
     return (1.0 - v - w, v, w)
-
-
-def points_in_triangles(points: NDArray[np.float64], vertices: NDArray[np.float64]) -> NDArray[
-    np.bool_
-]:
-    """Vectorised default method: row ``i`` tests ``points[i]`` against triangle ``i``.
-
-    Same arithmetic, in the same order, as :func:`point_in_triangle_line_equation`,
-    so each row equals the scalar answer exactly. Inputs are not checked for
-    finiteness or degeneracy (this is a batch fast path).
-
-    Args:
-        points: ``(M, 2)`` points.
-        vertices: ``(M, 3, 2)`` triangle vertices (any winding per row).
-
-    Returns:
-        ``(M,)`` bool mask, True where the point is inside or on the boundary.
-
-    Raises:
-        ValueError: the arrays do not have shapes ``(M, 2)`` and ``(M, 3, 2)``.
-
-    >>> tri = np.array([[[0.0, 0.0], [4.0, 0.0], [0.0, 4.0]]] * 3)
-    >>> points_in_triangles(np.array([[1.0, 1.0], [3.0, 3.0], [2.0, 2.0]]), tri)
-    array([ True, False,  True])
-    """
-    pts = np.asarray(points, dtype=np.float64)
-    tri = np.asarray(vertices, dtype=np.float64)
-    if pts.ndim != 2 or pts.shape[1] != 2:
-        raise ValueError(f"points must have shape (M, 2), got {pts.shape}")
-    if tri.shape != (pts.shape[0], 3, 2):
-        raise ValueError(f"vertices must have shape ({pts.shape[0]}, 3, 2), got {tri.shape}")
-    px = pts[:, 0]
-    py = pts[:, 1]
-    ax = tri[:, 0, 0]
-    ay = tri[:, 0, 1]
-    bx = tri[:, 1, 0]
-    by = tri[:, 1, 1]
-    cx = tri[:, 2, 0]
-    cy = tri[:, 2, 1]
-    d1 = (by - ay) * (px - ax) + (ax - bx) * (py - ay)
-    d2 = (cy - by) * (px - bx) + (bx - cx) * (py - by)
-    d3 = (ay - cy) * (px - cx) + (cx - ax) * (py - cy)
-    negative = (d1 < 0.0) | (d2 < 0.0) | (d3 < 0.0)
-    positive = (d1 > 0.0) | (d2 > 0.0) | (d3 > 0.0)
-    result: NDArray[np.bool_] = ~(negative & positive)
-    return result

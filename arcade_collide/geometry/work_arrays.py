@@ -4,9 +4,8 @@ A temporary above about 128 kB comes from the C allocator as freshly mapped memo
 whose pages fault in again on every call once it is freed; a buffer that is kept is
 faulted in once.
 
-:class:`WorkArrays` holds named buffers; an owner with state (the broad phase)
-keeps its own, stateless kernels use :func:`thread_work_arrays`, one per thread.
-A buffer's contents are undefined when handed out, and a caller must be done
+:class:`WorkArrays` holds named buffers; the broad phase keeps its own. A buffer's
+contents are undefined when handed out, and a caller must be done
 with it before anything asks for the same name again.
 
 This module never imports esper or arcade.
@@ -14,7 +13,6 @@ This module never imports esper or arcade.
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 import numpy as np
@@ -46,18 +44,3 @@ class WorkArrays:
             self._arrays[name] = buf
         return buf[:size] if len(shape) == 1 else buf[:size].reshape(shape)
 
-
-_local = threading.local()
-
-
-def thread_work_arrays() -> WorkArrays:
-    """This thread's :class:`WorkArrays`, for kernels that keep no state of their own.
-
-    >>> thread_work_arrays() is thread_work_arrays()
-    True
-    """
-    work: WorkArrays | None = getattr(_local, "work", None)
-    if work is None:
-        work = WorkArrays()
-        _local.work = work
-    return work

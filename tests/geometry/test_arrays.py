@@ -14,11 +14,9 @@ from arcade_collide.geometry.arrays import (
     PolygonArrays,
     RectArrays,
     TriangleArrays,
-    as_polygons,
     pack,
     place_vertices,
     rotations,
-    stack_polygons,
     take,
     transform,
     transform_columns,
@@ -116,31 +114,6 @@ def test_take_selects_rows_of_every_field() -> None:
 def test_pack_rejects_bad_input(shapes: list[object], poses: list[object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         pack(shapes, poses)  # type: ignore[arg-type]
-
-
-def test_stack_polygons_equals_as_polygons_concatenated() -> None:
-    rng = np.random.default_rng(11)
-    poses = [(*rng.uniform(-50, 50, 2), rng.uniform(0, 360)) for _ in range(30)]
-    rects = pack([Rect(*rng.uniform(1, 9, 2)) for _ in range(30)], poses)
-    # Both windings of triangles.
-    tris = pack(
-        [Triangle((0, 0), (4, 0), (0, 3)) if k % 2 else Triangle((0, 0), (0, 3), (4, 0))
-         for k in range(30)],
-        poses,
-    )
-    hexagon = Polygon([(2, 0), (1, 2), (-1, 2), (-2, 0), (-1, -2), (1, -2)])
-    square = Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
-    polys = pack([hexagon if k % 3 else square for k in range(30)], poses)
-    records = [rects, tris, polys]
-    for width in (6, 7, 9):
-        stacked = stack_polygons(records, width)
-        expect = [as_polygons(r, width) for r in records]  # type: ignore[arg-type]
-        assert np.array_equal(stacked.vertices, np.concatenate([e.vertices for e in expect]))
-        assert np.array_equal(stacked.nverts, np.concatenate([e.nverts for e in expect]))
-    only_tris = stack_polygons([tris], 3)
-    assert np.array_equal(only_tris.vertices, as_polygons(tris).vertices)
-    with pytest.raises(ValueError, match="width must be at least 6"):
-        stack_polygons(records, 5)
 
 
 def test_place_vertices_equals_transform_columns_bit_for_bit() -> None:

@@ -14,10 +14,12 @@ from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.bounding_circles import (
     NO_INNER_DISC,
     RELATIVE_MARGIN,
+    SURELY_APART,
+    SURELY_TOUCHING,
     circle_pose_circles,
-    classify,
     convex_pose_circles,
     coordinate_slack,
+    pose_circle_verdict,
     pose_circles,
 )
 from arcade_collide.geometry.query.dispatch import intersects, intersects_batch
@@ -41,14 +43,8 @@ def verdict(
     ia, oa = pose_circles(a)
     ib, ob = pose_circles(b)
     slack = coordinate_slack(np.array([[*pa[:2], *pa[:2]], [*pb[:2], *pb[:2]]]))
-    touching, apart = classify(
-        np.array([pb[0] - pa[0]]),
-        np.array([pb[1] - pa[1]]),
-        np.array([ia + ib]),
-        np.array([oa + ob]),
-        slack,
-    )
-    return bool(touching[0]), bool(apart[0])
+    found = pose_circle_verdict(pb[0] - pa[0], pb[1] - pa[1], ia + ib, oa + ob, slack)
+    return found == SURELY_TOUCHING, found == SURELY_APART
 
 
 @settings(max_examples=400, deadline=None)
@@ -163,13 +159,14 @@ def test_batch_of_scene_pairs_matches_kernel() -> None:
             ra = np.array([pose_circles(s) for s in sa])
             rb = np.array([pose_circles(s) for s in sb])
             xy_a, xy_b = np.array(pa)[:, :2], np.array(pb)[:, :2]
-            touching, apart = classify(
-                xy_b[:, 0] - xy_a[:, 0],
-                xy_b[:, 1] - xy_a[:, 1],
-                ra[:, 0] + rb[:, 0],
-                ra[:, 1] + rb[:, 1],
-                1e-12 * 4,
-            )
+            found = np.array([
+                pose_circle_verdict(dx, dy, inner, outer, 1e-12 * 4)
+                for dx, dy, inner, outer in zip(
+                    xy_b[:, 0] - xy_a[:, 0], xy_b[:, 1] - xy_a[:, 1],
+                    ra[:, 0] + rb[:, 0], ra[:, 1] + rb[:, 1], strict=True,
+                )
+            ])
+            touching, apart = found == SURELY_TOUCHING, found == SURELY_APART
             assert exact[touching].all()
             assert not exact[apart].any()
             if kind_a is not ShapeKind.POINT and kind_b is not ShapeKind.POINT:

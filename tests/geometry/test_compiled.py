@@ -1,20 +1,28 @@
-"""The numba cache guard: cached kernels go when a source file they may read changes."""
+"""The numba cache guard (cached kernels go when a source file they may read changes)
+and the one-line notice before the first compilation."""
 
 from __future__ import annotations
 
+import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
-from arcade_collide.geometry.compiled import drop_stale_caches
+import pytest
+
+import arcade_collide
+from arcade_collide.geometry.compiled import announce_compilation, drop_stale_caches
 
 
 def _tree(root: Path) -> tuple[Path, Path, Path]:
     kernels = root / "geometry" / "query"
     (kernels / "__pycache__").mkdir(parents=True)
     (root / "ecs" / "__pycache__").mkdir(parents=True)
-    constants = root / "geometry" / "query" / "_convex.py"
+    constants = root / "geometry" / "query" / "circle_outline.py"
     constants.write_text("NEAR_EDGE = 2.0**-44\n")
-    (kernels / "compiled_contacts.py").write_text("from ._convex import NEAR_EDGE\n")
-    cached = kernels / "__pycache__" / "compiled_contacts._contact-1.py311.nbi"
+    (kernels / "circle_polygon.py").write_text("from .circle_outline import NEAR_EDGE\n")
+    cached = kernels / "__pycache__" / "circle_polygon.contact_circle_polygon-1.py311.nbi"
     return constants, cached, root / "ecs" / "__pycache__" / "pair_keys.keys-1.py311.1.nbc"
 
 
@@ -53,3 +61,37 @@ def test_files_outside_the_kernel_layers_do_not_count(tmp_path: Path) -> None:
     bridge.write_text("x = 2\n")
     assert not drop_stale_caches(tmp_path)
     assert index.exists()
+
+
+def test_the_notice_is_printed_only_while_nothing_is_cached(tmp_path: Path) -> None:
+    (tmp_path / "geometry" / "__pycache__").mkdir(parents=True)
+    out = io.StringIO()
+    assert announce_compilation(tmp_path, out)
+    assert out.getvalue().count("\n") == 1 and "compiling the collision kernels" in out.getvalue()
+    (tmp_path / "geometry" / "__pycache__" / "arrays._place_vertices-1.py311.nbi").write_bytes(b"")
+    out = io.StringIO()
+    assert not announce_compilation(tmp_path, out)
+    assert out.getvalue() == ""
+
+
+@pytest.mark.slow
+def test_a_fresh_copy_announces_its_compilation_once(tmp_path: Path) -> None:
+    """A copy of the package without caches prints the notice, compiles, and is then
+    imported silently from its own cache."""
+    package = Path(arcade_collide.__file__).parent
+    copy = tmp_path / "arcade_collide"
+    subprocess.run(["cp", "-r", str(package), str(copy)], check=True)
+    for cached in [*copy.rglob("*.nbi"), *copy.rglob("*.nbc"), *copy.rglob("*.sha256")]:
+        cached.unlink()
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    run = [
+        sys.executable,
+        "-c",
+        "import arcade_collide.geometry.query.rows as r, sys; "
+        "assert r.__file__.startswith(sys.argv[1])",
+        str(tmp_path),
+    ]
+    first = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert first.stderr.count("compiling the collision kernels") == 1
+    again = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert "compiling" not in again.stderr

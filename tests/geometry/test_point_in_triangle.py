@@ -12,14 +12,16 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.point_in_triangle import (
     DEFAULT_POINT_IN_TRIANGLE_METHOD,
     POINT_IN_TRIANGLE_METHODS,
     barycentric,
     point_in_triangle,
     point_in_triangle_line_equation,
-    points_in_triangles,
 )
+from arcade_collide.geometry.query.dispatch import intersects_batch
+from arcade_collide.geometry.shapes import Point, Triangle
 
 Vec = tuple[float, float]
 
@@ -257,7 +259,7 @@ def test_default_is_line_equation() -> None:
         assert point_in_triangle(p, a, b, c) == point_in_triangle_line_equation(p, a, b, c)
 
 
-def test_batch_matches_scalar_default_exactly() -> None:
+def test_the_point_triangle_kernel_is_the_default_method() -> None:
     rng = np.random.default_rng(17)
     m = 4000
     vertices = rng.integers(-6, 7, size=(m, 3, 2)).astype(np.float64)
@@ -269,7 +271,11 @@ def test_batch_matches_scalar_default_exactly() -> None:
     ac = vertices[:, 2] - vertices[:, 0]
     keep = np.abs(ab[:, 0] * ac[:, 1] - ab[:, 1] * ac[:, 0]) > 1e-6
     vertices, points = vertices[keep], points[keep]
-    mask = points_in_triangles(points, vertices)
+    # The point-triangle kernel (intersects_batch) performs the line-equation method.
+    local = [Triangle(*map(tuple, v)) for v in vertices.tolist()]  # type: ignore[arg-type]
+    mask = intersects_batch(
+        pack([Point()] * len(points), points.tolist()), pack(local, [(0.0, 0.0)] * len(local))
+    )
     scalar = [
         point_in_triangle_line_equation(tuple(p), *map(tuple, v))  # type: ignore[arg-type]
         for p, v in zip(points.tolist(), vertices.tolist(), strict=True)
@@ -277,13 +283,6 @@ def test_batch_matches_scalar_default_exactly() -> None:
     assert mask.dtype == np.bool_
     assert mask.tolist() == scalar
     assert 100 < mask.sum() < len(mask) - 100
-
-
-def test_batch_rejects_bad_shapes() -> None:
-    with pytest.raises(ValueError, match=r"points must have shape \(M, 2\)"):
-        points_in_triangles(np.zeros((3, 3)), np.zeros((3, 3, 2)))
-    with pytest.raises(ValueError, match=r"vertices must have shape \(3, 3, 2\)"):
-        points_in_triangles(np.zeros((3, 2)), np.zeros((2, 3, 2)))
 
 
 def test_accepts_any_pair_like_input() -> None:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from box_cases import EXTREME_BOXES, overlapping_pairs_brute_force, pair_set
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.geometry import compiled
 from arcade_collide.geometry.row_sweep import sweep_pairs
 from arcade_collide.geometry.work_arrays import WorkArrays
 
@@ -78,9 +76,6 @@ def test_extreme_coordinates_and_sizes() -> None:
             assert pair_set(i, j) == expected
 
 
-@pytest.mark.skipif(
-    not compiled.ENABLED, reason="compiled kernels are off (no numba): large scenes are too slow"
-)
 def test_a_large_moving_scene_with_its_kept_order() -> None:
     rng = np.random.default_rng(3)
     n = 5000

@@ -3,120 +3,92 @@
 The triangle is put in counter-clockwise order and handled as a convex
 outline (RTCD 5.1.5, 5.2.8): the circle hits when its centre is inside the
 triangle or within ``r`` of an edge. See
-:func:`arcade_collide.geometry.query._convex.circle_convex_contact` for the
+:func:`~arcade_collide.geometry.query.circle_outline.circle_outline_contact` for the
 contact rule (a centre inside leaves through the nearest edge, the earlier
 edge on ties).
+
+This module never imports esper or arcade.
 """
 
 from __future__ import annotations
 
-from arcade_collide.geometry.arrays import (
-    BatchContacts,
-    BoolArray,
-    CircleArrays,
-    TriangleArrays,
+from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.query.circle_outline import (
+    circle_outline_contact,
+    circle_outline_intersects,
+    clockwise,
 )
-from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query._convex import (
-    circle_convex_contact,
-    circle_convex_contact_batch,
-    circle_convex_intersects,
-    circle_convex_intersects_batch,
-    counter_clockwise,
-    counter_clockwise_batch,
-    world_outline,
+from arcade_collide.geometry.query.kernel_base import (
+    CONTACT,
+    INTERSECTS,
+    WorldRows,
 )
-from arcade_collide.geometry.shapes import Circle, Triangle
 
 
-def intersects_circle_triangle(
-    a: Circle, pose_a: tuple[float, float, float], b: Triangle, pose_b: tuple[float, float, float]
-) -> bool:
+@kernel(INTERSECTS, inline=True)
+def intersects_circle_triangle(rows: WorldRows, a: int, b: int) -> bool:
     """True when circle A and triangle B touch or overlap (closed sets).
 
     Args:
-        a: Circle A.
-        pose_a: Validated ``(x, y, angle)`` of A.
-        b: Triangle B.
-        pose_b: Validated pose of B.
+        rows: The shapes in world space.
+        a: Row of the circle (A) in the circle arrays of ``rows``.
+        b: Row of the triangle (B) in the triangle arrays of ``rows``.
 
     Returns:
-        Whether the shapes share a point.
+        Whether the closed shapes share a point.
 
+    >>> from arcade_collide.geometry.query.dispatch import intersects
+    >>> from arcade_collide.geometry.shapes import Circle, Triangle
     >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
-    >>> intersects_circle_triangle(a, (2, -0.5, 0), b, (0, 0, 0))
+    >>> intersects(a, (2, -0.5, 0), b, (0, 0, 0))
     True
-    >>> intersects_circle_triangle(a, (5, 5, 0), b, (0, 0, 0))
+    >>> intersects(a, (5, 5, 0), b, (0, 0, 0))
     False
-    >>> intersects_circle_triangle(a, (2, -1, 0), b, (0, 0, 0))  # touching
+    >>> intersects(a, (2, -1, 0), b, (0, 0, 0))  # touching
     True
     """
-    outline = counter_clockwise(world_outline(b.local_vertices(), pose_b))
-    return circle_convex_intersects(pose_a[0], pose_a[1], a.radius, outline)
+    v = rows.triangle_vertices[b]
+    return circle_outline_intersects(
+        rows.circle_center[a, 0],
+        rows.circle_center[a, 1],
+        rows.circle_radius[a],
+        v,
+        3,
+        clockwise(v),
+    )
 
 
-def contact_circle_triangle(
-    a: Circle, pose_a: tuple[float, float, float], b: Triangle, pose_b: tuple[float, float, float]
-) -> Contact | None:
+@kernel(CONTACT, inline=True)
+def contact_circle_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of circle A with triangle B, normal from A to B, or None.
 
     Args:
-        a: Circle A.
-        pose_a: Validated ``(x, y, angle)`` of A.
-        b: Triangle B.
-        pose_b: Validated pose of B.
+        rows: The shapes in world space.
+        a: Row of the circle (A) in the circle arrays of ``rows``.
+        b: Row of the triangle (B) in the triangle arrays of ``rows``.
+        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
 
     Returns:
-        The contact, or None when the shapes do not touch.
+        False (``out`` untouched) when the shapes do not touch.
 
+    >>> from arcade_collide.geometry.query.dispatch import contact
+    >>> from arcade_collide.geometry.shapes import Circle, Triangle
     >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
-    >>> contact_circle_triangle(a, (2, -0.5, 0), b, (0, 0, 0))
+    >>> contact(a, (2, -0.5, 0), b, (0, 0, 0))
     Contact(normal=(0.0, 1.0), depth=0.5, point=(2.0, 0.25))
-    >>> contact_circle_triangle(a, (5, 5, 0), b, (0, 0, 0)) is None
+    >>> contact(a, (5, 5, 0), b, (0, 0, 0)) is None
     True
-    >>> contact_circle_triangle(a, (2, -1, 0), b, (0, 0, 0))  # touching
+    >>> contact(a, (2, -1, 0), b, (0, 0, 0))  # touching
     Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))
     """
-    outline = counter_clockwise(world_outline(b.local_vertices(), pose_b))
-    return circle_convex_contact(pose_a[0], pose_a[1], a.radius, outline)
-
-
-def intersects_circle_triangle_batch(a: CircleArrays, b: TriangleArrays) -> BoolArray:
-    """Vectorised :func:`intersects_circle_triangle` over ``M`` rows.
-
-    Args:
-        a: ``M`` world-space shapes of side A.
-        b: ``M`` world-space shapes of side B.
-
-    Returns:
-        ``(M,)`` booleans, equal to the scalar form row by row.
-
-    >>> from arcade_collide.geometry.arrays import pack
-    >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
-    >>> pa = pack([a] * 3, [(2, -0.5, 0), (5, 5, 0), (2, -1, 0)])
-    >>> pb = pack([b] * 3, [(0, 0, 0)] * 3)
-    >>> intersects_circle_triangle_batch(pa, pb).tolist()  # hit, miss, touching
-    [True, False, True]
-    """
-    return circle_convex_intersects_batch(a.center, a.radius, counter_clockwise_batch(b.vertices))
-
-
-def contact_circle_triangle_batch(a: CircleArrays, b: TriangleArrays) -> BatchContacts:
-    """Vectorised :func:`contact_circle_triangle` over ``M`` rows (bitwise equal to it).
-
-    Args:
-        a: ``M`` world-space shapes of side A.
-        b: ``M`` world-space shapes of side B.
-
-    Returns:
-        The contacts; rows that do not touch hold zeros.
-
-    >>> from arcade_collide.geometry.arrays import pack
-    >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
-    >>> pa = pack([a] * 3, [(2, -0.5, 0), (5, 5, 0), (2, -1, 0)])
-    >>> pb = pack([b] * 3, [(0, 0, 0)] * 3)
-    >>> r = contact_circle_triangle_batch(pa, pb)
-    >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
-    ([True, False, True], [0.5, 0.0, 0.0])
-    """
-    return circle_convex_contact_batch(a.center, a.radius, counter_clockwise_batch(b.vertices))
+    v = rows.triangle_vertices[b]
+    return circle_outline_contact(
+        rows.circle_center[a, 0],
+        rows.circle_center[a, 1],
+        rows.circle_radius[a],
+        v,
+        3,
+        clockwise(v),
+        out,
+    )

@@ -1,118 +1,84 @@
 """Triangle against convex polygon: separating-axis test over both outlines' edge normals.
 
-Exact for convex shapes, containment included (RTCD 5.2.1). Padded batch
-polygon rows mask their zero-length edges out of the axis search.
+Exact for convex shapes, containment included (RTCD 5.2.1).
+
+This module never imports esper or arcade.
 """
 
 from __future__ import annotations
 
-from arcade_collide.geometry.arrays import (
-    BatchContacts,
-    BoolArray,
-    PolygonArrays,
-    TriangleArrays,
+from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.query.kernel_base import (
+    CONTACT,
+    INTERSECTS,
+    WorldRows,
 )
-from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query._convex import (
-    sat_contact,
-    sat_contact_batch,
-    sat_intersects,
-    sat_intersects_batch,
-    world_outline,
-)
-from arcade_collide.geometry.shapes import Polygon, Triangle
+from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
 
 
-def intersects_triangle_polygon(
-    a: Triangle, pose_a: tuple[float, float, float], b: Polygon, pose_b: tuple[float, float, float]
-) -> bool:
+@kernel(INTERSECTS, inline=True)
+def intersects_triangle_polygon(rows: WorldRows, a: int, b: int) -> bool:
     """True when triangle A and polygon B touch or overlap (closed sets).
 
     Args:
-        a: Triangle A.
-        pose_a: Validated ``(x, y, angle)`` of A.
-        b: Polygon B.
-        pose_b: Validated pose of B.
+        rows: The shapes in world space.
+        a: Row of the triangle (A) in the triangle arrays of ``rows``.
+        b: Row of the polygon (B) in the polygon arrays of ``rows``.
 
     Returns:
-        Whether the shapes share a point.
+        Whether the closed shapes share a point.
 
+    >>> from arcade_collide.geometry.query.dispatch import intersects
+    >>> from arcade_collide.geometry.shapes import Polygon, Triangle
     >>> a, b = Triangle((0, 0), (2, 0), (0, 2)), Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
-    >>> intersects_triangle_polygon(a, (0, 0, 0), b, (-0.5, 0.5, 0))
+    >>> intersects(a, (0, 0, 0), b, (-0.5, 0.5, 0))
     True
-    >>> intersects_triangle_polygon(a, (0, 0, 0), b, (5, 5, 0))
+    >>> intersects(a, (0, 0, 0), b, (5, 5, 0))
     False
-    >>> intersects_triangle_polygon(a, (0, 0, 0), b, (-1, 0.5, 0))  # touching
+    >>> intersects(a, (0, 0, 0), b, (-1, 0.5, 0))  # touching
     True
     """
-    va = world_outline(a.local_vertices(), pose_a)
-    vb = world_outline(b.points, pose_b)
-    return sat_intersects(va, vb, 3, len(vb))
+    return sat_intersects(
+        rows.triangle_vertices[a],
+        3,
+        3,
+        rows.polygon_vertices[b],
+        rows.polygon_nverts[b],
+        rows.polygon_nverts[b],
+    )
 
 
-def contact_triangle_polygon(
-    a: Triangle, pose_a: tuple[float, float, float], b: Polygon, pose_b: tuple[float, float, float]
-) -> Contact | None:
+@kernel(CONTACT, inline=True)
+def contact_triangle_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of triangle A with polygon B, normal from A to B, or None.
 
     Args:
-        a: Triangle A.
-        pose_a: Validated ``(x, y, angle)`` of A.
-        b: Polygon B.
-        pose_b: Validated pose of B.
+        rows: The shapes in world space.
+        a: Row of the triangle (A) in the triangle arrays of ``rows``.
+        b: Row of the polygon (B) in the polygon arrays of ``rows``.
+        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
 
     Returns:
-        The contact, or None when the shapes do not touch.
+        False (``out`` untouched) when the shapes do not touch.
 
+    >>> from arcade_collide.geometry.query.dispatch import contact
+    >>> from arcade_collide.geometry.shapes import Polygon, Triangle
     >>> a, b = Triangle((0, 0), (2, 0), (0, 2)), Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
-    >>> contact_triangle_polygon(a, (0, 0, 0), b, (-0.5, 0.5, 0))
+    >>> contact(a, (0, 0, 0), b, (-0.5, 0.5, 0))
     Contact(normal=(-1.0, 0.0), depth=0.5, point=(0.25, 1.0))
-    >>> contact_triangle_polygon(a, (0, 0, 0), b, (5, 5, 0)) is None
+    >>> contact(a, (0, 0, 0), b, (5, 5, 0)) is None
     True
-    >>> contact_triangle_polygon(a, (0, 0, 0), b, (-1, 0.5, 0))  # touching
+    >>> contact(a, (0, 0, 0), b, (-1, 0.5, 0))  # touching
     Contact(normal=(-1.0, 0.0), depth=0.0, point=(0.0, 1.0))
     """
-    va = world_outline(a.local_vertices(), pose_a)
-    vb = world_outline(b.points, pose_b)
-    return sat_contact(va, vb, 3, len(vb))
-
-
-def intersects_triangle_polygon_batch(a: TriangleArrays, b: PolygonArrays) -> BoolArray:
-    """Vectorised :func:`intersects_triangle_polygon` over ``M`` rows.
-
-    Args:
-        a: ``M`` world-space shapes of side A.
-        b: ``M`` world-space shapes of side B.
-
-    Returns:
-        ``(M,)`` booleans, equal to the scalar form row by row.
-
-    >>> from arcade_collide.geometry.arrays import pack
-    >>> a, b = Triangle((0, 0), (2, 0), (0, 2)), Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
-    >>> pa = pack([a] * 3, [(0, 0, 0)] * 3)
-    >>> pb = pack([b] * 3, [(-0.5, 0.5, 0), (5, 5, 0), (-1, 0.5, 0)])
-    >>> intersects_triangle_polygon_batch(pa, pb).tolist()  # hit, miss, touching
-    [True, False, True]
-    """
-    return sat_intersects_batch(a.vertices, b.vertices, 3)
-
-
-def contact_triangle_polygon_batch(a: TriangleArrays, b: PolygonArrays) -> BatchContacts:
-    """Vectorised :func:`contact_triangle_polygon` over ``M`` rows (bitwise equal to it).
-
-    Args:
-        a: ``M`` world-space shapes of side A.
-        b: ``M`` world-space shapes of side B.
-
-    Returns:
-        The contacts; rows that do not touch hold zeros.
-
-    >>> from arcade_collide.geometry.arrays import pack
-    >>> a, b = Triangle((0, 0), (2, 0), (0, 2)), Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
-    >>> pa = pack([a] * 3, [(0, 0, 0)] * 3)
-    >>> pb = pack([b] * 3, [(-0.5, 0.5, 0), (5, 5, 0), (-1, 0.5, 0)])
-    >>> r = contact_triangle_polygon_batch(pa, pb)
-    >>> r.hit.tolist(), r.depth.tolist()  # hit, miss, touching
-    ([True, False, True], [0.5, 0.0, 0.0])
-    """
-    return sat_contact_batch(a.vertices, b.vertices, 3, nverts_b=b.nverts)
+    return sat_contact(
+        rows.triangle_vertices[a],
+        3,
+        3,
+        rows.polygon_vertices[b],
+        rows.polygon_nverts[b],
+        rows.polygon_nverts[b],
+        False,
+        out,
+    )

@@ -22,9 +22,8 @@ from arcade_collide.geometry.arrays import (
     ShapeArrays,
     TriangleArrays,
     pack,
-    stack_polygons,
 )
-from arcade_collide.geometry.query.compiled_pairs import world_rows
+from arcade_collide.geometry.query.rows import world_rows
 from arcade_collide.geometry.shapes import (
     AnyShape,
     Circle,
@@ -230,7 +229,11 @@ def concat_records(a: ShapeArrays, b: ShapeArrays) -> ShapeArrays:
     """One record holding the rows of ``a`` then ``b`` (same kind)."""
     if isinstance(a, PolygonArrays) and isinstance(b, PolygonArrays):
         width = max(a.vertices.shape[1], b.vertices.shape[1])
-        return stack_polygons([a, b], width)
+        padded = [
+            np.concatenate([v, np.repeat(v[:, -1:], width - v.shape[1], axis=1)], axis=1)
+            for v in (a.vertices, b.vertices)
+        ]
+        return PolygonArrays(np.concatenate(padded), np.concatenate([a.nverts, b.nverts]))
     return type(a)(*(np.concatenate([x, y]) for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
 
 

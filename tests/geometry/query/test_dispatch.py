@@ -47,7 +47,7 @@ def _pair_strategy(pair: tuple[ShapeKind, ShapeKind]) -> st.SearchStrategy[tuple
 
 
 def test_table_fills_every_ordered_slot_from_fifteen_registrations() -> None:
-    table = dispatch._TABLE
+    table = dispatch.TABLE
     assert set(table) == set(ORDERED_PAIRS)
     direct = [key for key, entry in table.items() if not entry.swapped]
     assert sorted(direct) == sorted((a, b) for a in KINDS for b in KINDS if a <= b)
@@ -57,16 +57,19 @@ def test_table_fills_every_ordered_slot_from_fifteen_registrations() -> None:
         assert entry.swapped == (a > b)
         assert entry.pair.intersects.__name__ == f"intersects_{name}"
         assert entry.pair.contact.__name__ == f"contact_{name}"
-        assert entry.pair.intersects_batch.__name__ == f"intersects_{name}_batch"
-        assert entry.pair.contact_batch.__name__ == f"contact_{name}_batch"
         assert table[(b, a)].pair is entry.pair
+
+
+def test_the_chains_start_at_the_first_slot() -> None:
+    assert dispatch.run_intersects.__name__ == "intersects_chain_intersects_point_point"
+    assert dispatch.run_contacts.__name__ == "contacts_chain_contact_point_point"
 
 
 def test_registering_out_of_order_or_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="ShapeKind order"):
-        dispatch._register(ShapeKind.RECT, ShapeKind.CIRCLE, dispatch._TABLE[(1, 2)].pair)
+        dispatch._register(ShapeKind.RECT, ShapeKind.CIRCLE, *dispatch.TABLE[(1, 2)].pair[:2])
     with pytest.raises(ValueError, match="twice"):
-        dispatch._register(ShapeKind.CIRCLE, ShapeKind.RECT, dispatch._TABLE[(1, 2)].pair)
+        dispatch._register(ShapeKind.CIRCLE, ShapeKind.RECT, *dispatch.TABLE[(1, 2)].pair[:2])
 
 
 def test_public_names_are_exported() -> None:

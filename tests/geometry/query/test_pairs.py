@@ -9,22 +9,11 @@ import pytest
 
 from arcade_collide.geometry.arrays import PolygonArrays, pack
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query.circle_circle import contact_circle_circle
-from arcade_collide.geometry.query.circle_polygon import contact_circle_polygon
-from arcade_collide.geometry.query.circle_rect import (
-    contact_circle_rect,
-    intersects_circle_rect,
-    intersects_circle_rect_batch,
-)
 from arcade_collide.geometry.query.dispatch import (
     contact,
     contact_batch,
     intersects,
     intersects_batch,
-)
-from arcade_collide.geometry.query.polygon_polygon import (
-    contact_polygon_polygon_batch,
-    intersects_polygon_polygon,
 )
 from arcade_collide.geometry.shapes import AnyShape, Circle, Polygon, Rect, Triangle
 
@@ -112,7 +101,7 @@ def test_convex_polygons_inside_each_other_in_batch() -> None:
     a = pack([Polygon([(-5, -5), (5, -5), (5, 5), (-5, 5)])], [(0, 0)])
     b = pack([Polygon([(0, 0), (1, 0), (0, 1)])], [(0, 0, 45)])
     assert intersects_batch(a, b).tolist() == [True]
-    assert intersects_polygon_polygon(
+    assert intersects(
         Polygon([(-5, -5), (5, -5), (5, 5), (-5, 5)]), (0, 0, 0), SQUARE, (0, 0, 0)
     )
 
@@ -125,40 +114,40 @@ def test_coincident_circle_centres_use_the_fallback_normal() -> None:
     back = contact(Circle(2), (3, 4), Circle(1), (3, 4))
     assert back == got.flipped()
     # Identical circles at one place: both orders give the fallback normal.
-    same = contact_circle_circle(Circle(1), (0, 0, 0), Circle(1), (0, 0, 0))
+    same = contact(Circle(1), (0, 0, 0), Circle(1), (0, 0, 0))
     assert same is not None and same.normal == (1.0, 0.0)
 
 
 def test_circle_centre_on_a_polygon_edge_leaves_through_that_edge() -> None:
-    got = contact_circle_polygon(Circle(1), (1, 0.5, 0), SQUARE, (0, 0, 0))
+    got = contact(Circle(1), (1, 0.5, 0), SQUARE, (0, 0, 0))
     # The point is midway between the circle's deepest point (0, 0.5) and the edge point (1, 0.5).
     assert got == Contact((-1.0, 0.0), 1.0, (0.5, 0.5))
 
 
 def test_circle_centre_on_a_polygon_vertex_uses_the_earlier_edge() -> None:
     # Edges of the CCW square: 0 bottom, 1 right, 2 top, 3 left; the vertex (1, 1) joins 1 and 2.
-    got = contact_circle_polygon(Circle(1), (1, 1, 0), SQUARE, (0, 0, 0))
+    got = contact(Circle(1), (1, 1, 0), SQUARE, (0, 0, 0))
     assert got is not None and got.normal == (-1.0, 0.0) and got.depth == 1.0
 
 
 def test_circle_centre_deep_inside_a_rect() -> None:
     # Nearer to the top/bottom sides: the circle leaves along y.
-    got = contact_circle_rect(Circle(1), (0, 0.5, 0), Rect(4, 2), (0, 0, 0))
+    got = contact(Circle(1), (0, 0.5, 0), Rect(4, 2), (0, 0, 0))
     assert got == Contact((0.0, -1.0), 1.5, (0.0, 0.25))
     # Exactly at the centre of a square: x wins the tie, positive side.
-    got = contact_circle_rect(Circle(1), (0, 0, 0), Rect(2, 2), (0, 0, 0))
+    got = contact(Circle(1), (0, 0, 0), Rect(2, 2), (0, 0, 0))
     assert got is not None and got.normal == (-1.0, 0.0) and got.depth == 2.0
 
 
 def test_circle_rect_follows_the_rect_rotation() -> None:
     # A 4 x 2 rect turned 90 degrees is 2 wide and 4 tall.
-    assert intersects_circle_rect(Circle(1), (0, 2.9, 0), Rect(4, 2), (0, 0, 90))
-    assert not intersects_circle_rect(Circle(1), (2.1, 0, 0), Rect(4, 2), (0, 0, 90))
+    assert intersects(Circle(1), (0, 2.9, 0), Rect(4, 2), (0, 0, 90))
+    assert not intersects(Circle(1), (2.1, 0, 0), Rect(4, 2), (0, 0, 90))
     # At 45 degrees the corner reaches sqrt(2) along the axes.
     r = math.sqrt(2)
-    assert intersects_circle_rect(Circle(0.5), (r + 0.49, 0, 0), Rect(2, 2), (0, 0, 45))
-    assert not intersects_circle_rect(Circle(0.5), (r + 0.51, 0, 0), Rect(2, 2), (0, 0, 45))
-    got = contact_circle_rect(Circle(2), (3, 0, 0), Rect(2, 2), (0, 0, 45))
+    assert intersects(Circle(0.5), (r + 0.49, 0, 0), Rect(2, 2), (0, 0, 45))
+    assert not intersects(Circle(0.5), (r + 0.51, 0, 0), Rect(2, 2), (0, 0, 45))
+    got = contact(Circle(2), (3, 0, 0), Rect(2, 2), (0, 0, 45))
     assert got is not None
     assert got.normal == pytest.approx((-1.0, 0.0), abs=1e-12)
     assert got.depth == pytest.approx(2.0 - (3.0 - r), abs=1e-12)
@@ -168,7 +157,7 @@ def test_circle_rect_corner_region_misses_like_the_seed() -> None:
     # Within hw + r and hh + r of both centre lines, yet the corner is out of reach.
     a = pack([Circle(1)] * 2, [(2.8, 1.8), (2.7, 1.7)])
     b = pack([Rect(4, 2)] * 2, [(0, 0)] * 2)
-    assert intersects_circle_rect_batch(a, b).tolist() == [False, True]  # type: ignore[arg-type]
+    assert intersects_batch(a, b).tolist() == [False, True]  # type: ignore[arg-type]
 
 
 def test_equal_axes_pick_the_first_axis_of_the_canonical_first_shape() -> None:
@@ -206,7 +195,7 @@ def test_polygon_rows_padded_to_different_lengths() -> None:
                     assert got.normal == tuple(result.normal[i])
                     assert got.depth == result.depth[i]
                     assert got.point == tuple(result.point[i])
-        assert contact_polygon_polygon_batch(a, b).hit.dtype == bool
+        assert contact_batch(a, b).hit.dtype == bool
 
 
 @pytest.mark.parametrize("gap", [0.0, 1e-300, 1e-160, 1e-13, -1e-13])

@@ -13,72 +13,21 @@ import shapely
 from arcade_collide.geometry.arrays import BatchContacts, PointArrays, pack
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import parse_pose, rotation, to_world
-from arcade_collide.geometry.query.point_circle import (
-    contact_point_circle,
-    contact_point_circle_batch,
-    intersects_point_circle,
-    intersects_point_circle_batch,
-)
-from arcade_collide.geometry.query.point_point import (
-    contact_point_point,
-    contact_point_point_batch,
-    intersects_point_point,
-    intersects_point_point_batch,
-)
-from arcade_collide.geometry.query.point_polygon import (
-    contact_point_polygon,
-    contact_point_polygon_batch,
-    intersects_point_polygon,
-    intersects_point_polygon_batch,
-)
-from arcade_collide.geometry.query.point_rect import (
-    contact_point_rect,
-    contact_point_rect_batch,
-    intersects_point_rect,
-    intersects_point_rect_batch,
-)
-from arcade_collide.geometry.query.point_triangle import (
-    contact_point_triangle,
-    contact_point_triangle_batch,
-    intersects_point_triangle,
-    intersects_point_triangle_batch,
+from arcade_collide.geometry.query.dispatch import (
+    contact,
+    contact_batch,
+    intersects,
+    intersects_batch,
 )
 from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Polygon, Rect, Triangle
 
 Pose3 = tuple[float, float, float]
 
-# name -> (intersects, contact, intersects_batch, contact_batch)
+# name -> (intersects, contact, intersects_batch, contact_batch): every point pair
+# goes through the public queries, which run that pair's kernels.
+_API = (intersects, contact, intersects_batch, contact_batch)
 PAIRS: dict[str, tuple[Callable[..., Any], ...]] = {
-    "point": (
-        intersects_point_point,
-        contact_point_point,
-        intersects_point_point_batch,
-        contact_point_point_batch,
-    ),
-    "circle": (
-        intersects_point_circle,
-        contact_point_circle,
-        intersects_point_circle_batch,
-        contact_point_circle_batch,
-    ),
-    "rect": (
-        intersects_point_rect,
-        contact_point_rect,
-        intersects_point_rect_batch,
-        contact_point_rect_batch,
-    ),
-    "triangle": (
-        intersects_point_triangle,
-        contact_point_triangle,
-        intersects_point_triangle_batch,
-        contact_point_triangle_batch,
-    ),
-    "polygon": (
-        intersects_point_polygon,
-        contact_point_polygon,
-        intersects_point_polygon_batch,
-        contact_point_polygon_batch,
-    ),
+    name: _API for name in ("point", "circle", "rect", "triangle", "polygon")
 }
 AREAL = ("circle", "rect", "triangle", "polygon")
 ORIGIN: Pose3 = (0.0, 0.0, 0.0)
@@ -354,41 +303,41 @@ def test_rigid_motion_invariance(pair: str) -> None:
 
 
 def test_point_point_equality_and_fallback() -> None:
-    assert intersects_point_point(Point(), (1.5, 2.0, 0.0), Point(), (1.5, 2.0, 30.0))
-    assert not intersects_point_point(Point(), (1.5, 2.0, 0.0), Point(), (1.5, 2.0 + 1e-15, 0.0))
-    c = contact_point_point(Point(), (1.5, 2.0, 0.0), Point(), (1.5, 2.0, 30.0))
+    assert intersects(Point(), (1.5, 2.0, 0.0), Point(), (1.5, 2.0, 30.0))
+    assert not intersects(Point(), (1.5, 2.0, 0.0), Point(), (1.5, 2.0 + 1e-15, 0.0))
+    c = contact(Point(), (1.5, 2.0, 0.0), Point(), (1.5, 2.0, 30.0))
     assert c == Contact((1.0, 0.0), 0.0, (1.5, 2.0))
-    assert contact_point_point(Point(), ORIGIN, Point(), (0.0, 1e-300, 0.0)) is None
+    assert contact(Point(), ORIGIN, Point(), (0.0, 1e-300, 0.0)) is None
 
 
 def test_point_at_circle_centre_uses_fallback_normal() -> None:
-    c = contact_point_circle(Point(), (3.0, 4.0, 0.0), Circle(2.0), (3.0, 4.0, 45.0))
+    c = contact(Point(), (3.0, 4.0, 0.0), Circle(2.0), (3.0, 4.0, 45.0))
     assert c == Contact((1.0, 0.0), 2.0, (2.0, 4.0))
-    out = contact_point_circle_batch(
+    out = contact_batch(
         PointArrays(np.array([[3.0, 4.0]])), pack([Circle(2.0)], [(3.0, 4.0, 45.0)])  # type: ignore[arg-type]
     )
     assert out.normal.tolist() == [[1.0, 0.0]] and out.depth.tolist() == [2.0]
 
 
 def test_circle_contact_values() -> None:
-    c = contact_point_circle(Point(), (1.0, 1.0, 0.0), Circle(5.0), (4.0, 5.0, 0.0))
+    c = contact(Point(), (1.0, 1.0, 0.0), Circle(5.0), (4.0, 5.0, 0.0))
     assert c is not None
     assert c.normal == pytest.approx((0.6, 0.8))
     assert c.depth == pytest.approx(0.0, abs=1e-15)
-    c = contact_point_circle(Point(), (4.0, 2.0, 0.0), Circle(5.0), (4.0, 5.0, 0.0))
+    c = contact(Point(), (4.0, 2.0, 0.0), Circle(5.0), (4.0, 5.0, 0.0))
     assert c == Contact((0.0, 1.0), 2.0, (4.0, 1.0))
 
 
 def test_rect_ties_break_to_lowest_side() -> None:
     # Centre of a square: all four sides tie, side 0 (bottom) wins; pushing the
     # square up (normal +y) brings its bottom onto the point.
-    c = contact_point_rect(Point(), (5.0, 5.0, 0.0), Rect(2, 2), (5.0, 5.0, 0.0))
+    c = contact(Point(), (5.0, 5.0, 0.0), Rect(2, 2), (5.0, 5.0, 0.0))
     assert c == Contact((0.0, 1.0), 1.0, (5.0, 4.5))
     # Rotated 90 degrees clockwise the local bottom faces world -x... pushed towards +x.
-    c = contact_point_rect(Point(), (5.0, 5.0, 0.0), Rect(2, 2), (5.0, 5.0, 90.0))
+    c = contact(Point(), (5.0, 5.0, 0.0), Rect(2, 2), (5.0, 5.0, 90.0))
     assert c is not None and c.normal == (1.0, 0.0) and c.depth == 1.0
     # Right side (1) beats top side (2) at the top-right corner region diagonal.
-    c = contact_point_rect(Point(), (1.5, 0.5, 0.0), Rect(4, 2), ORIGIN)
+    c = contact(Point(), (1.5, 0.5, 0.0), Rect(4, 2), ORIGIN)
     assert c == Contact((-1.0, 0.0), 0.5, (1.75, 0.5))
 
 
@@ -396,16 +345,16 @@ def test_triangle_ties_and_winding() -> None:
     # (1, 1) is 1 from edge 0 (a->b) and from edge 2 (c->a): edge 0 wins.
     ccw = Triangle((0, 0), (4, 0), (0, 4))
     cw = Triangle((0, 0), (0, 4), (4, 0))
-    c = contact_point_triangle(Point(), (1.0, 1.0, 0.0), ccw, ORIGIN)
+    c = contact(Point(), (1.0, 1.0, 0.0), ccw, ORIGIN)
     assert c == Contact((0.0, 1.0), 1.0, (1.0, 0.5))
     # In the other winding edge 0 is the left side x = 0: pushed towards +x.
-    c = contact_point_triangle(Point(), (1.0, 1.0, 0.0), cw, ORIGIN)
+    c = contact(Point(), (1.0, 1.0, 0.0), cw, ORIGIN)
     assert c == Contact((1.0, 0.0), 1.0, (0.5, 1.0))
 
 
 def test_polygon_ties_and_padding() -> None:
     square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
-    c = contact_point_polygon(Point(), (1.0, 1.0, 0.0), square, ORIGIN)
+    c = contact(Point(), (1.0, 1.0, 0.0), square, ORIGIN)
     assert c == Contact((0.0, 1.0), 1.0, (1.0, 0.5))
     # A triangle padded to 8 columns: the closing edge sits in the last column,
     # after five zero-length padding edges that must change nothing.
@@ -416,21 +365,21 @@ def test_polygon_ties_and_padding() -> None:
         a = pack([Point(), Point()], [p, (0.0, 0.0)])
         b = pack([tri, octagon], [ORIGIN, ORIGIN])
         assert b.vertices.shape == (2, 8, 2)  # type: ignore[union-attr]
-        out = contact_point_polygon_batch(a, b)  # type: ignore[arg-type]
-        expected = contact_point_polygon(Point(), (*p, 0.0), tri, ORIGIN)
+        out = contact_batch(a, b)  # type: ignore[arg-type]
+        expected = contact(Point(), (*p, 0.0), tri, ORIGIN)
         assert bool(out.hit[0]) == (expected is not None)
         if expected is not None:
             assert tuple(out.normal[0].tolist()) == expected.normal
             assert out.depth[0] == expected.depth
-    c = contact_point_polygon(Point(), (0.5, 1.5, 0.0), tri, ORIGIN)
+    c = contact(Point(), (0.5, 1.5, 0.0), tri, ORIGIN)
     assert c is not None and c.normal == (1.0, 0.0) and c.depth == 0.5
 
 
 def test_scalar_inputs_use_parsed_poses() -> None:
-    """The private fast paths take parsed poses; parse_pose output works unchanged."""
+    """parse_pose output is a valid pose."""
     pose = parse_pose((2, 3))
-    assert intersects_point_rect(Point(), parse_pose((2, 3)), Rect(1, 1), pose)
-    assert intersects_point_triangle(Point(), pose, Triangle((0, 0), (1, 0), (0, 1)), pose)
+    assert intersects(Point(), parse_pose((2, 3)), Rect(1, 1), pose)
+    assert intersects(Point(), pose, Triangle((0, 0), (1, 0), (0, 1)), pose)
 
 
 def test_empty_batches(kind: str) -> None:

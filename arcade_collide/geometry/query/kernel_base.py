@@ -1,0 +1,240 @@
+"""What every pair kernel is written against: the world rows, the two kernel
+signatures, the generic loops that run a kernel over pairs, and small shared helpers.
+
+A pair module ``<a>_<b>.py`` defines two compiled kernels with one uniform signature:
+
+* ``intersects_<a>_<b>(rows, a, b) -> bool`` (:data:`INTERSECTS`),
+* ``contact_<a>_<b>(rows, a, b, out) -> bool`` (:data:`CONTACT`): False when apart,
+  else the contact written into ``out`` as ``(nx, ny, depth, px, py)`` (:func:`put`),
+  the normal pointing from A to B;
+
+where ``rows`` is a :class:`WorldRows` record and ``a``, ``b`` are row indices within
+the arrays of A's kind and of B's kind. The dispatch table compiles one copy of
+:func:`intersects_chain` and :func:`contacts_chain` per registered pair
+(:func:`~arcade_collide.geometry.compiled.specialise`) and links them into two
+chains; those serve the scalar queries, the batch queries and the ECS tick alike.
+
+This module never imports esper or arcade.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numba
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.geometry.arrays import (
+    BoolArray,
+    CircleArrays,
+    FloatArray,
+    PointArrays,
+    PolygonArrays,
+    RectArrays,
+    ShapeArrays,
+    TriangleArrays,
+)
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.shapes import ShapeKind
+
+Int64Array = NDArray[np.int64]
+
+_numba: Any = numba  # numba's annotations are partial: its type constructors are untyped
+types = _numba.types
+
+TINY_SQUARED = 2.0**-960
+"""Squared distances below this (about 1e-145 squared) are subnormal or close: too few
+bits to normalise a direction."""
+
+
+class WorldRows(NamedTuple):
+    """A world table's shapes as the kernels read them: one record per kind, each
+    C-contiguous, empty (with the right number of axes) for kinds not present.
+
+    Table row ``r`` of kind ``k`` is row ``r - start[k]`` of its kind's arrays.
+    """
+
+    kinds: NDArray[np.int8]
+    start: Int64Array
+    point_xy: FloatArray
+    circle_center: FloatArray
+    circle_radius: FloatArray
+    rect_center: FloatArray
+    rect_axis: FloatArray
+    rect_half: FloatArray
+    rect_vertices: FloatArray
+    triangle_vertices: FloatArray
+    polygon_vertices: FloatArray
+    polygon_nverts: Int64Array
+
+
+def world_rows(
+    kinds: NDArray[np.int8], world: dict[ShapeKind, ShapeArrays], start: dict[ShapeKind, int]
+) -> WorldRows:
+    """Bundle a table's per-kind world records (``start``: first table row of each kind).
+
+    >>> from arcade_collide.geometry.arrays import pack
+    >>> from arcade_collide.geometry.shapes import Circle
+    >>> rows = world_rows(np.array([1], dtype=np.int8),
+    ...                   {ShapeKind.CIRCLE: pack([Circle(2)], [(0, 0)])}, {ShapeKind.CIRCLE: 0})
+    >>> rows.circle_radius.tolist(), rows.rect_vertices.shape
+    ([2.0], (0, 4, 2))
+    """
+    starts = np.zeros(5, dtype=np.int64)
+    for kind, first in start.items():
+        starts[kind] = first
+    points = world.get(ShapeKind.POINT)
+    circles = world.get(ShapeKind.CIRCLE)
+    rects = world.get(ShapeKind.RECT)
+    triangles = world.get(ShapeKind.TRIANGLE)
+    polygons = world.get(ShapeKind.POLYGON)
+    two = np.empty((0, 2))
+    c = np.ascontiguousarray
+    return WorldRows(
+        c(kinds, dtype=np.int8),
+        starts,
+        c(points.xy) if isinstance(points, PointArrays) else two,
+        c(circles.center) if isinstance(circles, CircleArrays) else two,
+        c(circles.radius) if isinstance(circles, CircleArrays) else np.empty(0),
+        c(rects.center) if isinstance(rects, RectArrays) else two,
+        c(rects.axis) if isinstance(rects, RectArrays) else two,
+        c(rects.half) if isinstance(rects, RectArrays) else two,
+        c(rects.vertices) if isinstance(rects, RectArrays) else np.empty((0, 4, 2)),
+        c(triangles.vertices) if isinstance(triangles, TriangleArrays) else np.empty((0, 3, 2)),
+        c(polygons.vertices) if isinstance(polygons, PolygonArrays) else np.empty((0, 3, 2)),
+        c(polygons.nverts, dtype=np.int64)
+        if isinstance(polygons, PolygonArrays)
+        else np.empty(0, dtype=np.int64),
+    )
+
+
+ROWS: Any = _numba.typeof(world_rows(np.empty(0, dtype=np.int8), {}, {}))
+"""The numba type of :class:`WorldRows`."""
+INTERSECTS: Any = types.boolean(ROWS, types.int64, types.int64)
+"""Signature of every boolean pair kernel."""
+CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])
+"""Signature of every contact pair kernel."""
+LOCAL_XY: Any = types.UniTuple(types.float64, 2)(ROWS, types.int64, types.int64)
+"""Signature of a helper giving row ``a``'s centre in row ``b``'s frame."""
+_INDEX = types.int64[::1]
+INTERSECTS_CHAIN: Any = types.void(ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1])
+"""Signature of the links of :func:`intersects_chain`."""
+CONTACTS_CHAIN: Any = types.void(
+    ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1], types.float64[:, ::1]
+)
+"""Signature of the links of :func:`contacts_chain`."""
+
+KERNEL: Any = None
+SLOT: Any = None
+NEXT: Any = None
+"""What a link of the chains below runs: its kernel, its table slot and the next link,
+bound in each copy by :func:`~arcade_collide.geometry.compiled.specialise` (unbound
+here)."""
+
+# The dispatch table compiles one copy of each chain function per registered pair and
+# links them: a pass over a table's pairs is one call, whatever kind pairs it holds.
+# Pairs are grouped by unordered kind pair; a pair whose kinds are in reverse order
+# (kind_a > kind_b) runs the kernel as (b, a), and its contact normal is reversed: the
+# table's mirrored entries (dispatch.TABLE) are exactly these.
+
+
+def intersects_chain(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    out: BoolArray,
+) -> None:
+    """Boolean kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` of table
+    rows ``(i[p], j[p])`` into ``out[p]``, then the next link."""
+    kinds = rows.kinds
+    start = rows.start
+    for q in range(counts[SLOT], counts[SLOT + 1]):
+        p = order[q]
+        a = i[p]
+        b = j[p]
+        if kinds[a] > kinds[b]:
+            a, b = b, a
+        out[p] = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]])
+    NEXT(rows, i, j, order, counts, out)
+
+
+def contacts_chain(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    hit: BoolArray,
+    out: FloatArray,
+) -> None:
+    """Contact kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` into
+    ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the normal
+    from ``i[p]`` to ``j[p]``; then the next link."""
+    kinds = rows.kinds
+    start = rows.start
+    for q in range(counts[SLOT], counts[SLOT + 1]):
+        p = order[q]
+        a = i[p]
+        b = j[p]
+        swap = kinds[a] > kinds[b]
+        if swap:
+            a, b = b, a
+        row = out[p]
+        touching = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]], row)
+        hit[p] = touching
+        if not touching:
+            row[:] = 0.0
+        elif swap:
+            row[0] = -row[0]
+            row[1] = -row[1]
+    NEXT(rows, i, j, order, counts, hit, out)
+
+
+@kernel(INTERSECTS_CHAIN)
+def end_of_intersects(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    out: BoolArray,
+) -> None:
+    """The last link of :func:`intersects_chain`: nothing left to run."""
+
+
+@kernel(CONTACTS_CHAIN)
+def end_of_contacts(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    hit: BoolArray,
+    out: FloatArray,
+) -> None:
+    """The last link of :func:`contacts_chain`: nothing left to run."""
+
+
+@kernel("void(float64[::1], float64, float64, float64, float64, float64)", inline=True)
+def put(out: FloatArray, nx: float, ny: float, depth: float, px: float, py: float) -> None:
+    """Write a contact ``(nx, ny, depth, px, py)`` into the output row ``out``."""
+    out[0] = nx
+    out[1] = ny
+    out[2] = depth
+    out[3] = px
+    out[4] = py
+
+
+@kernel("float64(float64, float64)", inline=True)
+def first_min(a: float, b: float) -> float:
+    """Python's ``min(a, b)``: ``a`` unless ``b < a`` (so ``min(0.0, -0.0)`` is ``0.0``)."""
+    return b if b < a else a
+
+
+@kernel("float64(float64, float64)", inline=True)
+def first_max(a: float, b: float) -> float:
+    """Python's ``max(a, b)``: ``a`` unless ``b > a``."""
+    return b if b > a else a
