@@ -1,0 +1,116 @@
+"""Rectangles, triangles and polygons as convex outlines, and the pair kernels built on them.
+
+A rectangle, triangle or polygon row reduces to a convex outline ``(v, n, axes)``:
+its world vertices, their number and how many leading edges give distinct SAT axes
+(:mod:`.sat`), as Box2D reduces a box to a polygon. The six pairs of these kinds
+share one SAT body, and circle-triangle and circle-polygon one circle-outline body
+(:mod:`.circle_outline`). A pair module binds its outlines into a copy of the body
+(:func:`~arcade_collide.geometry.compiled.bind`), so its kernels
+``intersects_<a>_<b>`` and ``contact_<a>_<b>`` are compiled as if written out for
+it, and inlined into the dispatch chains like any pair kernel.
+
+This module never imports esper or arcade.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.compiled import bind, kernel
+from arcade_collide.geometry.query.circle_outline import (
+    circle_outline_contact,
+    circle_outline_intersects,
+)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, ROWS, WorldRows, types
+from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
+
+OUTLINE: Any = types.Tuple((types.float64[:, ::1], types.int64, types.int64))(ROWS, types.int64)
+"""Signature of an outline getter: row ``r`` of its kind as ``(v, n, axes)``."""
+
+
+@kernel(OUTLINE, inline=True)
+def rect_outline(rows: WorldRows, r: int) -> tuple[FloatArray, int, int]:
+    """Rectangle ``r``'s four world corners; opposite edges are parallel, so two axes."""
+    return rows.rect_vertices[r], 4, 2
+
+
+@kernel(OUTLINE, inline=True)
+def triangle_outline(rows: WorldRows, r: int) -> tuple[FloatArray, int, int]:
+    """Triangle ``r``'s three world vertices (either winding), three axes."""
+    return rows.triangle_vertices[r], 3, 3
+
+
+@kernel(OUTLINE, inline=True)
+def polygon_outline(rows: WorldRows, r: int) -> tuple[FloatArray, int, int]:
+    """Polygon ``r``'s world vertices (the first ``nverts``), one axis per edge."""
+    n = rows.polygon_nverts[r]
+    return rows.polygon_vertices[r], n, n
+
+
+@kernel("boolean(float64[:, ::1])", inline=True)
+def never(v: FloatArray) -> bool:
+    """False: a polygon is stored counter-clockwise, so its outline is never swapped."""
+    return False
+
+
+OUTLINE_A: Any = None
+OUTLINE_B: Any = None
+CANONICAL = False
+CLOCKWISE: Any = None
+"""What a copy of the bodies below reads: the outline getters of A and B, whether a
+tie is settled in canonical order (same-kind pairs, see :func:`.sat.sat_contact`) and
+the winding test of B's outline, bound by :func:`convex_pair` and
+:func:`circle_convex_pair` (unbound here)."""
+
+
+def _intersects(rows: WorldRows, a: int, b: int) -> bool:
+    """SAT test of outline A with outline B (:func:`.sat.sat_intersects`)."""
+    va, na, axes_a = OUTLINE_A(rows, a)
+    vb, nb, axes_b = OUTLINE_B(rows, b)
+    return sat_intersects(va, na, axes_a, vb, nb, axes_b)
+
+
+def _contact(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
+    """SAT contact of outline A with outline B into ``out`` (:func:`.sat.sat_contact`)."""
+    va, na, axes_a = OUTLINE_A(rows, a)
+    vb, nb, axes_b = OUTLINE_B(rows, b)
+    return sat_contact(va, na, axes_a, vb, nb, axes_b, CANONICAL, out)
+
+
+def _circle_intersects(rows: WorldRows, a: int, b: int) -> bool:
+    """Circle A against outline B (:func:`.circle_outline.circle_outline_intersects`)."""
+    v, n, _ = OUTLINE_B(rows, b)
+    center = rows.circle_center[a]
+    return circle_outline_intersects(
+        center[0], center[1], rows.circle_radius[a], v, n, CLOCKWISE(v)
+    )
+
+
+def _circle_contact(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
+    """Contact of circle A with outline B into ``out``
+    (:func:`.circle_outline.circle_outline_contact`)."""
+    v, n, _ = OUTLINE_B(rows, b)
+    center = rows.circle_center[a]
+    return circle_outline_contact(
+        center[0], center[1], rows.circle_radius[a], v, n, CLOCKWISE(v), out
+    )
+
+
+def convex_pair(name: str, outline_a: Any, outline_b: Any, canonical: bool) -> tuple[Any, Any]:
+    """The kernels ``(intersects_<name>, contact_<name>)`` of a pair of outline kinds."""
+    outlines = {"OUTLINE_A": outline_a, "OUTLINE_B": outline_b}
+    return (
+        bind(_intersects, f"intersects_{name}", INTERSECTS, **outlines),
+        bind(_contact, f"contact_{name}", CONTACT, **outlines, CANONICAL=canonical),
+    )
+
+
+def circle_convex_pair(name: str, outline_b: Any, clockwise: Any) -> tuple[Any, Any]:
+    """The kernels ``(intersects_<name>, contact_<name>)`` of circle against an outline kind
+    whose winding ``clockwise(v)`` tells."""
+    names = {"OUTLINE_B": outline_b, "CLOCKWISE": clockwise}
+    return (
+        bind(_circle_intersects, f"intersects_{name}", INTERSECTS, **names),
+        bind(_circle_contact, f"contact_{name}", CONTACT, **names),
+    )
