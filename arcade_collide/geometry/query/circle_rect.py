@@ -12,6 +12,16 @@ A centre inside the rectangle leaves through the nearer side pair: x on ties
 (``hw - |x| <= hh - |y|``), and the side on the centre's side of the centre
 line, the positive one when the centre is exactly on it.
 
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Circle, Rect
+>>> a, b = Circle(1), Rect(4, 2)
+>>> cases = [((2.5, 0), (0, 0)), ((2.8, 1.8), (0, 0)), ((0, 2), (0, 0))]
+>>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss (corner region), touching
+[True, False, True]
+>>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
+[Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0)), None,
+ Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))]
+
 This module never imports esper or arcade.
 """
 
@@ -59,51 +69,14 @@ def _hit(lx: float, ly: float, hw: float, hh: float, r: float) -> bool:
 
 @kernel(INTERSECTS, inline=True)
 def intersects_circle_rect(rows: WorldRows, a: int, b: int) -> bool:
-    """True when circle A touches or overlaps rectangle B (centre-line method).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Circle, Rect
-    >>> intersects(Circle(1), (2.5, 0, 0), Rect(4, 2), (0, 0, 0))
-    True
-    >>> intersects(Circle(1), (2.8, 1.8, 0), Rect(4, 2), (0, 0, 0))  # corner region
-    False
-    >>> intersects(Circle(1), (3, 0, 0), Rect(4, 2), (0, 0, 0))  # tangent to a side
-    True
-    """
+    """True when circle A touches or overlaps rectangle B (centre-line method)."""
     lx, ly = _local(rows, a, b)
     return _hit(lx, ly, rows.rect_half[b, 0], rows.rect_half[b, 1], rows.circle_radius[a])
 
 
 @kernel(CONTACT, inline=True)
 def contact_circle_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of circle A with rectangle B, normal from A to B.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Circle, Rect
-    >>> contact(Circle(1), (2.5, 0, 0), Rect(4, 2), (0, 0, 0))
-    Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
-    >>> contact(Circle(1), (0, 5, 0), Rect(4, 2), (0, 0, 0)) is None
-    True
-    >>> contact(Circle(1), (0, 2, 0), Rect(4, 2), (0, 0, 0))  # touching
-    Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))
-    """
+    """Contact of circle A with rectangle B, normal from A to B."""
     lx, ly = _local(rows, a, b)
     hw = rows.rect_half[b, 0]
     hh = rows.rect_half[b, 1]

@@ -7,6 +7,16 @@ the point through the centre: ``normal = (center - p) / |center - p|`` and
 its boundary onto the point. A point exactly at the centre has no such
 direction and gets the fixed fallback normal ``(1.0, 0.0)`` with depth ``r``.
 
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Circle, Point
+>>> a, b = Point(), Circle(5)
+>>> cases = [((1.0, 0.0), (0, 0)), ((6.0, 0.0), (0, 0)), ((3.0, 4.0), (0, 0))]
+>>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
+[True, False, True]
+>>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
+[Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0)), None,
+ Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))]
+
 This module never imports esper or arcade.
 """
 
@@ -27,25 +37,7 @@ from arcade_collide.geometry.query.kernel_base import (
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_circle(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed disc.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the circle (B) in the circle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Circle, Point
-    >>> intersects(Point(), (1.0, 1.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (4.0, 4.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    False
-    >>> intersects(Point(), (3.0, 4.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    True
-    """
+    """Whether the point lies in the closed disc."""
     dx = rows.circle_center[b, 0] - rows.point_xy[a, 0]
     dy = rows.circle_center[b, 1] - rows.point_xy[a, 1]
     r = rows.circle_radius[b]
@@ -54,26 +46,7 @@ def intersects_point_circle(rows: WorldRows, a: int, b: int) -> bool:
 
 @kernel(CONTACT, inline=True)
 def contact_point_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a circle (see the module docstring for conventions).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the circle (B) in the circle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Circle, Point
-    >>> contact(Point(), (1.0, 0.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0))
-    >>> contact(Point(), (6.0, 0.0, 0.0), Circle(5), (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (3.0, 4.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))
-    """
+    """Contact of a point inside a circle (see the module docstring for conventions)."""
     px = rows.point_xy[a, 0]
     py = rows.point_xy[a, 1]
     dx = rows.circle_center[b, 0] - px

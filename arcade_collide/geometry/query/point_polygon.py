@@ -11,6 +11,16 @@ to vertex ``i + 1``; equally near edges break to the lowest index.
 ``depth`` the distance, so moving the polygon by ``normal * depth`` brings that
 edge onto the point.
 
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Point, Polygon
+>>> a, b = Point(), Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+>>> cases = [((1.5, 1.0), (0, 0)), ((1.0, -1.0), (0, 0)), ((1.0, 0.0), (0, 0))]
+>>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
+[True, False, True]
+>>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
+[Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0)), None,
+ Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))]
+
 This module never imports esper or arcade.
 """
 
@@ -45,26 +55,7 @@ def _inside(px: float, py: float, v: FloatArray, n: int) -> bool:
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_polygon(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed convex polygon.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the polygon (B) in the polygon arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Point, Polygon
-    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
-    >>> intersects(Point(), (1.0, 1.0, 0.0), square, (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (3.0, 1.0, 0.0), square, (0.0, 0.0, 0.0))
-    False
-    >>> intersects(Point(), (2.0, 2.0, 0.0), square, (0.0, 0.0, 0.0))
-    True
-    """
+    """Whether the point lies in the closed convex polygon."""
     return _inside(
         rows.point_xy[a, 0], rows.point_xy[a, 1], rows.polygon_vertices[b], rows.polygon_nverts[b]
     )
@@ -72,27 +63,7 @@ def intersects_point_polygon(rows: WorldRows, a: int, b: int) -> bool:
 
 @kernel(CONTACT, inline=True)
 def contact_point_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a convex polygon: pushed out through the nearest edge.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the polygon (B) in the polygon arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Point, Polygon
-    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
-    >>> contact(Point(), (1.5, 1.0, 0.0), square, (0.0, 0.0, 0.0))
-    Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0))
-    >>> contact(Point(), (1.0, -1.0, 0.0), square, (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (1.0, 0.0, 0.0), square, (0.0, 0.0, 0.0))
-    Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))
-    """
+    """Contact of a point inside a convex polygon: pushed out through the nearest edge."""
     px = rows.point_xy[a, 0]
     py = rows.point_xy[a, 1]
     v = rows.polygon_vertices[b]

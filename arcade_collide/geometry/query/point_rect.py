@@ -12,6 +12,16 @@ from the bottom-left corner); equally near sides break to the lowest number.
 it, so moving the rectangle by ``normal * depth`` brings that side onto the
 point.
 
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Point, Rect
+>>> a, b = Point(), Rect(4, 2)
+>>> cases = [((1.5, 0.0), (0, 0)), ((1.9, 0.0), (0, 0, 90)), ((0.0, 2.0), (0, 0, 90))]
+>>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
+[True, False, True]
+>>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
+[Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0)), None,
+ Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 2.0))]
+
 This module never imports esper or arcade.
 """
 
@@ -40,51 +50,14 @@ def _local(rows: WorldRows, a: int, b: int) -> tuple[float, float]:
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_rect(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed, possibly rotated, rectangle.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Point, Rect
-    >>> intersects(Point(), (1.0, 0.5, 0.0), Rect(4, 2), (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (1.9, 0.0, 0.0), Rect(4, 2), (0.0, 0.0, 90.0))
-    False
-    >>> intersects(Point(), (2.0, 1.0, 0.0), Rect(4, 2), (0.0, 0.0, 0.0))
-    True
-    """
+    """Whether the point lies in the closed, possibly rotated, rectangle."""
     lx, ly = _local(rows, a, b)
     return bool(abs(lx) <= rows.rect_half[b, 0] and abs(ly) <= rows.rect_half[b, 1])
 
 
 @kernel(CONTACT, inline=True)
 def contact_point_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a rectangle: pushed out through the nearest side.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Point, Rect
-    >>> contact(Point(), (1.5, 0.0, 0.0), Rect(4, 2), (0.0, 0.0, 0.0))
-    Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
-    >>> contact(Point(), (3.0, 0.0, 0.0), Rect(4, 2), (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (0.0, 2.0, 0.0), Rect(4, 2), (0.0, 0.0, 90.0))
-    Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 2.0))
-    """
+    """Contact of a point inside a rectangle: pushed out through the nearest side."""
     lx, ly = _local(rows, a, b)
     hw = rows.rect_half[b, 0]
     hh = rows.rect_half[b, 1]

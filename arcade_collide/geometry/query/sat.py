@@ -45,6 +45,21 @@ def _extent(nx: float, ny: float, v: FloatArray, n: int) -> tuple[float, float]:
     return high, low
 
 
+@kernel(
+    "UniTuple(float64, 6)(float64[:, ::1], int64, float64[:, ::1], int64, int64, int64)",
+    inline=True,
+)
+def _project(
+    va: FloatArray, na: int, vb: FloatArray, nb: int, side: int, e: int
+) -> tuple[float, float, float, float, float, float]:
+    """Edge ``e`` of outline A (``side`` 0) or B (1) as an axis ``(nx, ny)`` and both
+    outlines' highest and lowest projections on it: ``(nx, ny, max_a, min_a, max_b, min_b)``."""
+    nx, ny = _axis(va if side == 0 else vb, na if side == 0 else nb, e)
+    max_a, min_a = _extent(nx, ny, va, na)
+    max_b, min_b = _extent(nx, ny, vb, nb)
+    return nx, ny, max_a, min_a, max_b, min_b
+
+
 @kernel(f"boolean({_OUTLINE}, {_OUTLINE})", inline=True)
 def sat_intersects(
     va: FloatArray, na: int, axes_a: int, vb: FloatArray, nb: int, axes_b: int
@@ -56,12 +71,8 @@ def sat_intersects(
     outlines is exact; containment is caught because no axis then separates.
     """
     for side in range(2):
-        v = va if side == 0 else vb
-        n = na if side == 0 else nb
         for e in range(axes_a if side == 0 else axes_b):
-            nx, ny = _axis(v, n, e)
-            hi_a, lo_a = _extent(nx, ny, va, na)
-            hi_b, lo_b = _extent(nx, ny, vb, nb)
+            _, _, hi_a, lo_a, hi_b, lo_b = _project(va, na, vb, nb, side, e)
             if hi_a < lo_b or hi_b < lo_a:
                 return False
     return True
@@ -89,12 +100,8 @@ def _sat_contact(
     k_backward = 0.0
     first = True
     for side in range(2):
-        v = va if side == 0 else vb
-        n = na if side == 0 else nb
         for e in range(axes_a if side == 0 else axes_b):
-            nx, ny = _axis(v, n, e)
-            max_a, min_a = _extent(nx, ny, va, na)
-            max_b, min_b = _extent(nx, ny, vb, nb)
+            nx, ny, max_a, min_a, max_b, min_b = _project(va, na, vb, nb, side, e)
             if max_a < min_b or max_b < min_a:
                 return 0
             forward = max_a - min_b
