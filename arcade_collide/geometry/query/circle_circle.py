@@ -8,17 +8,17 @@ Coincident centres have no direction; the normal is then ``(1.0, 0.0)`` when
 circles of different radii (two identical circles at one place get
 ``(1.0, 0.0)`` both ways).
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle
 >>> a = b = Circle(1)
 >>> cases = [((0, 0), (1.5, 0)), ((0, 0), (0, 3)), ((0, 0), (0, 2))]
->>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
-[True, False, True]
->>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0)), None,
- Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))]
-
-This module never imports esper or arcade.
+>>> for pa, pb in cases:  # hit, miss, touching
+...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
+False None
+True Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))
 """
 
 from __future__ import annotations

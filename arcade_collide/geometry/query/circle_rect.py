@@ -12,17 +12,17 @@ A centre inside the rectangle leaves through the nearer side pair: x on ties
 (``hw - |x| <= hh - |y|``), and the side on the centre's side of the centre
 line, the positive one when the centre is exactly on it.
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Rect
 >>> a, b = Circle(1), Rect(4, 2)
 >>> cases = [((2.5, 0), (0, 0)), ((2.8, 1.8), (0, 0)), ((0, 2), (0, 0))]
->>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss (corner region), touching
-[True, False, True]
->>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0)), None,
- Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))]
-
-This module never imports esper or arcade.
+>>> for pa, pb in cases:  # hit, miss (corner region), touching
+...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
+False None
+True Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))
 """
 
 from __future__ import annotations

@@ -7,17 +7,17 @@ triangle or within ``r`` of an edge. See
 contact rule (a centre inside leaves through the nearest edge, the earlier
 edge on ties).
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Triangle
 >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
->>> centres = [(2, -0.5), (5, 5), (2, -1)]  # hit, miss, touching
->>> [intersects(a, c, b, (0, 0)) for c in centres]
-[True, False, True]
->>> [contact(a, c, b, (0, 0)) for c in centres]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(0.0, 1.0), depth=0.5, point=(2.0, 0.25)), None,
- Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))]
-
-This module never imports esper or arcade.
+>>> centres = [(2, -0.5), (5, 5), (2, -1)]
+>>> for c in centres:  # hit, miss, touching
+...     print(intersects(a, c, b, (0, 0)), contact(a, c, b, (0, 0)))
+True Contact(normal=(0.0, 1.0), depth=0.5, point=(2.0, 0.25))
+False None
+True Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))
 """
 
 from __future__ import annotations

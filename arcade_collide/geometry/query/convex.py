@@ -66,16 +66,12 @@ the winding test of B's outline, bound by :func:`convex_pair` and
 
 def _intersects(rows: WorldRows, a: int, b: int) -> bool:
     """SAT test of outline A with outline B (:func:`.sat.sat_intersects`)."""
-    va, na, axes_a = OUTLINE_A(rows, a)
-    vb, nb, axes_b = OUTLINE_B(rows, b)
-    return sat_intersects(va, na, axes_a, vb, nb, axes_b)
+    return sat_intersects(OUTLINE_A(rows, a), OUTLINE_B(rows, b))
 
 
 def _contact(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """SAT contact of outline A with outline B into ``out`` (:func:`.sat.sat_contact`)."""
-    va, na, axes_a = OUTLINE_A(rows, a)
-    vb, nb, axes_b = OUTLINE_B(rows, b)
-    return sat_contact(va, na, axes_a, vb, nb, axes_b, CANONICAL, out)
+    return sat_contact(OUTLINE_A(rows, a), OUTLINE_B(rows, b), CANONICAL, out)
 
 
 def _circle_intersects(rows: WorldRows, a: int, b: int) -> bool:

@@ -7,17 +7,17 @@ the point through the centre: ``normal = (center - p) / |center - p|`` and
 its boundary onto the point. A point exactly at the centre has no such
 direction and gets the fixed fallback normal ``(1.0, 0.0)`` with depth ``r``.
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Point
 >>> a, b = Point(), Circle(5)
 >>> cases = [((1.0, 0.0), (0, 0)), ((6.0, 0.0), (0, 0)), ((3.0, 4.0), (0, 0))]
->>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
-[True, False, True]
->>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0)), None,
- Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))]
-
-This module never imports esper or arcade.
+>>> for pa, pb in cases:  # hit, miss, touching
+...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0))
+False None
+True Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))
 """
 
 from __future__ import annotations

@@ -4,17 +4,17 @@ Two points have no extent, so the only contact is coincidence. The contact
 then has ``depth`` 0 and, since no direction is preferred, the fixed fallback
 normal ``(1.0, 0.0)``.
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point
 >>> a = b = Point()
 >>> cases = [((1.0, 2.0), (1.0, 2.0, 45.0)), ((1.0, 2.0), (1.0, 2.5)), ((0.0, 0.0), (-0.0, 0.0))]
->>> [intersects(a, pa, b, pb) for pa, pb in cases]  # equal, apart, equal
-[True, False, True]
->>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 2.0)), None,
- Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 0.0))]
-
-This module never imports esper or arcade.
+>>> for pa, pb in cases:  # equal, apart, equal
+...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 2.0))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 0.0))
 """
 
 from __future__ import annotations

@@ -11,17 +11,17 @@ to vertex ``i + 1``; equally near edges break to the lowest index.
 ``depth`` the distance, so moving the polygon by ``normal * depth`` brings that
 edge onto the point.
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point, Polygon
 >>> a, b = Point(), Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
 >>> cases = [((1.5, 1.0), (0, 0)), ((1.0, -1.0), (0, 0)), ((1.0, 0.0), (0, 0))]
->>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
-[True, False, True]
->>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0)), None,
- Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))]
-
-This module never imports esper or arcade.
+>>> for pa, pb in cases:  # hit, miss, touching
+...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0))
+False None
+True Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))
 """
 
 from __future__ import annotations

@@ -11,17 +11,17 @@ lowest number. The distance to edge ``i`` is ``|2 * area(P, start, end)| /
 distance, so moving the triangle by ``normal * depth`` brings that edge onto
 the point.
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point, Triangle
 >>> a, b = Point(), Triangle((0, 0), (4, 0), (0, 4))
 >>> cases = [((1.0, 0.5), (0, 0)), ((1.0, 1.0), (0, 0, 180)), ((0.0, 2.0), (0, 0))]
->>> [intersects(a, pa, b, pb) for pa, pb in cases]  # hit, miss, touching
-[True, False, True]
->>> [contact(a, pa, b, pb) for pa, pb in cases]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(0.0, 1.0), depth=0.5, point=(1.0, 0.25)), None,
- Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 2.0))]
-
-This module never imports esper or arcade.
+>>> for pa, pb in cases:  # hit, miss, touching
+...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(0.0, 1.0), depth=0.5, point=(1.0, 0.25))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 2.0))
 """
 
 from __future__ import annotations

@@ -3,23 +3,20 @@
 Testing every edge pair for a crossing (the parametric segment test) misses a
 polygon lying wholly inside the other; SAT over the edge normals of both is
 exact for convex polygons, containment included (RTCD 5.2.1).
-``contact(a, b) == contact(b, a).flipped()`` holds bit for bit: without a tie
-the two orders compute the same numbers, and a contact decided by a tie (equal
-depths on two axes, or equal overlap on both sides) is evaluated with the
-shapes in a canonical order (smaller world-vertex key first) and flipped back.
-Only polygons that coincide exactly break it (no direction tells A from B).
+``contact(a, b) == contact(b, a).flipped()`` bit for bit, ties included
+(:func:`~arcade_collide.geometry.query.sat.sat_contact`), unless the polygons coincide.
+
+This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Polygon
 >>> a = b = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
->>> poses = [(1, 1), (5, 5), (2, 0)]  # hit, miss, touching
->>> [intersects(a, (0, 0), b, p) for p in poses]
-[True, False, True]
->>> [contact(a, (0, 0), b, p) for p in poses]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(0.0, 1.0), depth=1.0, point=(1.5, 1.5)), None,
- Contact(normal=(1.0, 0.0), depth=0.0, point=(2.0, 1.0))]
-
-This module never imports esper or arcade.
+>>> poses = [(1, 1), (5, 5), (2, 0)]
+>>> for p in poses:  # hit, miss, touching
+...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+True Contact(normal=(0.0, 1.0), depth=1.0, point=(1.5, 1.5))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(2.0, 1.0))
 """
 
 from __future__ import annotations

@@ -4,23 +4,20 @@ Each rectangle is reduced to its four world corners, a convex outline, as
 Box2D reduces a box to a polygon; SAT over the edge normals of both is exact
 (RTCD 4.4.1 for oriented boxes, 5.2.1). A rectangle's opposite edges are
 parallel, so two axes per rectangle suffice (edges 0 and 1 of its corners).
-``contact(a, b) == contact(b, a).flipped()`` holds bit for bit: without a tie
-the two orders compute the same numbers, and a contact decided by a tie (equal
-depths on two axes, or equal overlap on both sides) is evaluated with the
-shapes in a canonical order (smaller world-vertex key first) and flipped back.
-Only rectangles that coincide exactly break it (no direction tells A from B).
+``contact(a, b) == contact(b, a).flipped()`` bit for bit, ties included
+(:func:`~arcade_collide.geometry.query.sat.sat_contact`), unless the rectangles coincide.
+
+This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Rect
 >>> a, b = Rect(2, 2), Rect(2, 2)
->>> poses = [(1.5, 0), (3, 0.5), (2, 1)]  # hit, miss, touching
->>> [intersects(a, (0, 0), b, p) for p in poses]
-[True, False, True]
->>> [contact(a, (0, 0), b, p) for p in poses]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0)), None,
- Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.5))]
-
-This module never imports esper or arcade.
+>>> poses = [(1.5, 0), (3, 0.5), (2, 1)]
+>>> for p in poses:  # hit, miss, touching
+...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.5))
 """
 
 from __future__ import annotations

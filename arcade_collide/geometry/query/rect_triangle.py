@@ -4,17 +4,17 @@ Both shapes are convex outlines (rectangle corners, triangle vertices in any
 winding: SAT does not need the winding), so SAT is exact and catches one shape
 lying wholly inside the other (RTCD 5.2.1).
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Rect, Triangle
 >>> a, b = Rect(2, 2), Triangle((0, 0), (2, 0), (0, 2))
->>> poses = [(0.5, -1), (5, 5), (1, 0)]  # hit, miss, touching
->>> [intersects(a, (0, 0), b, p) for p in poses]
-[True, False, True]
->>> [contact(a, (0, 0), b, p) for p in poses]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0)), None,
- Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.5))]
-
-This module never imports esper or arcade.
+>>> poses = [(0.5, -1), (5, 5), (1, 0)]
+>>> for p in poses:  # hit, miss, touching
+...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.5))
 """
 
 from __future__ import annotations

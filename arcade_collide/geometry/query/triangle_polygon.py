@@ -2,17 +2,17 @@
 
 Exact for convex shapes, containment included (RTCD 5.2.1).
 
+This module never imports esper or arcade.
+
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Polygon, Triangle
 >>> a, b = Triangle((0, 0), (2, 0), (0, 2)), Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
->>> poses = [(-0.5, 0.5), (5, 5), (-1, 0.5)]  # hit, miss, touching
->>> [intersects(a, (0, 0), b, p) for p in poses]
-[True, False, True]
->>> [contact(a, (0, 0), b, p) for p in poses]  # doctest: +NORMALIZE_WHITESPACE
-[Contact(normal=(-1.0, 0.0), depth=0.5, point=(0.25, 1.0)), None,
- Contact(normal=(-1.0, 0.0), depth=0.0, point=(0.0, 1.0))]
-
-This module never imports esper or arcade.
+>>> poses = [(-0.5, 0.5), (5, 5), (-1, 0.5)]
+>>> for p in poses:  # hit, miss, touching
+...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+True Contact(normal=(-1.0, 0.0), depth=0.5, point=(0.25, 1.0))
+False None
+True Contact(normal=(-1.0, 0.0), depth=0.0, point=(0.0, 1.0))
 """
 
 from __future__ import annotations
