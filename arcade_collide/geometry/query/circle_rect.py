@@ -34,23 +34,13 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import (
     CONTACT,
     INTERSECTS,
-    LOCAL_XY,
     TINY_SQUARED,
     WorldRows,
     first_max,
     first_min,
     put,
+    rect_frame,
 )
-
-
-@kernel(LOCAL_XY, inline=True)
-def _local(rows: WorldRows, a: int, b: int) -> tuple[float, float]:
-    """Centre of circle ``a`` in rectangle ``b``'s frame (its x axis is ``(cos, -sin)``)."""
-    ax = rows.rect_axis[b, 0]
-    ay = rows.rect_axis[b, 1]
-    dx = rows.circle_center[a, 0] - rows.rect_center[b, 0]
-    dy = rows.circle_center[a, 1] - rows.rect_center[b, 1]
-    return dx * ax + dy * ay, dy * ax - dx * ay
 
 
 @kernel("boolean(float64, float64, float64, float64, float64)", inline=True)
@@ -70,14 +60,14 @@ def _hit(lx: float, ly: float, hw: float, hh: float, r: float) -> bool:
 @kernel(INTERSECTS, inline=True)
 def intersects_circle_rect(rows: WorldRows, a: int, b: int) -> bool:
     """True when circle A touches or overlaps rectangle B (centre-line method)."""
-    lx, ly = _local(rows, a, b)
+    lx, ly = rect_frame(rows, b, rows.circle_center[a, 0], rows.circle_center[a, 1])
     return _hit(lx, ly, rows.rect_half[b, 0], rows.rect_half[b, 1], rows.circle_radius[a])
 
 
 @kernel(CONTACT, inline=True)
 def contact_circle_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of circle A with rectangle B, normal from A to B."""
-    lx, ly = _local(rows, a, b)
+    lx, ly = rect_frame(rows, b, rows.circle_center[a, 0], rows.circle_center[a, 1])
     hw = rows.rect_half[b, 0]
     hh = rows.rect_half[b, 1]
     r = rows.circle_radius[a]

@@ -32,33 +32,23 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import (
     CONTACT,
     INTERSECTS,
-    LOCAL_XY,
     WorldRows,
     put,
+    rect_frame,
 )
-
-
-@kernel(LOCAL_XY, inline=True)
-def _local(rows: WorldRows, a: int, b: int) -> tuple[float, float]:
-    """Point ``a`` in rectangle ``b``'s frame: ``(d . x_axis, d . y_axis)``, ``d = p - centre``."""
-    cos = rows.rect_axis[b, 0]
-    sin = -rows.rect_axis[b, 1]
-    dx = rows.point_xy[a, 0] - rows.rect_center[b, 0]
-    dy = rows.point_xy[a, 1] - rows.rect_center[b, 1]
-    return dx * cos - dy * sin, dx * sin + dy * cos
 
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_rect(rows: WorldRows, a: int, b: int) -> bool:
     """Whether the point lies in the closed, possibly rotated, rectangle."""
-    lx, ly = _local(rows, a, b)
+    lx, ly = rect_frame(rows, b, rows.point_xy[a, 0], rows.point_xy[a, 1])
     return bool(abs(lx) <= rows.rect_half[b, 0] and abs(ly) <= rows.rect_half[b, 1])
 
 
 @kernel(CONTACT, inline=True)
 def contact_point_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     """Contact of a point inside a rectangle: pushed out through the nearest side."""
-    lx, ly = _local(rows, a, b)
+    lx, ly = rect_frame(rows, b, rows.point_xy[a, 0], rows.point_xy[a, 1])
     hw = rows.rect_half[b, 0]
     hh = rows.rect_half[b, 1]
     if abs(lx) > hw or abs(ly) > hh:
