@@ -12,10 +12,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle
+>>> cases = [((0, 0), (1.5, 0)), ((0, 0), (0, 3)), ((0, 0), (0, 2))]  # hit, miss, touching
 >>> a = b = Circle(1)
->>> cases = [((0, 0), (1.5, 0)), ((0, 0), (0, 3)), ((0, 0), (0, 2))]
->>> for pa, pb in cases:  # hit, miss, touching
-...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
 True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
 False None
 True Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))

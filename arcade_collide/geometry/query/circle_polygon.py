@@ -8,10 +8,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Polygon
+>>> centres = [(2.5, 1), (5, 5), (3, 1)]  # hit, miss, touching
 >>> a, b = Circle(1), Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
->>> centres = [(2.5, 1), (5, 5), (3, 1)]
->>> for c in centres:  # hit, miss, touching
-...     print(intersects(a, c, b, (0, 0)), contact(a, c, b, (0, 0)))
+>>> for c in centres: print(intersects(a, c, b, (0, 0)), contact(a, c, b, (0, 0)))
 True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0))
 False None
 True Contact(normal=(-1.0, 0.0), depth=0.0, point=(2.0, 1.0))
@@ -19,8 +18,6 @@ True Contact(normal=(-1.0, 0.0), depth=0.0, point=(2.0, 1.0))
 
 from __future__ import annotations
 
-from arcade_collide.geometry.query.convex import circle_convex_pair, never, polygon_outline
+from arcade_collide.geometry.query.convex import circle_convex_pair
 
-intersects_circle_polygon, contact_circle_polygon = circle_convex_pair(
-    "circle_polygon", polygon_outline, never
-)
+intersects_circle_polygon, contact_circle_polygon = circle_convex_pair("polygon")

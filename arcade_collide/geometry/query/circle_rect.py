@@ -16,10 +16,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Rect
->>> a, b = Circle(1), Rect(4, 2)
 >>> cases = [((2.5, 0), (0, 0)), ((2.8, 1.8), (0, 0)), ((0, 2), (0, 0))]
->>> for pa, pb in cases:  # hit, miss (corner region), touching
-...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+>>> a, b = Circle(1), Rect(4, 2)  # hit, miss (corner region), touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
 True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
 False None
 True Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))

@@ -11,10 +11,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Triangle
+>>> centres = [(2, -0.5), (5, 5), (2, -1)]  # hit, miss, touching
 >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
->>> centres = [(2, -0.5), (5, 5), (2, -1)]
->>> for c in centres:  # hit, miss, touching
-...     print(intersects(a, c, b, (0, 0)), contact(a, c, b, (0, 0)))
+>>> for c in centres: print(intersects(a, c, b, (0, 0)), contact(a, c, b, (0, 0)))
 True Contact(normal=(0.0, 1.0), depth=0.5, point=(2.0, 0.25))
 False None
 True Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))
@@ -22,9 +21,6 @@ True Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))
 
 from __future__ import annotations
 
-from arcade_collide.geometry.query.circle_outline import clockwise
-from arcade_collide.geometry.query.convex import circle_convex_pair, triangle_outline
+from arcade_collide.geometry.query.convex import circle_convex_pair
 
-intersects_circle_triangle, contact_circle_triangle = circle_convex_pair(
-    "circle_triangle", triangle_outline, clockwise
-)
+intersects_circle_triangle, contact_circle_triangle = circle_convex_pair("triangle")

@@ -9,6 +9,10 @@ share one SAT body, and circle-triangle and circle-polygon one circle-outline bo
 ``intersects_<a>_<b>`` and ``contact_<a>_<b>`` are compiled as if written out for
 it, and inlined into the dispatch chains like any pair kernel.
 
+The same-kind pairs (rectangle, triangle and polygon against their own kind) settle
+ties in a canonical order, so ``contact(a, b) == contact(b, a).flipped()`` holds bit
+for bit unless the two outlines coincide (:func:`.sat.sat_contact`).
+
 This module never imports esper or arcade.
 """
 
@@ -21,6 +25,7 @@ from arcade_collide.geometry.compiled import bind, kernel
 from arcade_collide.geometry.query.circle_outline import (
     circle_outline_contact,
     circle_outline_intersects,
+    clockwise,
 )
 from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, ROWS, WorldRows, types
 from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
@@ -93,20 +98,34 @@ def _circle_contact(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
     )
 
 
-def convex_pair(name: str, outline_a: Any, outline_b: Any, canonical: bool) -> tuple[Any, Any]:
-    """The kernels ``(intersects_<name>, contact_<name>)`` of a pair of outline kinds."""
-    outlines = {"OUTLINE_A": outline_a, "OUTLINE_B": outline_b}
+OUTLINES: dict[str, Any] = {
+    "rect": rect_outline,
+    "triangle": triangle_outline,
+    "polygon": polygon_outline,
+}
+"""The outline getter of each outline kind."""
+CLOCKWISE_TESTS: dict[str, Any] = {"triangle": clockwise, "polygon": never}
+"""The winding test of the outline kinds a circle meets through :mod:`.circle_outline`
+(the circle-rectangle pair has its own kernels)."""
+
+
+def convex_pair(kind_a: str, kind_b: str) -> tuple[Any, Any]:
+    """The kernels ``(intersects_<a>_<b>, contact_<a>_<b>)`` of two outline kinds; a tie
+    is settled in canonical order when the kinds are the same (see :func:`.sat.sat_contact`).
+    """
+    name = f"{kind_a}_{kind_b}"
+    outlines = {"OUTLINE_A": OUTLINES[kind_a], "OUTLINE_B": OUTLINES[kind_b]}
     return (
         bind(_intersects, f"intersects_{name}", INTERSECTS, **outlines),
-        bind(_contact, f"contact_{name}", CONTACT, **outlines, CANONICAL=canonical),
+        bind(_contact, f"contact_{name}", CONTACT, **outlines, CANONICAL=kind_a == kind_b),
     )
 
 
-def circle_convex_pair(name: str, outline_b: Any, clockwise: Any) -> tuple[Any, Any]:
-    """The kernels ``(intersects_<name>, contact_<name>)`` of circle against an outline kind
-    whose winding ``clockwise(v)`` tells."""
-    names = {"OUTLINE_B": outline_b, "CLOCKWISE": clockwise}
+def circle_convex_pair(kind_b: str) -> tuple[Any, Any]:
+    """The kernels ``(intersects_circle_<b>, contact_circle_<b>)`` of a circle against an
+    outline kind."""
+    names = {"OUTLINE_B": OUTLINES[kind_b], "CLOCKWISE": CLOCKWISE_TESTS[kind_b]}
     return (
-        bind(_circle_intersects, f"intersects_{name}", INTERSECTS, **names),
-        bind(_circle_contact, f"contact_{name}", CONTACT, **names),
+        bind(_circle_intersects, f"intersects_circle_{kind_b}", INTERSECTS, **names),
+        bind(_circle_contact, f"contact_circle_{kind_b}", CONTACT, **names),
     )

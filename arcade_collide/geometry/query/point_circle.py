@@ -11,10 +11,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Point
->>> a, b = Point(), Circle(5)
 >>> cases = [((1.0, 0.0), (0, 0)), ((6.0, 0.0), (0, 0)), ((3.0, 4.0), (0, 0))]
->>> for pa, pb in cases:  # hit, miss, touching
-...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+>>> a, b = Point(), Circle(5)  # hit, miss, touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
 True Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0))
 False None
 True Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))
@@ -26,13 +25,7 @@ import math
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    first_max,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, first_max, put
 
 
 @kernel(INTERSECTS, inline=True)

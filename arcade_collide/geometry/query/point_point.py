@@ -8,10 +8,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point
->>> a = b = Point()
 >>> cases = [((1.0, 2.0), (1.0, 2.0, 45.0)), ((1.0, 2.0), (1.0, 2.5)), ((0.0, 0.0), (-0.0, 0.0))]
->>> for pa, pb in cases:  # equal, apart, equal
-...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+>>> a = b = Point()  # equal, apart, equal
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
 True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 2.0))
 False None
 True Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 0.0))
@@ -21,12 +20,7 @@ from __future__ import annotations
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, put
 
 
 @kernel(INTERSECTS, inline=True)

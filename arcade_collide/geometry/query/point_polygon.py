@@ -15,10 +15,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point, Polygon
->>> a, b = Point(), Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
 >>> cases = [((1.5, 1.0), (0, 0)), ((1.0, -1.0), (0, 0)), ((1.0, 0.0), (0, 0))]
->>> for pa, pb in cases:  # hit, miss, touching
-...     print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+>>> a, b = Point(), Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])  # hit, miss, touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
 True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0))
 False None
 True Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))
@@ -30,12 +29,7 @@ import math
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, put
 
 
 @kernel("boolean(float64, float64, float64[:, ::1], int64)", inline=True)

@@ -6,10 +6,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Polygon, Rect
+>>> poses = [(1.5, 0), (5, 5), (2, 0)]  # hit, miss, touching
 >>> a, b = Rect(2, 2), Polygon([(0, -1), (1, 0), (0, 1), (-1, 0)])
->>> poses = [(1.5, 0), (5, 5), (2, 0)]
->>> for p in poses:  # hit, miss, touching
-...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+>>> for p in poses: print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
 True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
 False None
 True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.0))
@@ -17,8 +16,6 @@ True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.0))
 
 from __future__ import annotations
 
-from arcade_collide.geometry.query.convex import convex_pair, polygon_outline, rect_outline
+from arcade_collide.geometry.query.convex import convex_pair
 
-intersects_rect_polygon, contact_rect_polygon = convex_pair(
-    "rect_polygon", rect_outline, polygon_outline, canonical=False
-)
+intersects_rect_polygon, contact_rect_polygon = convex_pair("rect", "polygon")

@@ -8,10 +8,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Rect, Triangle
+>>> poses = [(0.5, -1), (5, 5), (1, 0)]  # hit, miss, touching
 >>> a, b = Rect(2, 2), Triangle((0, 0), (2, 0), (0, 2))
->>> poses = [(0.5, -1), (5, 5), (1, 0)]
->>> for p in poses:  # hit, miss, touching
-...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+>>> for p in poses: print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
 True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
 False None
 True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.5))
@@ -19,8 +18,6 @@ True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.5))
 
 from __future__ import annotations
 
-from arcade_collide.geometry.query.convex import convex_pair, rect_outline, triangle_outline
+from arcade_collide.geometry.query.convex import convex_pair
 
-intersects_rect_triangle, contact_rect_triangle = convex_pair(
-    "rect_triangle", rect_outline, triangle_outline, canonical=False
-)
+intersects_rect_triangle, contact_rect_triangle = convex_pair("rect", "triangle")

@@ -6,10 +6,9 @@ This module never imports esper or arcade.
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Polygon, Triangle
+>>> poses = [(-0.5, 0.5), (5, 5), (-1, 0.5)]  # hit, miss, touching
 >>> a, b = Triangle((0, 0), (2, 0), (0, 2)), Polygon([(0, 0), (1, 0), (1, 1), (0, 1)])
->>> poses = [(-0.5, 0.5), (5, 5), (-1, 0.5)]
->>> for p in poses:  # hit, miss, touching
-...     print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+>>> for p in poses: print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
 True Contact(normal=(-1.0, 0.0), depth=0.5, point=(0.25, 1.0))
 False None
 True Contact(normal=(-1.0, 0.0), depth=0.0, point=(0.0, 1.0))
@@ -17,8 +16,6 @@ True Contact(normal=(-1.0, 0.0), depth=0.0, point=(0.0, 1.0))
 
 from __future__ import annotations
 
-from arcade_collide.geometry.query.convex import convex_pair, polygon_outline, triangle_outline
+from arcade_collide.geometry.query.convex import convex_pair
 
-intersects_triangle_polygon, contact_triangle_polygon = convex_pair(
-    "triangle_polygon", triangle_outline, polygon_outline, canonical=False
-)
+intersects_triangle_polygon, contact_triangle_polygon = convex_pair("triangle", "polygon")
