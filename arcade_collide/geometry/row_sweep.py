@@ -126,16 +126,6 @@ def _sort_boxes(
             order[p] = by_x[by_row[p]]
 
 
-@kernel("int64(int64, int64, int64[::1], int64[::1], int64)", inline=True)
-def _record(i: int, j: int, out_i: Int64Array, out_j: Int64Array, count: int) -> int:
-    """Write pair ``(min, max)`` of rows ``i``, ``j`` at ``count`` if it fits; the new count
-    (counted on past the capacity, so the caller can size a second pass)."""
-    if count < len(out_i):
-        out_i[count] = min(i, j)
-        out_j[count] = max(i, j)
-    return count + 1
-
-
 @kernel(
     "int64(float64[::1], float64[::1], float64[::1], float64[::1], int64[::1], int64[::1],"
     " int64, float64, int64[::1], int64[::1], int64[::1])",
@@ -156,6 +146,7 @@ def _small_pairs(
 ) -> int:
     """Pairs among the ``ns`` small boxes (sorted: ``s*`` hold their sides, first row and
     last row), each row swept in x against itself and the row above; returns the count."""
+    cap = len(out_i)
     count = 0
     p = 0
     while p < ns:
@@ -177,7 +168,12 @@ def _small_pairs(
             q = a + 1
             while q < end and sx0[q] <= ax1:
                 if sy0[q] <= ay1 and ay0 <= sy1[q]:
-                    count = _record(order[a], order[q], out_i, out_j, count)
+                    if count < cap:
+                        i = order[a]
+                        j = order[q]
+                        out_i[count] = min(i, j)
+                        out_j[count] = max(i, j)
+                    count += 1
                 q += 1
             if up_end > end and sr1[a] > row:
                 bound = ax0 - two_w
@@ -186,7 +182,12 @@ def _small_pairs(
                 q = up
                 while q < up_end and sx0[q] <= ax1:
                     if ax0 <= sx1[q] and sy0[q] <= ay1 and ay0 <= sy1[q]:
-                        count = _record(order[a], order[q], out_i, out_j, count)
+                        if count < cap:
+                            i = order[a]
+                            j = order[q]
+                            out_i[count] = min(i, j)
+                            out_j[count] = max(i, j)
+                        count += 1
                     q += 1
         p = end
     return count
@@ -214,6 +215,7 @@ def _big_pairs(
 ) -> int:
     """Pairs of each big box (sorted after the ``ns`` small ones) with the small boxes of
     the rows it reaches and with the later big boxes; returns the count so far."""
+    cap = len(out_i)
     n = boxes.shape[0]
     rows = srow[:ns]
     for g in range(ns, n):
@@ -226,7 +228,11 @@ def _big_pairs(
         last = np.searchsorted(rows, r1[big], side="right")
         for q in range(first, last):
             if sx0[q] <= gx1 and gx0 <= sx1[q] and sy0[q] <= gy1 and gy0 <= sy1[q]:
-                count = _record(big, order[q], out_i, out_j, count)
+                if count < cap:
+                    j = order[q]
+                    out_i[count] = min(big, j)
+                    out_j[count] = max(big, j)
+                count += 1
         for h in range(g + 1, n):
             other = order[h]
             if (
@@ -235,7 +241,10 @@ def _big_pairs(
                 and boxes[other, 1] <= gy1
                 and gy0 <= boxes[other, 3]
             ):
-                count = _record(big, other, out_i, out_j, count)
+                if count < cap:
+                    out_i[count] = min(big, other)
+                    out_j[count] = max(big, other)
+                count += 1
     return count
 
 
