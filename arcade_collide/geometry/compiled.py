@@ -125,6 +125,18 @@ def kernel(signature: Any, *, inline: bool = False) -> Callable[[_F], _F]:
     return wrap
 
 
+def bind(template: Callable[..., Any], name: str, signature: Any, **names: Any) -> Any:
+    """Compile a copy of ``template`` named ``name`` in which each global name is bound
+    as ``names`` gives, inlined into its compiled callers (``kernel(signature,
+    inline=True)``).
+
+    numba freezes a global into the machine code, so the copy is what the template's
+    source would be with those names written in: the pair modules get their kernels
+    this way from one generic body (:mod:`.query.convex`).
+    """
+    return kernel(signature, inline=True)(_copy(template, name, names))
+
+
 def specialise(loop: Callable[..., Any], callee: Any, signature: Any, **names: Any) -> Any:
     """Compile one copy of the generic ``loop`` in which the global name ``KERNEL`` is
     ``callee``, a compiled kernel, and each further global name is bound as ``names``
@@ -137,9 +149,14 @@ def specialise(loop: Callable[..., Any], callee: Any, signature: Any, **names: A
     copy gets its own name (``<loop>_<callee>``) and so its own cache file.
     """
     name = f"{loop.__name__}_{callee.__name__}"
-    bound = {**loop.__globals__, **names, "KERNEL": callee}
-    copy = types.FunctionType(loop.__code__, bound, name)
+    return kernel(signature)(_copy(loop, name, {**names, "KERNEL": callee}))
+
+
+def _copy(template: Callable[..., Any], name: str, names: dict[str, Any]) -> Any:
+    """``template`` as a new function ``name`` whose globals are its module's with
+    ``names`` bound."""
+    copy = types.FunctionType(template.__code__, {**template.__globals__, **names}, name)
     copy.__qualname__ = name
-    copy.__module__ = loop.__module__
-    copy.__doc__ = loop.__doc__
-    return kernel(signature)(copy)
+    copy.__module__ = template.__module__
+    copy.__doc__ = template.__doc__
+    return copy

@@ -58,8 +58,11 @@ excess of ``AREA_TOLERANCE`` times the squared longest edge, i.e. points
 within about ``1e-12`` times the longest edge outside an edge count as
 touching; measured rounding errors stay below ``3e-16`` times that square.
 
-Degenerate (zero-area) triangles are rejected by :func:`point_in_triangle` and
-:func:`barycentric`; the per-method functions are unchecked fast paths.
+Each method ``point_in_triangle_<method>(p, a, b, c)`` takes the point and the
+three vertices (either winding) and returns True when ``p`` is inside or on the
+boundary. They are unchecked fast paths: finite pairs and a non-degenerate
+triangle are assumed. :func:`point_in_triangle` and :func:`barycentric` validate
+their arguments and reject degenerate (zero-area) triangles.
 
 This module never imports esper or arcade.
 """
@@ -130,24 +133,11 @@ def _angle(ux: float, uy: float, vx: float, vy: float) -> float:
 def point_in_triangle_angle_sum(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     """Angle-sum method: the six vertex angles to P add up to pi inside.
 
-    Unchecked fast path (finite pairs, non-degenerate triangle). Tolerance:
-    the sum may exceed pi by ``ANGLE_TOLERANCE`` radians (scale-free).
+    Tolerance: the sum may exceed pi by ``ANGLE_TOLERANCE`` radians (scale-free).
 
-    Args:
-        p: The point.
-        a: First vertex.
-        b: Second vertex.
-        c: Third vertex.
-
-    Returns:
-        True when ``p`` is inside or on the boundary.
-
-    >>> point_in_triangle_angle_sum((1, 1), (0, 0), (4, 0), (0, 4))
-    True
-    >>> point_in_triangle_angle_sum((3, 3), (0, 0), (4, 0), (0, 4))
-    False
-    >>> point_in_triangle_angle_sum((2, 2), (0, 0), (4, 0), (0, 4))
-    True
+    >>> points = [(1, 1), (3, 3), (2, 2)]  # hit, miss, touching
+    >>> [point_in_triangle_angle_sum(p, (0, 0), (4, 0), (0, 4)) for p in points]
+    [True, False, True]
     """
     px, py = p
     ax, ay = a
@@ -175,25 +165,12 @@ def point_in_triangle_angle_sum(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 def point_in_triangle_angle_compare(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     """Angle-comparison method: at each vertex, P is within the vertex's angle.
 
-    Unchecked fast path (finite pairs, non-degenerate triangle). Tolerance: an
-    angle may exceed the vertex angle by ``ANGLE_TOLERANCE`` radians
+    Tolerance: an angle may exceed the vertex angle by ``ANGLE_TOLERANCE`` radians
     (scale-free). Stops at the first vertex that fails.
 
-    Args:
-        p: The point.
-        a: First vertex.
-        b: Second vertex.
-        c: Third vertex.
-
-    Returns:
-        True when ``p`` is inside or on the boundary.
-
-    >>> point_in_triangle_angle_compare((1, 1), (0, 0), (4, 0), (0, 4))
-    True
-    >>> point_in_triangle_angle_compare((-1, 1), (0, 0), (4, 0), (0, 4))
-    False
-    >>> point_in_triangle_angle_compare((0, 4), (0, 0), (4, 0), (0, 4))
-    True
+    >>> points = [(1, 1), (-1, 1), (0, 4)]  # hit, miss, touching
+    >>> [point_in_triangle_angle_compare(p, (0, 0), (4, 0), (0, 4)) for p in points]
+    [True, False, True]
     """
     px, py = p
     # One vertex's test alone admits a wider region when its angle exceeds
@@ -213,25 +190,12 @@ def point_in_triangle_angle_compare(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 def point_in_triangle_same_side(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     """Same-side method: for every edge, P and the third vertex share a side.
 
-    Unchecked fast path (finite pairs, non-degenerate triangle). Exact on
-    integer coordinates up to ``2**24``; P on an edge's line (zero cross
+    Exact on integer coordinates up to ``2**24``; P on an edge's line (zero cross
     product) is on "both" sides, hence inside.
 
-    Args:
-        p: The point.
-        a: First vertex.
-        b: Second vertex.
-        c: Third vertex.
-
-    Returns:
-        True when ``p`` is inside or on the boundary.
-
-    >>> point_in_triangle_same_side((1, 1), (0, 0), (0, 4), (4, 0))
-    True
-    >>> point_in_triangle_same_side((5, 0), (0, 0), (0, 4), (4, 0))
-    False
-    >>> point_in_triangle_same_side((0, 0), (0, 0), (0, 4), (4, 0))
-    True
+    >>> points = [(1, 1), (5, 0), (0, 0)]  # hit, miss, touching
+    >>> [point_in_triangle_same_side(p, (0, 0), (0, 4), (4, 0)) for p in points]
+    [True, False, True]
     """
     px, py = p
     for (sx, sy), (ex, ey), (tx, ty) in ((a, b, c), (b, c, a), (c, a, b)):
@@ -249,8 +213,7 @@ def point_in_triangle_same_side(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     """Line-equation method, each edge measured from its own start (the default method).
 
-    Unchecked fast path (finite pairs, non-degenerate triangle). Exact on
-    integer coordinates up to ``2**24``.
+    Exact on integer coordinates up to ``2**24``.
 
     Why it is the default: ``benchmarks/bench_point_in_triangle.py`` measures it
     the fastest of the six, about 0.27 us per call in CPython against 0.27-0.28
@@ -261,21 +224,9 @@ def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     (:func:`~arcade_collide.geometry.query.point_triangle.intersects_point_triangle`)
     performs exactly its operations.
 
-    Args:
-        p: The point.
-        a: First vertex.
-        b: Second vertex.
-        c: Third vertex.
-
-    Returns:
-        True when ``p`` is inside or on the boundary.
-
-    >>> point_in_triangle_line_equation((1, 1), (0, 0), (4, 0), (0, 4))
-    True
-    >>> point_in_triangle_line_equation((1, -1), (0, 0), (4, 0), (0, 4))
-    False
-    >>> point_in_triangle_line_equation((2, 0), (0, 0), (4, 0), (0, 4))
-    True
+    >>> points = [(1, 1), (1, -1), (2, 0)]  # hit, miss, touching
+    >>> [point_in_triangle_line_equation(p, (0, 0), (4, 0), (0, 4)) for p in points]
+    [True, False, True]
     """
     px, py = p
     ax, ay = a
@@ -296,24 +247,11 @@ def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 def point_in_triangle_barycentric(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     """Barycentric method: ``u, v, w >= 0``, decided on the numerators.
 
-    Unchecked fast path (finite pairs, non-degenerate triangle). Exact on
-    integer coordinates up to ``2**24``: no division happens.
+    Exact on integer coordinates up to ``2**24``: no division happens.
 
-    Args:
-        p: The point.
-        a: First vertex.
-        b: Second vertex.
-        c: Third vertex.
-
-    Returns:
-        True when ``p`` is inside or on the boundary.
-
-    >>> point_in_triangle_barycentric((1, 1), (0, 0), (4, 0), (0, 4))
-    True
-    >>> point_in_triangle_barycentric((4, 4), (0, 0), (4, 0), (0, 4))
-    False
-    >>> point_in_triangle_barycentric((4, 0), (0, 0), (4, 0), (0, 4))
-    True
+    >>> points = [(1, 1), (4, 4), (4, 0)]  # hit, miss, touching
+    >>> [point_in_triangle_barycentric(p, (0, 0), (4, 0), (0, 4)) for p in points]
+    [True, False, True]
     """
     ax, ay = a
     abx, aby = b[0] - ax, b[1] - ay
@@ -332,26 +270,13 @@ def point_in_triangle_barycentric(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 def point_in_triangle_area(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
     """Area method: the three sub-triangles' areas add up to the triangle's.
 
-    Unchecked fast path (finite pairs, non-degenerate triangle). Tolerance:
-    the doubled area sum may exceed the doubled area by ``AREA_TOLERANCE``
-    times the squared longest edge, so the allowance scales with the triangle
-    (the seed's fixed 0.1 does not).
+    Tolerance: the doubled area sum may exceed the doubled area by ``AREA_TOLERANCE``
+    times the squared longest edge, so the allowance scales with the triangle (the
+    seed's fixed 0.1 does not).
 
-    Args:
-        p: The point.
-        a: First vertex.
-        b: Second vertex.
-        c: Third vertex.
-
-    Returns:
-        True when ``p`` is inside or on the boundary.
-
-    >>> point_in_triangle_area((1, 1), (0, 0), (4, 0), (0, 4))
-    True
-    >>> point_in_triangle_area((1, 5), (0, 0), (4, 0), (0, 4))
-    False
-    >>> point_in_triangle_area((0, 1), (0, 0), (4, 0), (0, 4))
-    True
+    >>> points = [(1, 1), (1, 5), (0, 1)]  # hit, miss, touching
+    >>> [point_in_triangle_area(p, (0, 0), (4, 0), (0, 4)) for p in points]
+    [True, False, True]
     """
     px, py = p
     ax, ay = a

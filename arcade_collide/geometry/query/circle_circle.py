@@ -9,6 +9,15 @@ circles of different radii (two identical circles at one place get
 ``(1.0, 0.0)`` both ways).
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Circle
+>>> cases = [((0, 0), (1.5, 0)), ((0, 0), (0, 3)), ((0, 0), (0, 2))]  # hit, miss, touching
+>>> a = b = Circle(1)
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
+False None
+True Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))
 """
 
 from __future__ import annotations
@@ -32,25 +41,7 @@ _UP = 2.0**600
 
 @kernel(INTERSECTS, inline=True)
 def intersects_circle_circle(rows: WorldRows, a: int, b: int) -> bool:
-    """True when the circles touch or overlap: ``|c_b - c_a|^2 <= (r_a + r_b)^2``.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the circle (B) in the circle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Circle
-    >>> intersects(Circle(1), (0, 0, 0), Circle(1), (1.5, 0, 0))
-    True
-    >>> intersects(Circle(1), (0, 0, 0), Circle(1), (3, 0, 0))
-    False
-    >>> intersects(Circle(1), (0, 0, 0), Circle(2), (3, 0, 0))  # touching
-    True
-    """
+    """True when the circles touch or overlap: ``|c_b - c_a|^2 <= (r_a + r_b)^2``."""
     dx = rows.circle_center[b, 0] - rows.circle_center[a, 0]
     dy = rows.circle_center[b, 1] - rows.circle_center[a, 1]
     rs = rows.circle_radius[a] + rows.circle_radius[b]
@@ -59,26 +50,7 @@ def intersects_circle_circle(rows: WorldRows, a: int, b: int) -> bool:
 
 @kernel(CONTACT, inline=True)
 def contact_circle_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of two circles, or None when they are apart.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the circle (B) in the circle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Circle
-    >>> contact(Circle(1), (0, 0, 0), Circle(1), (1.5, 0, 0))
-    Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
-    >>> contact(Circle(1), (0, 0, 0), Circle(1), (0, 3, 0)) is None
-    True
-    >>> contact(Circle(1), (0, 0, 0), Circle(1), (0, 2, 0))  # touching
-    Contact(normal=(0.0, 1.0), depth=0.0, point=(0.0, 1.0))
-    """
+    """Contact of two circles, or None when they are apart."""
     cx = rows.circle_center[a, 0]
     cy = rows.circle_center[a, 1]
     r = rows.circle_radius[a]

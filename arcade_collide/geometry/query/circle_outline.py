@@ -46,6 +46,15 @@ def clockwise(v: FloatArray) -> bool:
     return bool((v[1, 0] - ax) * (v[2, 1] - ay) - (v[1, 1] - ay) * (v[2, 0] - ax) < 0.0)
 
 
+@kernel("UniTuple(float64, 4)(float64[:, ::1], int64, boolean, int64)", inline=True)
+def _side(v: FloatArray, n: int, swap: bool, e: int) -> tuple[float, float, float, float]:
+    """Edge ``e`` of the outline (vertex order 0, 2, 1 with ``swap``): its start
+    ``(px, py)`` and its vector ``(ex, ey)`` to the next vertex."""
+    s = (n - e) % n if swap else e
+    f = (n - e - 1) % n if swap else (e + 1) % n
+    return v[s, 0], v[s, 1], v[f, 0] - v[s, 0], v[f, 1] - v[s, 1]
+
+
 @kernel(
     f"Tuple((float64, boolean, float64, float64, float64))({_CIRCLE_OUTLINE}, int64)",
     inline=True,
@@ -57,12 +66,7 @@ def _edge(
     puts the centre on the inner side, ``within`` says the edge is no farther than ``r``
     (decided exactly, see the module docstring) and ``(dx, dy)`` is the centre minus
     the edge's closest point, ``d2`` its square."""
-    s = (n - e) % n if swap else e
-    f = (n - e - 1) % n if swap else (e + 1) % n
-    px = v[s, 0]
-    py = v[s, 1]
-    ex = v[f, 0] - px
-    ey = v[f, 1] - py
+    px, py, ex, ey = _side(v, n, swap, e)
     wx = cx - px
     wy = cy - py
     cross = ex * wy - ey * wx
@@ -123,25 +127,18 @@ def circle_outline_contact(
         best = _INF
         k = 0
         for e in range(n):
-            s = (n - e) % n if swap else e
-            f = (n - e - 1) % n if swap else (e + 1) % n
-            px = v[s, 0]
-            py = v[s, 1]
-            ex = v[f, 0] - px
-            ey = v[f, 1] - py
+            px, py, ex, ey = _side(v, n, swap, e)
             cross = ex * (cy - py) - ey * (cx - px)
             length = math.sqrt(ex * ex + ey * ey)
             dist = cross / length if length > 0.0 else _INF
             if dist < best:
                 best = dist
                 k = e
-        s_k = (n - k) % n if swap else k
-        f_k = (n - k - 1) % n if swap else (k + 1) % n
-        ex = v[f_k, 0] - v[s_k, 0]
-        ey = v[f_k, 1] - v[s_k, 1]
+        _, _, ex, ey = _side(v, n, swap, k)
         length = math.sqrt(ex * ex + ey * ey)
-        nx = (v[s_k, 1] - v[f_k, 1]) / length
-        ny = (v[f_k, 0] - v[s_k, 0]) / length
+        # 0.0 - ey is start.y - end.y exactly (rounding is symmetric; equal values give 0.0).
+        nx = (0.0 - ey) / length
+        ny = ex / length
         depth = r + best
         qx = cx - best * nx
         qy = cy - best * ny

@@ -13,6 +13,15 @@ A centre inside the rectangle leaves through the nearer side pair: x on ties
 line, the positive one when the centre is exactly on it.
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Circle, Rect
+>>> cases = [((2.5, 0), (0, 0)), ((2.8, 1.8), (0, 0)), ((0, 2), (0, 0))]
+>>> a, b = Circle(1), Rect(4, 2)  # hit, miss (corner region), touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
+False None
+True Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))
 """
 
 from __future__ import annotations
@@ -24,23 +33,13 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import (
     CONTACT,
     INTERSECTS,
-    LOCAL_XY,
     TINY_SQUARED,
     WorldRows,
     first_max,
     first_min,
     put,
+    rect_frame,
 )
-
-
-@kernel(LOCAL_XY, inline=True)
-def _local(rows: WorldRows, a: int, b: int) -> tuple[float, float]:
-    """Centre of circle ``a`` in rectangle ``b``'s frame (its x axis is ``(cos, -sin)``)."""
-    ax = rows.rect_axis[b, 0]
-    ay = rows.rect_axis[b, 1]
-    dx = rows.circle_center[a, 0] - rows.rect_center[b, 0]
-    dy = rows.circle_center[a, 1] - rows.rect_center[b, 1]
-    return dx * ax + dy * ay, dy * ax - dx * ay
 
 
 @kernel("boolean(float64, float64, float64, float64, float64)", inline=True)
@@ -59,52 +58,15 @@ def _hit(lx: float, ly: float, hw: float, hh: float, r: float) -> bool:
 
 @kernel(INTERSECTS, inline=True)
 def intersects_circle_rect(rows: WorldRows, a: int, b: int) -> bool:
-    """True when circle A touches or overlaps rectangle B (centre-line method).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Circle, Rect
-    >>> intersects(Circle(1), (2.5, 0, 0), Rect(4, 2), (0, 0, 0))
-    True
-    >>> intersects(Circle(1), (2.8, 1.8, 0), Rect(4, 2), (0, 0, 0))  # corner region
-    False
-    >>> intersects(Circle(1), (3, 0, 0), Rect(4, 2), (0, 0, 0))  # tangent to a side
-    True
-    """
-    lx, ly = _local(rows, a, b)
+    """True when circle A touches or overlaps rectangle B (centre-line method)."""
+    lx, ly = rect_frame(rows, b, rows.circle_center[a, 0], rows.circle_center[a, 1])
     return _hit(lx, ly, rows.rect_half[b, 0], rows.rect_half[b, 1], rows.circle_radius[a])
 
 
 @kernel(CONTACT, inline=True)
 def contact_circle_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of circle A with rectangle B, normal from A to B.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Circle, Rect
-    >>> contact(Circle(1), (2.5, 0, 0), Rect(4, 2), (0, 0, 0))
-    Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
-    >>> contact(Circle(1), (0, 5, 0), Rect(4, 2), (0, 0, 0)) is None
-    True
-    >>> contact(Circle(1), (0, 2, 0), Rect(4, 2), (0, 0, 0))  # touching
-    Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 1.0))
-    """
-    lx, ly = _local(rows, a, b)
+    """Contact of circle A with rectangle B, normal from A to B."""
+    lx, ly = rect_frame(rows, b, rows.circle_center[a, 0], rows.circle_center[a, 1])
     hw = rows.rect_half[b, 0]
     hh = rows.rect_half[b, 1]
     r = rows.circle_radius[a]

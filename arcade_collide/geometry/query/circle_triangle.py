@@ -8,87 +8,19 @@ contact rule (a centre inside leaves through the nearest edge, the earlier
 edge on ties).
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Circle, Triangle
+>>> centres = [(2, -0.5), (5, 5), (2, -1)]  # hit, miss, touching
+>>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
+>>> for c in centres: print(intersects(a, c, b, (0, 0)), contact(a, c, b, (0, 0)))
+True Contact(normal=(0.0, 1.0), depth=0.5, point=(2.0, 0.25))
+False None
+True Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))
 """
 
 from __future__ import annotations
 
-from arcade_collide.geometry.arrays import FloatArray
-from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.circle_outline import (
-    circle_outline_contact,
-    circle_outline_intersects,
-    clockwise,
-)
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-)
+from arcade_collide.geometry.query.convex import circle_convex_pair
 
-
-@kernel(INTERSECTS, inline=True)
-def intersects_circle_triangle(rows: WorldRows, a: int, b: int) -> bool:
-    """True when circle A and triangle B touch or overlap (closed sets).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the triangle (B) in the triangle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Circle, Triangle
-    >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
-    >>> intersects(a, (2, -0.5, 0), b, (0, 0, 0))
-    True
-    >>> intersects(a, (5, 5, 0), b, (0, 0, 0))
-    False
-    >>> intersects(a, (2, -1, 0), b, (0, 0, 0))  # touching
-    True
-    """
-    v = rows.triangle_vertices[b]
-    return circle_outline_intersects(
-        rows.circle_center[a, 0],
-        rows.circle_center[a, 1],
-        rows.circle_radius[a],
-        v,
-        3,
-        clockwise(v),
-    )
-
-
-@kernel(CONTACT, inline=True)
-def contact_circle_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of circle A with triangle B, normal from A to B, or None.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the circle (A) in the circle arrays of ``rows``.
-        b: Row of the triangle (B) in the triangle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Circle, Triangle
-    >>> a, b = Circle(1), Triangle((0, 0), (4, 0), (0, 4))
-    >>> contact(a, (2, -0.5, 0), b, (0, 0, 0))
-    Contact(normal=(0.0, 1.0), depth=0.5, point=(2.0, 0.25))
-    >>> contact(a, (5, 5, 0), b, (0, 0, 0)) is None
-    True
-    >>> contact(a, (2, -1, 0), b, (0, 0, 0))  # touching
-    Contact(normal=(0.0, 1.0), depth=0.0, point=(2.0, 0.0))
-    """
-    v = rows.triangle_vertices[b]
-    return circle_outline_contact(
-        rows.circle_center[a, 0],
-        rows.circle_center[a, 1],
-        rows.circle_radius[a],
-        v,
-        3,
-        clockwise(v),
-        out,
-    )
+intersects_circle_triangle, contact_circle_triangle = circle_convex_pair("triangle")

@@ -115,8 +115,6 @@ INTERSECTS: Any = types.boolean(ROWS, types.int64, types.int64)
 """Signature of every boolean pair kernel."""
 CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])
 """Signature of every contact pair kernel."""
-LOCAL_XY: Any = types.UniTuple(types.float64, 2)(ROWS, types.int64, types.int64)
-"""Signature of a helper giving row ``a``'s centre in row ``b``'s frame."""
 _INDEX = types.int64[::1]
 INTERSECTS_CHAIN: Any = types.void(ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1])
 """Signature of the links of :func:`intersects_chain`."""
@@ -238,3 +236,16 @@ def first_min(a: float, b: float) -> float:
 def first_max(a: float, b: float) -> float:
     """Python's ``max(a, b)``: ``a`` unless ``b > a``."""
     return b if b > a else a
+
+
+@kernel(
+    types.UniTuple(types.float64, 2)(ROWS, types.int64, types.float64, types.float64), inline=True
+)
+def rect_frame(rows: WorldRows, b: int, x: float, y: float) -> tuple[float, float]:
+    """World point ``(x, y)`` in rectangle ``b``'s frame: ``(d . x_axis, d . y_axis)`` with
+    ``d = (x, y) - centre``, the x axis ``(cos, -sin)`` and the y axis ``(sin, cos)``."""
+    ax = rows.rect_axis[b, 0]
+    ay = rows.rect_axis[b, 1]
+    dx = x - rows.rect_center[b, 0]
+    dy = y - rows.rect_center[b, 1]
+    return dx * ax + dy * ay, dy * ax - dx * ay

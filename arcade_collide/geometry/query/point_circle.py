@@ -8,6 +8,15 @@ its boundary onto the point. A point exactly at the centre has no such
 direction and gets the fixed fallback normal ``(1.0, 0.0)`` with depth ``r``.
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Circle, Point
+>>> cases = [((1.0, 0.0), (0, 0)), ((6.0, 0.0), (0, 0)), ((3.0, 4.0), (0, 0))]
+>>> a, b = Point(), Circle(5)  # hit, miss, touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0))
+False None
+True Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))
 """
 
 from __future__ import annotations
@@ -16,36 +25,12 @@ import math
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    first_max,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, first_max, put
 
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_circle(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed disc.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the circle (B) in the circle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Circle, Point
-    >>> intersects(Point(), (1.0, 1.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (4.0, 4.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    False
-    >>> intersects(Point(), (3.0, 4.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    True
-    """
+    """Whether the point lies in the closed disc."""
     dx = rows.circle_center[b, 0] - rows.point_xy[a, 0]
     dy = rows.circle_center[b, 1] - rows.point_xy[a, 1]
     r = rows.circle_radius[b]
@@ -54,26 +39,7 @@ def intersects_point_circle(rows: WorldRows, a: int, b: int) -> bool:
 
 @kernel(CONTACT, inline=True)
 def contact_point_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a circle (see the module docstring for conventions).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the circle (B) in the circle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Circle, Point
-    >>> contact(Point(), (1.0, 0.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    Contact(normal=(-1.0, 0.0), depth=4.0, point=(3.0, 0.0))
-    >>> contact(Point(), (6.0, 0.0, 0.0), Circle(5), (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (3.0, 4.0, 0.0), Circle(5), (0.0, 0.0, 0.0))
-    Contact(normal=(-0.6, -0.8), depth=0.0, point=(3.0, 4.0))
-    """
+    """Contact of a point inside a circle (see the module docstring for conventions)."""
     px = rows.point_xy[a, 0]
     py = rows.point_xy[a, 1]
     dx = rows.circle_center[b, 0] - px

@@ -5,41 +5,27 @@ then has ``depth`` 0 and, since no direction is preferred, the fixed fallback
 normal ``(1.0, 0.0)``.
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Point
+>>> cases = [((1.0, 2.0), (1.0, 2.0, 45.0)), ((1.0, 2.0), (1.0, 2.5)), ((0.0, 0.0), (-0.0, 0.0))]
+>>> a = b = Point()  # equal, apart, equal
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 2.0))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 0.0))
 """
 
 from __future__ import annotations
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, put
 
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_point(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether two points coincide (exact equality of world coordinates).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the point (B) in the point arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Point
-    >>> intersects(Point(), (1.0, 2.0, 0.0), Point(), (1.0, 2.0, 45.0))
-    True
-    >>> intersects(Point(), (1.0, 2.0, 0.0), Point(), (1.0, 2.5, 0.0))
-    False
-    >>> intersects(Point(), (0.0, 0.0, 0.0), Point(), (-0.0, 0.0, 0.0))
-    True
-    """
+    """Whether two points coincide (exact equality of world coordinates)."""
     return bool(
         rows.point_xy[a, 0] == rows.point_xy[b, 0] and rows.point_xy[a, 1] == rows.point_xy[b, 1]
     )
@@ -47,26 +33,7 @@ def intersects_point_point(rows: WorldRows, a: int, b: int) -> bool:
 
 @kernel(CONTACT, inline=True)
 def contact_point_point(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of two points: only when they coincide.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the point (B) in the point arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Point
-    >>> contact(Point(), (1.0, 2.0, 0.0), Point(), (1.0, 2.0, 0.0))
-    Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 2.0))
-    >>> contact(Point(), (1.0, 2.0, 0.0), Point(), (3.0, 2.0, 0.0)) is None
-    True
-    >>> contact(Point(), (0.0, 0.0, 0.0), Point(), (0.0, 0.0, 90.0)).depth
-    0.0
-    """
+    """Contact of two points: only when they coincide."""
     px = rows.point_xy[a, 0]
     py = rows.point_xy[a, 1]
     if px != rows.point_xy[b, 0] or py != rows.point_xy[b, 1]:

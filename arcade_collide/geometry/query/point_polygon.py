@@ -12,6 +12,15 @@ to vertex ``i + 1``; equally near edges break to the lowest index.
 edge onto the point.
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Point, Polygon
+>>> cases = [((1.5, 1.0), (0, 0)), ((1.0, -1.0), (0, 0)), ((1.0, 0.0), (0, 0))]
+>>> a, b = Point(), Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])  # hit, miss, touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0))
+False None
+True Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))
 """
 
 from __future__ import annotations
@@ -20,12 +29,7 @@ import math
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, put
 
 
 @kernel("boolean(float64, float64, float64[:, ::1], int64)", inline=True)
@@ -45,26 +49,7 @@ def _inside(px: float, py: float, v: FloatArray, n: int) -> bool:
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_polygon(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed convex polygon.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the polygon (B) in the polygon arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Point, Polygon
-    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
-    >>> intersects(Point(), (1.0, 1.0, 0.0), square, (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (3.0, 1.0, 0.0), square, (0.0, 0.0, 0.0))
-    False
-    >>> intersects(Point(), (2.0, 2.0, 0.0), square, (0.0, 0.0, 0.0))
-    True
-    """
+    """Whether the point lies in the closed convex polygon."""
     return _inside(
         rows.point_xy[a, 0], rows.point_xy[a, 1], rows.polygon_vertices[b], rows.polygon_nverts[b]
     )
@@ -72,27 +57,7 @@ def intersects_point_polygon(rows: WorldRows, a: int, b: int) -> bool:
 
 @kernel(CONTACT, inline=True)
 def contact_point_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a convex polygon: pushed out through the nearest edge.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the polygon (B) in the polygon arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Point, Polygon
-    >>> square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
-    >>> contact(Point(), (1.5, 1.0, 0.0), square, (0.0, 0.0, 0.0))
-    Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 1.0))
-    >>> contact(Point(), (1.0, -1.0, 0.0), square, (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (1.0, 0.0, 0.0), square, (0.0, 0.0, 0.0))
-    Contact(normal=(0.0, 1.0), depth=0.0, point=(1.0, 0.0))
-    """
+    """Contact of a point inside a convex polygon: pushed out through the nearest edge."""
     px = rows.point_xy[a, 0]
     py = rows.point_xy[a, 1]
     v = rows.polygon_vertices[b]

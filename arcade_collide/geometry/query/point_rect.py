@@ -13,6 +13,15 @@ it, so moving the rectangle by ``normal * depth`` brings that side onto the
 point.
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Point, Rect
+>>> cases = [((1.5, 0.0), (0, 0)), ((1.9, 0.0), (0, 0, 90)), ((0.0, 2.0), (0, 0, 90))]
+>>> a, b = Point(), Rect(4, 2)  # hit, miss, touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
+False None
+True Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 2.0))
 """
 
 from __future__ import annotations
@@ -22,70 +31,23 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import (
     CONTACT,
     INTERSECTS,
-    LOCAL_XY,
     WorldRows,
     put,
+    rect_frame,
 )
-
-
-@kernel(LOCAL_XY, inline=True)
-def _local(rows: WorldRows, a: int, b: int) -> tuple[float, float]:
-    """Point ``a`` in rectangle ``b``'s frame: ``(d . x_axis, d . y_axis)``, ``d = p - centre``."""
-    cos = rows.rect_axis[b, 0]
-    sin = -rows.rect_axis[b, 1]
-    dx = rows.point_xy[a, 0] - rows.rect_center[b, 0]
-    dy = rows.point_xy[a, 1] - rows.rect_center[b, 1]
-    return dx * cos - dy * sin, dx * sin + dy * cos
 
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_rect(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed, possibly rotated, rectangle.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Point, Rect
-    >>> intersects(Point(), (1.0, 0.5, 0.0), Rect(4, 2), (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (1.9, 0.0, 0.0), Rect(4, 2), (0.0, 0.0, 90.0))
-    False
-    >>> intersects(Point(), (2.0, 1.0, 0.0), Rect(4, 2), (0.0, 0.0, 0.0))
-    True
-    """
-    lx, ly = _local(rows, a, b)
+    """Whether the point lies in the closed, possibly rotated, rectangle."""
+    lx, ly = rect_frame(rows, b, rows.point_xy[a, 0], rows.point_xy[a, 1])
     return bool(abs(lx) <= rows.rect_half[b, 0] and abs(ly) <= rows.rect_half[b, 1])
 
 
 @kernel(CONTACT, inline=True)
 def contact_point_rect(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a rectangle: pushed out through the nearest side.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the rectangle (B) in the rectangle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Point, Rect
-    >>> contact(Point(), (1.5, 0.0, 0.0), Rect(4, 2), (0.0, 0.0, 0.0))
-    Contact(normal=(-1.0, 0.0), depth=0.5, point=(1.75, 0.0))
-    >>> contact(Point(), (3.0, 0.0, 0.0), Rect(4, 2), (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (0.0, 2.0, 0.0), Rect(4, 2), (0.0, 0.0, 90.0))
-    Contact(normal=(0.0, -1.0), depth=0.0, point=(0.0, 2.0))
-    """
-    lx, ly = _local(rows, a, b)
+    """Contact of a point inside a rectangle: pushed out through the nearest side."""
+    lx, ly = rect_frame(rows, b, rows.point_xy[a, 0], rows.point_xy[a, 1])
     hw = rows.rect_half[b, 0]
     hh = rows.rect_half[b, 1]
     if abs(lx) > hw or abs(ly) > hh:

@@ -12,6 +12,15 @@ distance, so moving the triangle by ``normal * depth`` brings that edge onto
 the point.
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Point, Triangle
+>>> cases = [((1.0, 0.5), (0, 0)), ((1.0, 1.0), (0, 0, 180)), ((0.0, 2.0), (0, 0))]
+>>> a, b = Point(), Triangle((0, 0), (4, 0), (0, 4))  # hit, miss, touching
+>>> for pa, pb in cases: print(intersects(a, pa, b, pb), contact(a, pa, b, pb))
+True Contact(normal=(0.0, 1.0), depth=0.5, point=(1.0, 0.25))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 2.0))
 """
 
 from __future__ import annotations
@@ -20,12 +29,7 @@ import math
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-    put,
-)
+from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, put
 
 
 @kernel("boolean(float64, float64, float64[:, ::1])", inline=True)
@@ -46,52 +50,13 @@ def _inside(px: float, py: float, v: FloatArray) -> bool:
 
 @kernel(INTERSECTS, inline=True)
 def intersects_point_triangle(rows: WorldRows, a: int, b: int) -> bool:
-    """Whether the point lies in the closed triangle.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the triangle (B) in the triangle arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Point, Triangle
-    >>> tri = Triangle((0, 0), (4, 0), (0, 4))
-    >>> intersects(Point(), (1.0, 1.0, 0.0), tri, (0.0, 0.0, 0.0))
-    True
-    >>> intersects(Point(), (1.0, 1.0, 0.0), tri, (0.0, 0.0, 180.0))
-    False
-    >>> intersects(Point(), (12.0, 10.0, 0.0), tri, (10.0, 10.0, 0.0))
-    True
-    """
+    """Whether the point lies in the closed triangle."""
     return _inside(rows.point_xy[a, 0], rows.point_xy[a, 1], rows.triangle_vertices[b])
 
 
 @kernel(CONTACT, inline=True)
 def contact_point_triangle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of a point inside a triangle: pushed out through the nearest edge.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the point (A) in the point arrays of ``rows``.
-        b: Row of the triangle (B) in the triangle arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Point, Triangle
-    >>> tri = Triangle((0, 0), (4, 0), (0, 4))
-    >>> contact(Point(), (1.0, 0.5, 0.0), tri, (0.0, 0.0, 0.0))
-    Contact(normal=(0.0, 1.0), depth=0.5, point=(1.0, 0.25))
-    >>> contact(Point(), (3.0, 3.0, 0.0), tri, (0.0, 0.0, 0.0)) is None
-    True
-    >>> contact(Point(), (0.0, 2.0, 0.0), tri, (0.0, 0.0, 0.0))
-    Contact(normal=(1.0, 0.0), depth=0.0, point=(0.0, 2.0))
-    """
+    """Contact of a point inside a triangle: pushed out through the nearest edge."""
     px = rows.point_xy[a, 0]
     py = rows.point_xy[a, 1]
     v = rows.triangle_vertices[b]

@@ -3,82 +3,19 @@
 Exact for convex shapes, containment included (RTCD 5.2.1).
 
 This module never imports esper or arcade.
+
+>>> from arcade_collide.geometry.query.dispatch import contact, intersects
+>>> from arcade_collide.geometry.shapes import Polygon, Rect
+>>> poses = [(1.5, 0), (5, 5), (2, 0)]  # hit, miss, touching
+>>> a, b = Rect(2, 2), Polygon([(0, -1), (1, 0), (0, 1), (-1, 0)])
+>>> for p in poses: print(intersects(a, (0, 0), b, p), contact(a, (0, 0), b, p))
+True Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
+False None
+True Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.0))
 """
 
 from __future__ import annotations
 
-from arcade_collide.geometry.arrays import FloatArray
-from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import (
-    CONTACT,
-    INTERSECTS,
-    WorldRows,
-)
-from arcade_collide.geometry.query.sat import sat_contact, sat_intersects
+from arcade_collide.geometry.query.convex import convex_pair
 
-
-@kernel(INTERSECTS, inline=True)
-def intersects_rect_polygon(rows: WorldRows, a: int, b: int) -> bool:
-    """True when rectangle A and polygon B touch or overlap (closed sets).
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the rectangle (A) in the rectangle arrays of ``rows``.
-        b: Row of the polygon (B) in the polygon arrays of ``rows``.
-
-    Returns:
-        Whether the closed shapes share a point.
-
-    >>> from arcade_collide.geometry.query.dispatch import intersects
-    >>> from arcade_collide.geometry.shapes import Polygon, Rect
-    >>> a, b = Rect(2, 2), Polygon([(0, -1), (1, 0), (0, 1), (-1, 0)])
-    >>> intersects(a, (0, 0, 0), b, (1.5, 0, 0))
-    True
-    >>> intersects(a, (0, 0, 0), b, (5, 5, 0))
-    False
-    >>> intersects(a, (0, 0, 0), b, (2, 0, 0))  # touching
-    True
-    """
-    return sat_intersects(
-        rows.rect_vertices[a],
-        4,
-        2,
-        rows.polygon_vertices[b],
-        rows.polygon_nverts[b],
-        rows.polygon_nverts[b],
-    )
-
-
-@kernel(CONTACT, inline=True)
-def contact_rect_polygon(rows: WorldRows, a: int, b: int, out: FloatArray) -> bool:
-    """Contact of rectangle A with polygon B, normal from A to B, or None.
-
-    Args:
-        rows: The shapes in world space.
-        a: Row of the rectangle (A) in the rectangle arrays of ``rows``.
-        b: Row of the polygon (B) in the polygon arrays of ``rows``.
-        out: Output row ``(nx, ny, depth, px, py)``, the normal from A to B.
-
-    Returns:
-        False (``out`` untouched) when the shapes do not touch.
-
-    >>> from arcade_collide.geometry.query.dispatch import contact
-    >>> from arcade_collide.geometry.shapes import Polygon, Rect
-    >>> a, b = Rect(2, 2), Polygon([(0, -1), (1, 0), (0, 1), (-1, 0)])
-    >>> contact(a, (0, 0, 0), b, (1.5, 0, 0))
-    Contact(normal=(1.0, 0.0), depth=0.5, point=(0.75, 0.0))
-    >>> contact(a, (0, 0, 0), b, (5, 5, 0)) is None
-    True
-    >>> contact(a, (0, 0, 0), b, (2, 0, 0))  # touching
-    Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.0))
-    """
-    return sat_contact(
-        rows.rect_vertices[a],
-        4,
-        2,
-        rows.polygon_vertices[b],
-        rows.polygon_nverts[b],
-        rows.polygon_nverts[b],
-        False,
-        out,
-    )
+intersects_rect_polygon, contact_rect_polygon = convex_pair("rect", "polygon")

@@ -23,7 +23,10 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import first_max, first_min, put
 
 _INF = math.inf
-_OUTLINE = "float64[:, ::1], int64, int64"
+_OUTLINE = "Tuple((float64[:, ::1], int64, int64))"
+
+Outline = tuple[FloatArray, int, int]
+"""A convex outline ``(v, n, axes)``: vertex array, vertex count, number of axes."""
 
 
 @kernel("UniTuple(float64, 2)(float64[:, ::1], int64, int64)", inline=True)
@@ -45,41 +48,45 @@ def _extent(nx: float, ny: float, v: FloatArray, n: int) -> tuple[float, float]:
     return high, low
 
 
+@kernel(
+    "UniTuple(float64, 6)(float64[:, ::1], int64, float64[:, ::1], int64, int64, int64)",
+    inline=True,
+)
+def _project(
+    va: FloatArray, na: int, vb: FloatArray, nb: int, side: int, e: int
+) -> tuple[float, float, float, float, float, float]:
+    """Edge ``e`` of outline A (``side`` 0) or B (1) as an axis ``(nx, ny)`` and both
+    outlines' highest and lowest projections on it: ``(nx, ny, max_a, min_a, max_b, min_b)``."""
+    nx, ny = _axis(va if side == 0 else vb, na if side == 0 else nb, e)
+    max_a, min_a = _extent(nx, ny, va, na)
+    max_b, min_b = _extent(nx, ny, vb, nb)
+    return nx, ny, max_a, min_a, max_b, min_b
+
+
 @kernel(f"boolean({_OUTLINE}, {_OUTLINE})", inline=True)
-def sat_intersects(
-    va: FloatArray, na: int, axes_a: int, vb: FloatArray, nb: int, axes_b: int
-) -> bool:
+def sat_intersects(a: Outline, b: Outline) -> bool:
     """Whether two convex outlines touch or overlap (Ericson, RTCD 5.2.1 / 4.4.1).
 
     Two convex sets are disjoint exactly when some edge normal of either one
     separates their projections, so testing the edge normals ``(ey, -ex)`` of both
     outlines is exact; containment is caught because no axis then separates.
     """
+    va, na, axes_a = a
+    vb, nb, axes_b = b
     for side in range(2):
-        v = va if side == 0 else vb
-        n = na if side == 0 else nb
         for e in range(axes_a if side == 0 else axes_b):
-            nx, ny = _axis(v, n, e)
-            hi_a, lo_a = _extent(nx, ny, va, na)
-            hi_b, lo_b = _extent(nx, ny, vb, nb)
+            _, _, hi_a, lo_a, hi_b, lo_b = _project(va, na, vb, nb, side, e)
             if hi_a < lo_b or hi_b < lo_a:
                 return False
     return True
 
 
 @kernel(f"int64({_OUTLINE}, {_OUTLINE}, boolean, float64[::1])")
-def _sat_contact(
-    va: FloatArray,
-    na: int,
-    axes_a: int,
-    vb: FloatArray,
-    nb: int,
-    axes_b: int,
-    flip: bool,
-    out: FloatArray,
-) -> int:
+def _sat_contact(a: Outline, b: Outline, flip: bool, out: FloatArray) -> int:
     """0 when separated, else the contact into ``out`` (its normal reversed when
     ``flip``) and 2 if a tie decided it, 1 if not (see :func:`sat_contact`)."""
+    va, na, axes_a = a
+    vb, nb, axes_b = b
     best = _INF
     best_a = _INF
     best_b = _INF
@@ -89,12 +96,8 @@ def _sat_contact(
     k_backward = 0.0
     first = True
     for side in range(2):
-        v = va if side == 0 else vb
-        n = na if side == 0 else nb
         for e in range(axes_a if side == 0 else axes_b):
-            nx, ny = _axis(v, n, e)
-            max_a, min_a = _extent(nx, ny, va, na)
-            max_b, min_b = _extent(nx, ny, vb, nb)
+            nx, ny, max_a, min_a, max_b, min_b = _project(va, na, vb, nb, side, e)
             if max_a < min_b or max_b < min_a:
                 return 0
             forward = max_a - min_b
@@ -163,16 +166,7 @@ def _key_less(vb: FloatArray, nb: int, va: FloatArray, na: int) -> bool:
 
 
 @kernel(f"boolean({_OUTLINE}, {_OUTLINE}, boolean, float64[::1])")
-def sat_contact(
-    va: FloatArray,
-    na: int,
-    axes_a: int,
-    vb: FloatArray,
-    nb: int,
-    axes_b: int,
-    canonical: bool,
-    out: FloatArray,
-) -> bool:
+def sat_contact(a: Outline, b: Outline, canonical: bool, out: FloatArray) -> bool:
     """SAT contact of two convex outlines into ``out``; False (``out`` untouched) when apart.
 
     Axes are A's edge normals in edge order, then B's. On each axis the overlap is
@@ -194,7 +188,7 @@ def sat_contact(
     ``t`` overlap. It moves continuously with the shapes and does not single out an
     arbitrary vertex when edges lie flat against each other.
     """
-    found = _sat_contact(va, na, axes_a, vb, nb, axes_b, False, out)
-    if canonical and found == 2 and _key_less(vb, nb, va, na):
-        _sat_contact(vb, nb, axes_b, va, na, axes_a, True, out)
+    found = _sat_contact(a, b, False, out)
+    if canonical and found == 2 and _key_less(b[0], b[1], a[0], a[1]):
+        _sat_contact(b, a, True, out)
     return found > 0
