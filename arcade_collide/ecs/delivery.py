@@ -17,11 +17,15 @@ sprite callbacks):
   delivery is not in the list and gets the events of the next delivery.
 * An event ``dropped(event)`` rejects (a start naming an entity a handler deleted) goes
   to no handler and is recorded in :attr:`Delivery.dropped`.
+* A handler runs in the esper world it names (:attr:`Handler.world`; None: the world
+  current when the run began). When every handler of a run names one world, the run
+  switches to it once and back once; handlers of different worlds each get their own
+  switch. ``dropped`` must answer the same whichever world is current.
 
 API::
 
     delivery = Delivery("collision handler")
-    delivery.run(events, [Handler(func, registered), ...], changes, dropped=None)
+    delivery.run(events, [Handler(func, registered, world), ...], changes, dropped=None)
     ...                                   # more runs share the kept errors
     delivery.raise_first()                # after the last run
 
@@ -30,8 +34,12 @@ API::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from functools import partial
 from typing import Any, NamedTuple
+
+import esper
 
 
 class HandlerChanges:
@@ -54,6 +62,8 @@ class Handler(NamedTuple):
     """Called with each event."""
     registered: Callable[[], bool]
     """True while the handler should still get events."""
+    world: str | None = None
+    """The esper world the handler runs in; None: the world current when delivery began."""
 
 
 class Delivery:
@@ -103,6 +113,25 @@ class Delivery:
                 when the run began, ``registered`` is not asked.
             dropped: Called before each event's delivery; True skips the event.
         """
+        here = esper.current_world
+        worlds = {handler.world or here for handler in handlers}
+        if len(worlds) > 1:
+            handlers = [
+                Handler(partial(_call_in_world, world, call), registered)
+                if world is not None and world != here
+                else Handler(call, registered)
+                for call, registered, world in handlers
+            ]
+        with _switched_to(worlds.pop() if len(worlds) == 1 else here):
+            self._run(events, handlers, changes, dropped)
+
+    def _run(
+        self,
+        events: Sequence[Any],
+        handlers: Sequence[Handler],
+        changes: HandlerChanges,
+        dropped: Callable[[Any], bool] | None,
+    ) -> None:
         self.handed = 0
         errors = self.errors
         start = changes.count
@@ -111,7 +140,7 @@ class Delivery:
             if dropped is not None and dropped(event):
                 self.dropped.append(event)
                 continue
-            for call, registered in handlers:
+            for call, registered, _ in handlers:
                 if changes.count != start and not registered():
                     continue
                 try:
@@ -136,3 +165,22 @@ class Delivery:
                 if note is not None:
                     note(f"another {self.what} also raised: {later!r}")
             raise first
+
+
+@contextmanager
+def _switched_to(world: str) -> Iterator[None]:
+    """Make ``world`` the current esper world for the block (no switch if it already is)."""
+    previous = esper.current_world
+    if previous == world:
+        yield
+        return
+    esper.switch_world(world)
+    try:
+        yield
+    finally:
+        esper.switch_world(previous)
+
+
+def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> None:
+    with _switched_to(world):
+        call(event)

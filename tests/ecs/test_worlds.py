@@ -123,7 +123,7 @@ def test_another_esper_version_gets_the_public_fallbacks(
         kept = esper.create_entity(Position(0, 0), Shape(Circle(1)))
         esper.delete_entity(doomed)
         assert set(esper_internals.pending_deletions([doomed, kept])) == {doomed}
-        gone = esper_internals.pair_gone_check((Position, Shape))
+        gone = esper_internals.pair_gone_check()
         assert gone(CollisionEnded(doomed, kept, False))
         assert not gone(CollisionEnded(kept, kept, False))
         assert set(esper_internals.holders(Shape)) == {doomed, kept}
