@@ -179,7 +179,8 @@ class Router:
             raise
         finally:
             self._delivering = False
-        self._delivery.raise_first()
+        if self._delivery.errors:
+            self._delivery.raise_first()
 
     def end_removed(self, entity: int, body: Body) -> None:
         """End every pair of ``entity`` (being removed, with ``body``).
@@ -197,13 +198,21 @@ class Router:
             self.route(None)
 
     def _end_pair(self, body_a: Body, body_b: Body) -> None:
-        run = self._delivery.call
-        if body_a.on_end is not None:
-            run(body_a.on_end, body_b.sprite)
-        if body_b.on_end is not None:
-            run(body_b.on_end, body_a.sprite)
+        callback = body_a.on_end
+        if callback is not None:
+            try:
+                callback(body_b.sprite)
+            except Exception as error:  # re-raised by route
+                self._delivery.errors.append(error)
+        callback = body_b.on_end
+        if callback is not None:
+            try:
+                callback(body_a.sprite)
+            except Exception as error:  # re-raised by route
+                self._delivery.errors.append(error)
         if not (self._layers or self._pairs):
             return
+        run = self._delivery.call
         for layer_a, layer_b, _, end in list(self._layers):
             if end is None:
                 continue
@@ -224,13 +233,23 @@ class Router:
                     run(end, body_b.sprite, body_a.sprite)
 
     def _start_pair(self, body_a: Body, body_b: Body, contact: Contact) -> None:
-        run = self._delivery.call
-        if body_a.on_start is not None:
-            run(body_a.on_start, body_b.sprite, contact)
-        if body_b.on_start is not None:
-            run(body_b.on_start, body_a.sprite, contact.flipped())
+        # The sprites' own callbacks are called inline (most events reach only them),
+        # keeping exceptions as Delivery.call does.
+        callback = body_a.on_start
+        if callback is not None:
+            try:
+                callback(body_b.sprite, contact)
+            except Exception as error:  # re-raised by route
+                self._delivery.errors.append(error)
+        callback = body_b.on_start
+        if callback is not None:
+            try:
+                callback(body_a.sprite, contact.flipped())
+            except Exception as error:  # re-raised by route
+                self._delivery.errors.append(error)
         if not (self._pairs or self._layers):
             return
+        run = self._delivery.call
         forward = self._pairs.get((body_a.kind, body_b.kind))
         if forward is not None:
             for start in list(forward.start):

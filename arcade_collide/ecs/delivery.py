@@ -132,21 +132,24 @@ class Delivery:
         changes: HandlerChanges,
         dropped: Callable[[Any], bool] | None,
     ) -> None:
-        self.handed = 0
         errors = self.errors
         start = changes.count
-        for event in events:
-            self.handed += 1
-            if dropped is not None and dropped(event):
-                self.dropped.append(event)
-                continue
-            for call, registered, _ in handlers:
-                if changes.count != start and not registered():
+        handed = 0
+        try:
+            for event in events:
+                handed += 1
+                if dropped is not None and dropped(event):
+                    self.dropped.append(event)
                     continue
-                try:
-                    call(event)
-                except Exception as error:  # re-raised by raise_first
-                    errors.append(error)
+                for call, registered, _ in handlers:
+                    if changes.count != start and not registered():
+                        continue
+                    try:
+                        call(event)
+                    except Exception as error:  # re-raised by raise_first
+                        errors.append(error)
+        finally:
+            self.handed = handed
 
     def call(self, func: Callable[..., object], *args: Any) -> None:
         """Call ``func(*args)``, keeping an ``Exception`` for :meth:`raise_first`."""
