@@ -34,8 +34,7 @@ API::
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -115,14 +114,21 @@ class Delivery:
         """
         here = esper.current_world
         worlds = {handler.world or here for handler in handlers}
-        if len(worlds) > 1:
+        if worlds == {here} or not worlds:
+            self._run(events, handlers, changes, dropped)
+        elif len(worlds) == 1:
+            esper.switch_world(worlds.pop())
+            try:
+                self._run(events, handlers, changes, dropped)
+            finally:
+                esper.switch_world(here)
+        else:
             handlers = [
                 Handler(partial(_call_in_world, world, call), registered)
                 if world is not None and world != here
                 else Handler(call, registered)
                 for call, registered, world in handlers
             ]
-        with _switched_to(worlds.pop() if len(worlds) == 1 else here):
             self._run(events, handlers, changes, dropped)
 
     def _run(
@@ -170,20 +176,11 @@ class Delivery:
             raise first
 
 
-@contextmanager
-def _switched_to(world: str) -> Iterator[None]:
-    """Make ``world`` the current esper world for the block (no switch if it already is)."""
+def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> None:
+    """``call(event)`` with ``world`` the current esper world, the current one restored."""
     previous = esper.current_world
-    if previous == world:
-        yield
-        return
     esper.switch_world(world)
     try:
-        yield
+        call(event)
     finally:
         esper.switch_world(previous)
-
-
-def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> None:
-    with _switched_to(world):
-        call(event)
