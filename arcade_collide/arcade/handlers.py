@@ -18,8 +18,8 @@ start still owed its end. The router adds the bridge's own rules:
 * Callbacks run in the esper world that was current when
   :meth:`~arcade_collide.arcade.CollisionWorld.step` was called, not in the
   collision world: ``step`` names that world in the router's subscription
-  (:attr:`~arcade_collide.ecs.events.Subscription.world`), so the ECS delivery
-  switches to it once around the tick's events.
+  (:attr:`~arcade_collide.ecs.events.Subscription.world`, see :meth:`Router.hold`),
+  so the ECS delivery switches to it once around the tick's events.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from typing import Any
 
 import arcade
 
-from arcade_collide.ecs import CollisionEnded, CollisionStarted
+from arcade_collide.ecs import CollisionEnded, CollisionStarted, CollisionSystem, Subscription
 from arcade_collide.ecs.delivery import Delivery
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
@@ -99,8 +99,10 @@ class Router:
         self._delivering = False
         self._delivery = Delivery("collision callback")
         """Keeps the exceptions the callbacks of the event being delivered raised."""
+        self._weak_route: Callable[[CollisionStarted | CollisionEnded], None] | None = None
+        """The subscription's callback between steps (see :meth:`subscribe_weakly`)."""
 
-    def subscribe_weakly(self, system: Any) -> Any:
+    def subscribe_weakly(self, system: CollisionSystem) -> Subscription:
         """Subscribe :meth:`route` to ``system``'s events through a weak reference.
 
         The esper world keeps its CollisionSystem, and so the subscription, in a
@@ -114,7 +116,19 @@ class Router:
             if router is not None:
                 router.route(event)
 
+        self._weak_route = on_event
         return system.subscribe(on_started=on_event, on_ended=on_event)
+
+    def hold(self, subscription: Subscription, world: str) -> None:
+        """For one step: ``subscription`` calls :meth:`route` itself (no weak reference to
+        follow per event; the stepping world is alive anyway), in esper world ``world``."""
+        subscription.on_started = subscription.on_ended = self.route
+        subscription.world = world
+
+    def release(self, subscription: Subscription) -> None:
+        """Undo :meth:`hold` once the step is over."""
+        subscription.on_started = subscription.on_ended = self._weak_route
+        subscription.world = None
 
     # --- registration -------------------------------------------------------------------
 

@@ -442,12 +442,12 @@ class CollisionWorld:
             with self._in_world():
                 self._read_sprites()
                 self._stepping = True
-                self._subscription.world = caller
+                self._router.hold(self._subscription, caller)
                 try:
                     esper.process(delta_time)
                 finally:
                     self._stepping = False
-                    self._subscription.world = None
+                    self._router.release(self._subscription)
                     if self._kept is not None:  # see _write_back
                         _, rows, xy, angle = self._kept
                         self._kept = None
