@@ -212,21 +212,13 @@ class Router:
             self.route(None)
 
     def _end_pair(self, body_a: Body, body_b: Body) -> None:
-        callback = body_a.on_end
-        if callback is not None:
-            try:
-                callback(body_b.sprite)
-            except Exception as error:  # re-raised by route
-                self._delivery.errors.append(error)
-        callback = body_b.on_end
-        if callback is not None:
-            try:
-                callback(body_a.sprite)
-            except Exception as error:  # re-raised by route
-                self._delivery.errors.append(error)
+        run = self._delivery.call
+        if body_a.on_end is not None:
+            run(body_a.on_end, body_b.sprite)
+        if body_b.on_end is not None:
+            run(body_b.on_end, body_a.sprite)
         if not (self._layers or self._pairs):
             return
-        run = self._delivery.call
         for layer_a, layer_b, _, end in list(self._layers):
             if end is None:
                 continue
