@@ -92,6 +92,9 @@ def run_plugin(
     world.step(DT)
     pairs = len(world.contacts())
     times = timed(lambda: world.step(DT), warmup, ticks)
+    # The sprites' router is subscribed to the world's CollisionSystem: unsubscribed,
+    # esper.process alone delivers no sprite events.
+    world._subscription.unsubscribe()
     previous = esper.current_world
     esper.switch_world(world.name)
     ecs = timed(lambda: esper.process(DT), 1, ticks)

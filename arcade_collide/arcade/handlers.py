@@ -17,7 +17,9 @@ start still owed its end. The router adds the bridge's own rules:
   the current event has reached both sprites and the handlers.
 * Callbacks run in the esper world that was current when
   :meth:`~arcade_collide.arcade.CollisionWorld.step` was called, not in the
-  collision world.
+  collision world: ``step`` names that world in the router's subscription
+  (:attr:`~arcade_collide.ecs.events.Subscription.world`, see :meth:`Router.hold`),
+  so the ECS delivery switches to it once around the tick's events.
 """
 
 from __future__ import annotations
@@ -28,9 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import arcade
-import esper
 
-from arcade_collide.ecs import CollisionEnded, CollisionStarted
+from arcade_collide.ecs import CollisionEnded, CollisionStarted, CollisionSystem, Subscription
+from arcade_collide.ecs.delivery import Delivery
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -90,17 +92,17 @@ class Router:
         self.bodies = bodies
         self.active: dict[tuple[int, int], Contact] = {}
         """The pairs whose start was delivered and whose end was not, with that contact."""
-        self.caller_world: str | None = None
-        """The esper world callbacks run in (set by ``step``; None: the current one)."""
         self._pairs: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
         self._layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
         self._removal_ends: list[tuple[Body, Body]] = []
         """Pairs ended by a removal during delivery, due after the current event."""
         self._delivering = False
-        self._errors: list[Exception] = []
-        """Exceptions raised by the callbacks of the event being delivered."""
+        self._delivery = Delivery("collision callback")
+        """Keeps the exceptions the callbacks of the event being delivered raised."""
+        self._weak_route: Callable[[CollisionStarted | CollisionEnded], None] | None = None
+        """The subscription's callback between steps (see :meth:`subscribe_weakly`)."""
 
-    def subscribe_weakly(self, system: Any) -> Any:
+    def subscribe_weakly(self, system: CollisionSystem) -> Subscription:
         """Subscribe :meth:`route` to ``system``'s events through a weak reference.
 
         The esper world keeps its CollisionSystem, and so the subscription, in a
@@ -114,7 +116,19 @@ class Router:
             if router is not None:
                 router.route(event)
 
+        self._weak_route = on_event
         return system.subscribe(on_started=on_event, on_ended=on_event)
+
+    def hold(self, subscription: Subscription, world: str) -> None:
+        """For one step: ``subscription`` calls :meth:`route` itself (no weak reference to
+        follow per event; the stepping world is alive anyway), in esper world ``world``."""
+        subscription.on_started = subscription.on_ended = self.route
+        subscription.world = world
+
+    def release(self, subscription: Subscription) -> None:
+        """Undo :meth:`hold` once the step is over."""
+        subscription.on_started = subscription.on_ended = self._weak_route
+        subscription.world = None
 
     # --- registration -------------------------------------------------------------------
 
@@ -164,15 +178,7 @@ class Router:
             body_a, body_b = self.bodies[event.a], self.bodies[event.b]
             if not (body_a.on_end or body_b.on_end or self._pairs or self._layers):
                 return
-        errors: list[Exception] = []
-        self._errors = errors
         self._delivering = True
-        caller = self.caller_world
-        own = esper.current_world
-        if caller == own:
-            caller = None
-        if caller is not None:
-            esper.switch_world(caller)
         try:
             if contact is not None:
                 self._start_pair(body_a, body_b, contact)
@@ -181,12 +187,14 @@ class Router:
             while self._removal_ends:
                 ended_a, ended_b = self._removal_ends.pop(0)
                 self._end_pair(ended_a, ended_b)
+        except BaseException:
+            # KeyboardInterrupt, SystemExit: the event's kept exceptions go with it.
+            self._delivery.errors.clear()
+            raise
         finally:
             self._delivering = False
-            if caller is not None:
-                esper.switch_world(own)
-        if errors:
-            raise_first(errors, "another collision callback also raised")
+        if self._delivery.errors:
+            self._delivery.raise_first()
 
     def end_removed(self, entity: int, body: Body) -> None:
         """End every pair of ``entity`` (being removed, with ``body``).
@@ -203,14 +211,8 @@ class Router:
         if not self._delivering:
             self.route(None)
 
-    def _run(self, callback: Callable[..., Any], *args: Any) -> None:
-        try:
-            callback(*args)
-        except Exception as error:  # raised after the event
-            self._errors.append(error)
-
     def _end_pair(self, body_a: Body, body_b: Body) -> None:
-        run = self._run
+        run = self._delivery.call
         if body_a.on_end is not None:
             run(body_a.on_end, body_b.sprite)
         if body_b.on_end is not None:
@@ -237,22 +239,23 @@ class Router:
                     run(end, body_b.sprite, body_a.sprite)
 
     def _start_pair(self, body_a: Body, body_b: Body, contact: Contact) -> None:
-        errors = self._errors
+        # The sprites' own callbacks are called inline (most events reach only them),
+        # keeping exceptions as Delivery.call does.
         callback = body_a.on_start
         if callback is not None:
             try:
                 callback(body_b.sprite, contact)
-            except Exception as error:  # raised after the event
-                errors.append(error)
+            except Exception as error:  # re-raised by route
+                self._delivery.errors.append(error)
         callback = body_b.on_start
         if callback is not None:
             try:
                 callback(body_a.sprite, contact.flipped())
-            except Exception as error:  # raised after the event
-                errors.append(error)
+            except Exception as error:  # re-raised by route
+                self._delivery.errors.append(error)
         if not (self._pairs or self._layers):
             return
-        run = self._run
+        run = self._delivery.call
         forward = self._pairs.get((body_a.kind, body_b.kind))
         if forward is not None:
             for start in list(forward.start):
@@ -271,12 +274,3 @@ class Router:
             elif body_b.layer & layer_a and body_a.layer & layer_b:
                 run(start_fn, body_b.sprite, body_a.sprite, contact.flipped())
 
-
-def raise_first(errors: list[Exception], note: str) -> None:
-    """Raise ``errors[0]``, the later ones attached as notes (Python 3.11+)."""
-    first = errors[0]
-    add_note = getattr(first, "add_note", None)
-    if add_note is not None:
-        for later in errors[1:]:
-            add_note(f"{note}: {later!r}")
-    raise first

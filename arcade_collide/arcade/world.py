@@ -47,7 +47,6 @@ from arcade_collide.arcade.handlers import (
     EndHandler,
     Router,
     StartHandler,
-    raise_first,
     sprite_method,
 )
 from arcade_collide.arcade.lifetime import (
@@ -68,7 +67,9 @@ from arcade_collide.arcade.validation import (
     velocity_pair,
 )
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Velocity
-from arcade_collide.ecs.storage import POSITIONS, RowPool
+from arcade_collide.ecs.delivery import Delivery
+from arcade_collide.ecs.storage import RowPool
+from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -130,7 +131,8 @@ class CollisionWorld:
         self._row_of: dict[arcade.Sprite, int] = {}
         self._body_of_entity: dict[int, Body] = {}
         self._rows: IntArray = np.zeros(0, dtype=np.intp)
-        """Each row's row in the Position table (see :func:`_table_row`)."""
+        """Each row's ``pool_row`` in the Position table (:func:`_position_pool`); the
+        bodies keep the Positions alive, so the rows stay theirs."""
         self._derived = DerivedShapes()
         self._router = Router(self._body_of_entity)
         self._stepping = False
@@ -206,7 +208,7 @@ class CollisionWorld:
                 vx, vy = velocity_pair(velocity) if velocity is not None else (0.0, 0.0)
                 components.append(Velocity(vx, vy, angular=angular))
             entity = int(esper.create_entity(*components))
-            table_row = _table_row(position)
+            table_row = position.pool_row
         body = Body(
             sprite, entity, position, kind, geometry, hull, dict(shape_options),
             sprite_method(sprite, "on_collision_start"),
@@ -440,12 +442,12 @@ class CollisionWorld:
             with self._in_world():
                 self._read_sprites()
                 self._stepping = True
-                self._router.caller_world = caller
+                self._router.hold(self._subscription, caller)
                 try:
                     esper.process(delta_time)
                 finally:
                     self._stepping = False
-                    self._router.caller_world = None
+                    self._router.release(self._subscription)
                     if self._kept is not None:  # see _write_back
                         _, rows, xy, angle = self._kept
                         self._kept = None
@@ -523,17 +525,13 @@ class CollisionWorld:
         if self._closed:
             return
         self._closed = True
-        errors: list[Exception] = []
+        closing = Delivery("end callback")
         for body in list(self._bodies):
-            try:
-                self.remove_sprite(body.sprite)
-            except Exception as error:  # an end callback raised: finish closing first
-                errors.append(error)
+            closing.call(self.remove_sprite, body.sprite)
         self._subscription.unsubscribe()
         if not self._stepping:
             self._release_esper_world()
-        if errors:
-            raise_first(errors, "another end callback also raised")
+        closing.raise_first()
 
     def _release_esper_world(self) -> None:
         if not self._owns_world:
@@ -581,13 +579,7 @@ class _WriteBack(esper.Processor):
 
 def _position_pool() -> RowPool:
     """The Position table of the current esper world."""
-    return POSITIONS
-
-
-def _table_row(position: Position) -> int:
-    """The row of ``position`` in :func:`_position_pool` (the world keeps the Position
-    objects it created alive in its bodies, so the rows stay theirs)."""
-    return int(position._row)
+    return world_pools().positions
 
 
 def _store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None:

@@ -33,6 +33,12 @@ Event rules:
   :meth:`CollisionSystem.subscribe`, which holds callbacks strongly and returns a
   handle with ``unsubscribe()`` (also a context manager). No event object is built
   for an event name nobody listens to.
+* Worlds of handlers: handlers run in the system's own esper world, except a
+  subscription's callbacks when the subscription names another world
+  (``subscribe(world=name)`` or ``Subscription.world``): that world is then current
+  while they run, and the system's world again once delivery is over. When every
+  handler of the tick names the same world, delivery switches to it once per kind of
+  event, not per event.
 * Deleted entities: an entity deleted (even if esper has only marked it dead) or
   stripped of its Shape takes no part in the next tick, and each of its contacts ends
   with a :class:`CollisionEnded`: that is the one event that may name an entity that
@@ -98,7 +104,7 @@ from arcade_collide.ecs.events import (
     watch_handlers,
 )
 from arcade_collide.ecs.narrow_phase import touching_pairs
-from arcade_collide.ecs.table import TABLE_QUERY, table_for_current_world
+from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.arrays import BoolArray, IntArray
 from arcade_collide.geometry.contact import Contact
@@ -145,12 +151,14 @@ class CollisionSystem(esper.Processor):
         *,
         on_started: StartedHandler | None = None,
         on_ended: EndedHandler | None = None,
+        world: str | None = None,
     ) -> Subscription:
         """Call ``on_started`` / ``on_ended`` with this system's events until unsubscribed.
 
         The callbacks are held strongly (unlike ``esper.set_handler``), so lambdas work.
         Keyword-only, so that one callback meant for both kinds of event is not taken
-        silently for ``on_started`` alone.
+        silently for ``on_started`` alone. ``world`` names the esper world the callbacks
+        run in (None: the system's own; see the module docstring).
 
         >>> system = CollisionSystem()
         >>> with system.subscribe(on_started=lambda event: None) as sub:
@@ -159,7 +167,7 @@ class CollisionSystem(esper.Processor):
         >>> sub.active
         False
         """
-        sub = Subscription(self, on_started, on_ended)
+        sub = Subscription(self, on_started, on_ended, world)
         self._subscriptions.append(sub)
         return sub
 
@@ -293,7 +301,7 @@ class CollisionSystem(esper.Processor):
         for sub in self._subscriptions:
             callback = getattr(sub, attr)
             if callback is not None:
-                handlers.append(Handler(callback, partial(_active, sub)))
+                handlers.append(Handler(callback, partial(_active, sub), sub.world))
         return handlers
 
     def _deliver(self, ended: list[CollisionEnded], started: list[CollisionStarted]) -> None:
@@ -310,7 +318,7 @@ class CollisionSystem(esper.Processor):
             in_started = True
             if started:
                 handlers = self._handlers(ON_COLLISION_STARTED)
-                delivery.run(started, handlers, self._changes, pair_gone_check(TABLE_QUERY))
+                delivery.run(started, handlers, self._changes, pair_gone_check())
         except BaseException:
             # KeyboardInterrupt, SystemExit...: stop at once, but keep the books
             # balanced. Undelivered ended events wait for the next tick; pairs whose

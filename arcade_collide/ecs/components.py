@@ -49,6 +49,22 @@ class _Pooled:
         if row is not None:
             self._pool.release(row)
 
+    @property
+    def pool_row(self) -> int:
+        """The component's row in the pool of the esper world current when it was made.
+
+        That pool is ``world_pools().positions`` of that world for a :class:`Position`
+        (``.velocities`` for a :class:`Velocity`), see
+        :func:`~arcade_collide.ecs.world_state.world_pools`. The row stays the
+        component's for as long as the component object lives.
+
+        >>> from arcade_collide.ecs.world_state import world_pools
+        >>> p = Position(3, 4, angle=5)
+        >>> world_pools().positions.data[p.pool_row].tolist()
+        [3.0, 4.0, 5.0]
+        """
+        return self._row
+
     def _values(self) -> tuple[float, float, float]:
         x, y, third = self._pool.data[self._row].tolist()
         return x, y, third

@@ -17,11 +17,15 @@ sprite callbacks):
   delivery is not in the list and gets the events of the next delivery.
 * An event ``dropped(event)`` rejects (a start naming an entity a handler deleted) goes
   to no handler and is recorded in :attr:`Delivery.dropped`.
+* A handler runs in the esper world it names (:attr:`Handler.world`; None: the world
+  current when the run began). When every handler of a run names one world, the run
+  switches to it once and back once; handlers of different worlds each get their own
+  switch. ``dropped`` must answer the same whichever world is current.
 
 API::
 
     delivery = Delivery("collision handler")
-    delivery.run(events, [Handler(func, registered), ...], changes, dropped=None)
+    delivery.run(events, [Handler(func, registered, world), ...], changes, dropped=None)
     ...                                   # more runs share the kept errors
     delivery.raise_first()                # after the last run
 
@@ -31,7 +35,10 @@ API::
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any, NamedTuple
+
+import esper
 
 
 class HandlerChanges:
@@ -54,6 +61,8 @@ class Handler(NamedTuple):
     """Called with each event."""
     registered: Callable[[], bool]
     """True while the handler should still get events."""
+    world: str | None = None
+    """The esper world the handler runs in; None: the world current when delivery began."""
 
 
 class Delivery:
@@ -103,21 +112,50 @@ class Delivery:
                 when the run began, ``registered`` is not asked.
             dropped: Called before each event's delivery; True skips the event.
         """
-        self.handed = 0
+        here = esper.current_world
+        worlds = {handler.world or here for handler in handlers}
+        if worlds == {here} or not worlds:
+            self._run(events, handlers, changes, dropped)
+        elif len(worlds) == 1:
+            esper.switch_world(worlds.pop())
+            try:
+                self._run(events, handlers, changes, dropped)
+            finally:
+                esper.switch_world(here)
+        else:
+            handlers = [
+                Handler(partial(_call_in_world, world, call), registered)
+                if world is not None and world != here
+                else Handler(call, registered)
+                for call, registered, world in handlers
+            ]
+            self._run(events, handlers, changes, dropped)
+
+    def _run(
+        self,
+        events: Sequence[Any],
+        handlers: Sequence[Handler],
+        changes: HandlerChanges,
+        dropped: Callable[[Any], bool] | None,
+    ) -> None:
         errors = self.errors
         start = changes.count
-        for event in events:
-            self.handed += 1
-            if dropped is not None and dropped(event):
-                self.dropped.append(event)
-                continue
-            for call, registered in handlers:
-                if changes.count != start and not registered():
+        handed = 0
+        try:
+            for event in events:
+                handed += 1
+                if dropped is not None and dropped(event):
+                    self.dropped.append(event)
                     continue
-                try:
-                    call(event)
-                except Exception as error:  # re-raised by raise_first
-                    errors.append(error)
+                for call, registered, _ in handlers:
+                    if changes.count != start and not registered():
+                        continue
+                    try:
+                        call(event)
+                    except Exception as error:  # re-raised by raise_first
+                        errors.append(error)
+        finally:
+            self.handed = handed
 
     def call(self, func: Callable[..., object], *args: Any) -> None:
         """Call ``func(*args)``, keeping an ``Exception`` for :meth:`raise_first`."""
@@ -136,3 +174,13 @@ class Delivery:
                 if note is not None:
                     note(f"another {self.what} also raised: {later!r}")
             raise first
+
+
+def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> None:
+    """``call(event)`` with ``world`` the current esper world, the current one restored."""
+    previous = esper.current_world
+    esper.switch_world(world)
+    try:
+        call(event)
+    finally:
+        esper.switch_world(previous)

@@ -1,7 +1,7 @@
 """The one module that reads esper's private state; elsewhere only public esper API is used.
 
 esper 3.9 keeps the current world's state in module globals that ``switch_world`` swaps.
-Reading five of them saves per-tick work; each use has a public fallback that costs
+Reading four of them saves per-tick work; each use has a public fallback that costs
 more but gives the same answers (except :func:`entity_counter`, see there). The private
 reads are used only when the installed esper is the version this module was written
 for (:data:`WRITTEN_FOR`); any other version gets the fallbacks. Tests switch the
@@ -12,8 +12,7 @@ Private names read (esper 3.9):
 * ``_entity_count``: the id counter, replaced by ``clear_database``;
 * ``_dead_entities``: entities ``delete_entity`` marked dead but has not removed yet;
 * ``_components``: per component type, the set of entities holding one;
-* ``_get_components_cache`` and ``_cache_dirty``: esper's cached query answers, emptied
-  (at the next query) whenever an entity or component comes or goes.
+* ``_entities``: each entity's components (:func:`pair_gone_check`).
 
 The fallback for :func:`pair_gone_check` asks ``esper.entity_exists`` about every pair;
 for :func:`pending_deletions` about every entity; :func:`holders` runs a query.
@@ -22,6 +21,7 @@ for :func:`pending_deletions` about every entity; :func:`holders` runs a query.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
+from functools import partial
 from typing import Any
 
 import esper
@@ -102,38 +102,43 @@ def holders(component_type: type[Any]) -> Collection[int]:
     return frozenset(entity for entity, _ in esper.get_component(component_type))
 
 
-def pair_gone_check(query: tuple[type[Any], ...]) -> Callable[[Any], bool]:
-    """A check, for objects with entity ids ``a`` and ``b``, that either no longer exists.
+def pair_gone_check() -> Callable[[Any], bool]:
+    """A check, for objects with entity ids ``a`` and ``b``, that either no longer exists
+    in the current esper world, answering the same whichever world is current when it runs.
 
-    Made before handlers run, it asks esper about the entities only once one may have
-    gone: a deletion is pending, or an entity or component came or went at once (esper
-    then drops its cached answer to ``query``, even if a later query fills the cache
-    again). With the public fallbacks it always asks.
+    Delivery calls it while handlers of another world may be current. With the private
+    state it holds the world's ``_entities`` dict and ``_dead_entities`` set, which esper
+    3.9 edits in place (``clear_database`` included) for the world's whole life, and
+    looks the ids up there. The public fallback asks ``esper.entity_exists``, switching
+    to the world it was made in around the question when another world is current.
 
     >>> from typing import NamedTuple
     >>> class Pair(NamedTuple):
     ...     a: int
     ...     b: int
-    >>> gone = pair_gone_check(())
+    >>> gone = pair_gone_check()
     >>> entity = esper.create_entity()
     >>> gone(Pair(entity, entity)), gone(Pair(entity, entity + 1))
     (False, True)
     """
-    exists = esper.entity_exists
     if not _private:
-        return lambda pair: not (exists(pair.a) and exists(pair.b))
+        return partial(_gone_in_world, esper.current_world)
+    entities: dict[int, Any] = getattr(esper, "_entities")  # noqa: B009
     dead: set[int] = getattr(esper, "_dead_entities")  # noqa: B009
-    queries: dict[Any, Any] = getattr(esper, "_get_components_cache")  # noqa: B009
-    answer = None if getattr(esper, "_cache_dirty") else queries.get(query)  # noqa: B009
 
     def gone(pair: Any) -> bool:
-        if (
-            dead
-            or answer is None
-            or getattr(esper, "_cache_dirty")  # noqa: B009
-            or queries.get(query) is not answer
-        ):
-            return not (exists(pair.a) and exists(pair.b))
-        return False
+        a, b = pair.a, pair.b
+        return a not in entities or b not in entities or a in dead or b in dead
 
     return gone
+
+
+def _gone_in_world(world: str, pair: Any) -> bool:
+    current = esper.current_world
+    if current == world:
+        return not (esper.entity_exists(pair.a) and esper.entity_exists(pair.b))
+    esper.switch_world(world)
+    try:
+        return not (esper.entity_exists(pair.a) and esper.entity_exists(pair.b))
+    finally:
+        esper.switch_world(current)

@@ -147,11 +147,16 @@ class Subscription:
         system: CollisionSystem,
         on_started: StartedHandler | None,
         on_ended: EndedHandler | None,
+        world: str | None = None,
     ) -> None:
         self.on_started = on_started
         """Called with each :class:`CollisionStarted`, or None."""
         self.on_ended = on_ended
         """Called with each :class:`CollisionEnded`, or None."""
+        self.world = world
+        """The name of the esper world the callbacks run in (made current around the
+        delivery, the system's own restored after it); None: the system's own world.
+        May be changed between ticks."""
         self._system: CollisionSystem | None = system
 
     @property

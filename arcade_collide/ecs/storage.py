@@ -167,12 +167,3 @@ def _as_slice(rows: IntArray) -> IntArray | slice:
         return slice(int(rows[0]), int(rows[-1]) + 1)
     return rows
 
-
-POSITIONS = RowPool(3)
-"""The Position pool of esper's first ``"default"`` world (see
-:func:`arcade_collide.ecs.world_state.world_pools` for every world's pools). Kept for
-``arcade_collide.arcade.world``, which reads it, until that module asks for its own
-world's pools."""
-
-VELOCITIES = RowPool(3)
-"""The Velocity pool of esper's first ``"default"`` world, likewise."""

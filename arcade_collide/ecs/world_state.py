@@ -16,7 +16,7 @@ import esper
 
 from arcade_collide.ecs.delivery import HandlerChanges
 from arcade_collide.ecs.esper_internals import world_token
-from arcade_collide.ecs.storage import POSITIONS, VELOCITIES, RowPool
+from arcade_collide.ecs.storage import RowPool
 
 
 class WorldPools(NamedTuple):
@@ -40,10 +40,10 @@ class ShapeEpoch:
 class WorldState:
     """The ECS state of one esper world."""
 
-    def __init__(self, token: object, pools: WorldPools | None = None) -> None:
+    def __init__(self, token: object) -> None:
         self.token = token
         """The world's :func:`~arcade_collide.ecs.esper_internals.world_token`."""
-        self.pools = pools or WorldPools(RowPool(3), RowPool(3))
+        self.pools = WorldPools(RowPool(3), RowPool(3))
         self.shape_epoch = ShapeEpoch()
         self.handler_changes = HandlerChanges()
         """Bumped when a collision handler of the world is removed (or subscribed)."""
@@ -70,7 +70,7 @@ def world_state() -> WorldState:
     state = _states.get(name)
     if state is None or state.token is not token:
         forget_deleted_worlds()
-        state = WorldState(token, _default_pools() if name == "default" else None)
+        state = WorldState(token)
         _states[name] = state
     _last = (name, token, state)
     return state
@@ -85,25 +85,13 @@ def forget_deleted_worlds() -> None:
             del _states[stale]
 
 
-def _default_pools() -> WorldPools | None:
-    """The storage module's POSITIONS and VELOCITIES, for the first "default" world only."""
-    global _default_taken
-    if _default_taken:
-        return None
-    _default_taken = True
-    return WorldPools(POSITIONS, VELOCITIES)
-
-
-_default_taken = False
-
-
 def world_pools() -> WorldPools:
     """The Position and Velocity pools of the current esper world.
 
     A Position or Velocity takes its row in the pools of the world current when it is
     made. Code that writes a world's positions in bulk (the Arcade bridge) makes its
     components and calls this while its world is current, writes ``pools.positions.data``
-    rows (``component._row``) and then calls ``pools.positions.touch()`` so the world's
+    rows (``component.pool_row``) and then calls ``pools.positions.touch()`` so the world's
     shape table sees the change. Read ``.data`` afresh after creating components: the
     table is replaced when it grows.
 

@@ -11,7 +11,7 @@ import esper
 import pytest
 
 from arcade_collide.arcade import CollisionWorld
-from arcade_collide.ecs import CollisionSystem
+from arcade_collide.ecs import CollisionSystem, Position
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import Circle, Rect, Triangle
 
@@ -569,3 +569,34 @@ def test_a_closed_world_refuses_sprites_and_steps_and_closes_once() -> None:
     world.close()  # does nothing
     assert world.name not in esper.list_worlds()
 
+
+
+def test_a_world_made_and_stepped_from_a_game_world_reads_and_writes_poses() -> None:
+    esper.switch_world("game")
+    # The game's own Positions take rows in the game world's pool first, so a bridge
+    # that wrote the wrong world's pool would move these or miss its sprites.
+    game_positions = [Position(float(i), -1.0) for i in range(4)]
+    world = CollisionWorld()
+    try:
+        mover = Recorder(10, 10, center_x=0, center_y=0)
+        other = Recorder(10, 10, center_x=100, center_y=0)
+        world.add_sprite(mover, velocity=(60, 0), angular=90)
+        world.add_sprite(other)
+        world.step(DT)
+        assert mover.position == pytest.approx((1.0, 0.0))
+        assert mover.angle == pytest.approx(1.5)
+        other.position = (9.0, 0.0)  # a hand move, read at the next step
+        world.step(DT)
+        assert mover.position == pytest.approx((2.0, 0.0))
+        assert other.position == (9.0, 0.0) and mover.started and other.started
+        assert world.poses()[0].ravel().tolist() == pytest.approx([2.0, 0.0, 9.0, 0.0])
+        esper.switch_world(world.name)
+        held = [esper.component_for_entity(world.entity(s), Position) for s in (mover, other)]
+        esper.switch_world("game")
+        assert [(p.x, p.y) for p in held] == [pytest.approx((2.0, 0.0)), (9.0, 0.0)]
+        assert [(p.x, p.y) for p in game_positions] == [(float(i), -1.0) for i in range(4)]
+        assert esper.current_world == "game"
+    finally:
+        world.close()
+        esper.switch_world("default")
+        esper.delete_world("game")

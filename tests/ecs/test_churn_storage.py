@@ -115,7 +115,7 @@ def test_a_level_created_after_another_was_deleted_gets_consecutive_rows() -> No
     try:
         rows = [esper.create_entity(Position(k, 0), Velocity(1, 0), Shape(Circle(1)))
                 for k in range(300)]
-        positions = [esper.component_for_entity(e, Position)._row for e in rows]
+        positions = [esper.component_for_entity(e, Position).pool_row for e in rows]
         assert positions == list(range(positions[0], positions[0] + 300))
     finally:
         esper.switch_world(before)

@@ -372,7 +372,7 @@ def test_non_finite_position_raises_naming_the_entity_and_keeps_contacts() -> No
     before = system.contacts()
     names(log)
     # Only a direct write to the shared table can smuggle a NaN in (setters refuse it).
-    row = esper.component_for_entity(c, Position)._row
+    row = esper.component_for_entity(c, Position).pool_row
     pos_pool = world_pools().positions
     pos_pool.data[row, 0] = float("nan")
     pos_pool.touch()

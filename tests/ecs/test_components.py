@@ -19,7 +19,7 @@ def test_position_reads_and_writes_its_row() -> None:
     p = Position(1, 2, angle=30)
     assert (p.x, p.y, p.angle) == (1.0, 2.0, 30.0)
     p.x, p.y, p.angle = 5, -6, 90
-    assert world_pools().positions.data[p._row].tolist() == [5.0, -6.0, 90.0]
+    assert world_pools().positions.data[p.pool_row].tolist() == [5.0, -6.0, 90.0]
 
 
 @pytest.mark.parametrize("attr", ["x", "y", "angle"])
@@ -52,14 +52,14 @@ def test_non_numbers_are_type_errors() -> None:
 def test_rows_are_released_and_reused() -> None:
     pos_pool = world_pools().positions
     p = Position(1, 1)
-    row = p._row
+    row = p.pool_row
     assert row not in pos_pool._free
     del p
     gc.collect()
     assert row in pos_pool._free
     # Whatever row it gets, a new component starts from its own values.
     rows = [Position(2, 2) for _ in range(len(pos_pool._free) + 1)]
-    assert any(q._row == row for q in rows)
+    assert any(q.pool_row == row for q in rows)
     assert all((q.x, q.y, q.angle) == (2.0, 2.0, 0.0) for q in rows)
 
 
@@ -76,7 +76,7 @@ def test_pool_grows_and_keeps_values() -> None:
 def test_copies_get_their_own_rows() -> None:
     p = Position(3, 4, angle=5)
     for other in (copy.copy(p), copy.deepcopy(p), pickle.loads(pickle.dumps(p))):
-        assert other._row != p._row
+        assert other.pool_row != p.pool_row
         assert (other.x, other.y, other.angle) == (3.0, 4.0, 5.0)
         other.x = 100
         assert p.x == 3.0

@@ -10,6 +10,7 @@ import pytest
 
 from arcade_collide.ecs import (
     CollisionEnded,
+    CollisionStarted,
     CollisionSystem,
     MovementSystem,
     Position,
@@ -123,7 +124,7 @@ def test_another_esper_version_gets_the_public_fallbacks(
         kept = esper.create_entity(Position(0, 0), Shape(Circle(1)))
         esper.delete_entity(doomed)
         assert set(esper_internals.pending_deletions([doomed, kept])) == {doomed}
-        gone = esper_internals.pair_gone_check((Position, Shape))
+        gone = esper_internals.pair_gone_check()
         assert gone(CollisionEnded(doomed, kept, False))
         assert not gone(CollisionEnded(kept, kept, False))
         assert set(esper_internals.holders(Shape)) == {doomed, kept}
@@ -132,3 +133,84 @@ def test_another_esper_version_gets_the_public_fallbacks(
         esper_internals.use_private_state(previous)
     assert esper_internals.private_state_in_use()
     assert doomed in esper_internals.pending_deletions([])
+
+
+def three_touching_pairs(world: str) -> CollisionSystem:
+    """Six circles in ``world`` (current), touching in three pairs, and a system."""
+    for x in (0, 100, 200):
+        esper.create_entity(Position(x, 0), Shape(Circle(5)))
+        esper.create_entity(Position(x + 8, 0), Shape(Circle(5)))
+    system = CollisionSystem()
+    esper.add_processor(system)
+    return system
+
+
+def count_switches(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    switched: list[str] = []
+    switch = esper.switch_world
+
+    def counting(name: str) -> None:
+        switched.append(name)
+        switch(name)
+
+    monkeypatch.setattr(esper, "switch_world", counting)
+    return switched
+
+
+def test_a_subscription_naming_a_world_runs_there_with_one_switch_each_way(
+    world: str, other: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    system = three_touching_pairs(world)
+    seen: list[tuple[int, str]] = []
+    system.subscribe(on_started=lambda e: seen.append((e.a, esper.current_world)), world=other)
+    esper.switch_world(other)
+    esper.switch_world(world)
+    switched = count_switches(monkeypatch)
+    esper.process(1 / 60)
+    assert seen == [(1, other), (3, other), (5, other)]
+    assert switched == [other, world] and esper.current_world == world
+
+
+def test_handlers_of_two_worlds_each_run_in_their_own(
+    world: str, other: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    system = three_touching_pairs(world)
+    seen: list[tuple[str, int, str]] = []
+    system.subscribe(on_started=lambda e: seen.append(("own", e.a, esper.current_world)))
+    system.subscribe(
+        on_started=lambda e: seen.append(("other", e.a, esper.current_world)), world=other
+    )
+    esper.switch_world(other)
+    esper.switch_world(world)
+    switched = count_switches(monkeypatch)
+    esper.process(1 / 60)
+    assert seen == [
+        (name, a, world if name == "own" else other) for a in (1, 3, 5) for name in ("own", "other")
+    ]
+    assert switched == [other, world] * 3 and esper.current_world == world
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_a_start_is_dropped_when_a_handler_in_another_world_deleted_its_entity(
+    world: str, other: str, private: bool
+) -> None:
+    system = three_touching_pairs(world)
+    seen: list[int] = []
+
+    def delete_the_last_pair(event: CollisionStarted) -> None:
+        seen.append(event.a)
+        esper.switch_world(world)
+        esper.delete_entity(6)
+        esper.switch_world(other)
+
+    system.subscribe(on_started=delete_the_last_pair, world=other)
+    esper.switch_world(other)
+    for _ in range(7):  # entities 1 to 7 exist there: only the system's world counts
+        esper.create_entity()
+    esper.switch_world(world)
+    previous = esper_internals.use_private_state(private)
+    try:
+        esper.process(1 / 60)
+    finally:
+        esper_internals.use_private_state(previous)
+    assert seen == [1, 3] and system.touching() == [(1, 2), (3, 4)]
