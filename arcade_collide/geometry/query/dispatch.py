@@ -21,11 +21,14 @@ records (``pack``, or the ECS's own arrays) and run the kernel over all rows.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 from functools import partial
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from arcade_collide.geometry.arrays import (
     BatchContacts,
@@ -167,23 +170,37 @@ SLOTS = len(ShapeKind) ** 2
 kind pair (``kind_a <= kind_b``)."""
 
 
-def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> Any:
-    """Link one copy of ``loop`` per registered pair, in slot order (see
-    :mod:`~arcade_collide.geometry.query.kernel_base`); return the first link."""
+_KINDS = len(ShapeKind)
+
+
+def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> tuple[tuple[int, Any], ...]:
+    """Link one copy of ``loop`` per registered pair (see
+    :mod:`~arcade_collide.geometry.query.kernel_base`); return ``(slot, link)`` for every
+    link, the first link first.
+
+    The slots run in descending order. A link runs its slot's pairs, then every later
+    link, so a query of one pair (:func:`_one_pair`) enters the chain at its slot's
+    link: the cheapest pairs (points, circles) come last and pass through the fewest
+    empty links.
+    """
     link = end
-    for (kind_a, kind_b), entry in sorted(TABLE.items(), reverse=True):
+    links = []
+    for (kind_a, kind_b), entry in sorted(TABLE.items()):
         if not entry.swapped:
-            slot = kind_a * len(ShapeKind) + kind_b
+            slot = kind_a * _KINDS + kind_b
             link = specialise(loop, kernel_of(entry.pair), signature, SLOT=slot, NEXT=link)
-    return link
+            links.append((slot, link))
+    return tuple(reversed(links))
 
 
-run_intersects = _chain(
+_INTERSECTS_LINKS = _chain(
     intersects_chain, end_of_intersects, INTERSECTS_CHAIN, lambda p: p.intersects
 )
+_CONTACTS_LINKS = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
+run_intersects = _INTERSECTS_LINKS[0][1]
 """Every registered boolean kernel over a table's pairs grouped by slot:
 ``run_intersects(rows, i, j, order, counts, out)``."""
-run_contacts = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
+run_contacts = _CONTACTS_LINKS[0][1]
 """Every registered contact kernel over a table's pairs grouped by slot:
 ``run_contacts(rows, i, j, order, counts, hit, out)``."""
 
@@ -250,7 +267,7 @@ def _batch_table(a: object, b: object) -> tuple[WorldRows, Int64Array, Int64Arra
     kinds = np.repeat(np.array([kind_a, kind_b], dtype=np.int8), m)
     i = np.arange(m, dtype=np.int64)
     counts = np.zeros(SLOTS + 1, dtype=np.int64)
-    counts[min(kind_a, kind_b) * len(ShapeKind) + max(kind_a, kind_b) + 1 :] = m
+    counts[min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b) + 1 :] = m
     return world_rows(kinds, world, start), i, i + m, counts
 
 
@@ -261,16 +278,16 @@ def _batch_table(a: object, b: object) -> tuple[WorldRows, Int64Array, Int64Arra
 # arithmetic of ``pack`` (so the same world-space bits), and runs the chain on it.
 
 _POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
-_KINDS = len(ShapeKind)
 _NO_VERTICES = np.empty((0, 2))
-_GEOMETRY: Any = (types.int64, types.float64, types.float64, types.float64[:, ::1])
-_POSE: Any = (types.float64,) * 4
+_literal_unroll: Any = numba.literal_unroll  # numba's annotations are partial
+_GEOMETRY_TYPES: Any = (types.int64, types.float64, types.float64, types.float64[:, ::1])
+_POSE_TYPES: Any = (types.float64,) * 4
 _ONE_PAIR: Any = types.Tuple((types.boolean, *(types.float64,) * 5))(
-    types.boolean, *_GEOMETRY, *_GEOMETRY, *_POSE, *_POSE
+    types.boolean, *_GEOMETRY_TYPES, *_GEOMETRY_TYPES, *_POSE_TYPES, *_POSE_TYPES
 )
 
 
-@kernel(types.void(ROWS, types.int64, types.int64, *_POSE, *_GEOMETRY[1:]), inline=True)
+@kernel(types.void(ROWS, types.int64, types.int64, *_POSE_TYPES, *_GEOMETRY_TYPES[1:]), inline=True)
 def _place(
     rows: WorldRows,
     kind: int,
@@ -312,7 +329,6 @@ def _place(
         vertices[k, 0], vertices[k, 1] = world_point(x, y, cos, sin, local[v, 0], local[v, 1])
 
 
-@kernel(_ONE_PAIR)
 def _one_pair(
     contact: bool,
     kind_a: int, size_xa: float, size_ya: float, local_a: FloatArray,
@@ -354,53 +370,68 @@ def _one_pair(
     _place(rows, kind_b, row_b, xb, yb, cb, sb, size_xb, size_yb, local_b)
     i = np.zeros(1, dtype=np.int64)
     j = np.ones(1, dtype=np.int64)
+    slot = min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b)
     counts = np.zeros(SLOTS + 1, dtype=np.int64)
-    counts[min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b) + 1 :] = 1
+    counts[slot + 1 :] = 1
     hit = np.empty(1, dtype=np.bool_)
+    out = np.zeros((1, 5))
     if not contact:
-        run_intersects(rows, i, j, i, counts, hit)
+        for slot_link in _literal_unroll(_INTERSECTS_LINKS):
+            if slot_link[0] == slot:
+                slot_link[1](rows, i, j, i, counts, hit)
         return hit[0], 0.0, 0.0, 0.0, 0.0, 0.0
-    out = np.empty((1, 5))
-    run_contacts(rows, i, j, i, counts, hit, out)
+    for slot_link in _literal_unroll(_CONTACTS_LINKS):
+        if slot_link[0] == slot:
+            slot_link[1](rows, i, j, i, counts, hit, out)
     return hit[0], out[0, 0], out[0, 1], out[0, 2], out[0, 3], out[0, 4]
 
 
-_VERTICES: dict[int, tuple[weakref.ref[Any], FloatArray]] = {}
-"""Local vertex arrays of live shapes, by ``id``: shapes are frozen, so the array built
-for a shape's first query serves all its later ones."""
+# Unrolling the loops over (slot, link) pairs types the links as numba's first-class
+# functions, which numba flags as experimental with a warning at compile time.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+    _one_pair = kernel(_ONE_PAIR)(_one_pair)
+
+
+Geometry = tuple[int, float, float, FloatArray]
+"""A shape as :func:`_one_pair` takes it: kind, two sizes (a circle's radius; a
+rectangle's half width and height; else zeros) and local vertices (none for points
+and circles)."""
+
+_GEOMETRY: dict[int, tuple[weakref.ref[Any], Geometry]] = {}
+"""The :data:`Geometry` of live shapes, by ``id``: shapes are frozen, so the arrays built
+for a shape's first query serve all its later ones."""
 
 
 def _forget(key: int, ref: weakref.ref[Any]) -> None:
-    """Drop a collected shape's vertex array (unless its ``id`` already names another)."""
-    kept = _VERTICES.get(key)
+    """Drop a collected shape's entry (unless its ``id`` already names another shape)."""
+    kept = _GEOMETRY.get(key)
     if kept is not None and kept[0] is ref:
-        del _VERTICES[key]
+        del _GEOMETRY[key]
 
 
-def _local_vertices(shape: Rect | Triangle | Polygon) -> FloatArray:
+def _geometry(shape: object, name: str) -> Geometry:
+    """The :data:`Geometry` of ``shape`` (argument ``name``), kept while it lives."""
     key = id(shape)
-    kept = _VERTICES.get(key)
+    kept = _GEOMETRY.get(key)
     if kept is not None and kept[0]() is shape:
         return kept[1]
-    vertices = np.array(shape.local_vertices(), dtype=np.float64)
-    _VERTICES[key] = (weakref.ref(shape, partial(_forget, key)), vertices)
-    return vertices
-
-
-def _geometry(shape: object, name: str) -> tuple[int, float, float, FloatArray]:
-    """A shape's kind, sizes and local vertices as :func:`_one_pair` takes them."""
     kind = _SHAPE_KIND.get(type(shape))
     if kind is None:
         raise TypeError(
             f"{name} must be a Point, Circle, Rect, Triangle or Polygon, got {type(shape).__name__}"
         )
+    geometry: Geometry = (kind, 0.0, 0.0, _NO_VERTICES)
     if isinstance(shape, Circle):
-        return kind, shape.radius, 0.0, _NO_VERTICES
-    if isinstance(shape, Rect):
-        return kind, shape.half_width, shape.half_height, _local_vertices(shape)
-    if isinstance(shape, (Triangle, Polygon)):
-        return kind, 0.0, 0.0, _local_vertices(shape)
-    return kind, 0.0, 0.0, _NO_VERTICES
+        geometry = (kind, shape.radius, 0.0, _NO_VERTICES)
+    elif isinstance(shape, (Rect, Triangle, Polygon)):
+        vertices = np.array(shape.local_vertices(), dtype=np.float64)
+        if isinstance(shape, Rect):
+            geometry = (kind, shape.half_width, shape.half_height, vertices)
+        else:
+            geometry = (kind, 0.0, 0.0, vertices)
+    _GEOMETRY[key] = (weakref.ref(shape, partial(_forget, key)), geometry)
+    return geometry
 
 
 _PLAIN = frozenset((float, int))
