@@ -213,15 +213,9 @@ def world_point(
     " float64[:, ::1], float64[:, :, ::1], float64[:, :])"
 )
 def _place_vertices(
-    x: FloatArray,
-    y: FloatArray,
-    cos: FloatArray,
-    sin: FloatArray,
-    local_x: FloatArray,
-    local_y: FloatArray,
-    vertices: FloatArray,
-    boxes: FloatArray,
-) -> None:
+    x: FloatArray, y: FloatArray, cos: FloatArray, sin: FloatArray,
+    local_x: FloatArray, local_y: FloatArray, vertices: FloatArray, boxes: FloatArray,
+) -> None:  # fmt: skip
     for r in range(len(x)):
         px = x[r]
         py = y[r]
