@@ -440,8 +440,15 @@ def _pose(pose: object, name: str) -> tuple[float, float, float, float]:
     """``(x, y, cos, sin)`` of a pose checked by
     :func:`~arcade_collide.geometry.pose.parse_pose`, whose checks a tuple of two or
     three finite floats or ints passes by a quicker path to the same values."""
-    if type(pose) is tuple and 2 <= len(pose) <= 3:
-        x, y, angle = pose if len(pose) == 3 else (*pose, 0.0)
+    if type(pose) is tuple:
+        count = len(pose)
+        if count == 3:
+            x, y, angle = pose
+        elif count == 2:
+            x, y = pose
+            angle = 0.0
+        else:
+            x = y = angle = None  # parse_pose names the wrong length
         if type(x) in _PLAIN and type(y) in _PLAIN and type(angle) in _PLAIN:
             try:
                 x, y, angle = float(x), float(y), float(angle)
