@@ -198,30 +198,31 @@ def transform_columns(
     return world_x, world_y
 
 
+@kernel("UniTuple(float64, 2)(float64, float64, float64, float64, float64, float64)", inline=True)
+def world_point(
+    x: float, y: float, cos: float, sin: float, lx: float, ly: float
+) -> tuple[float, float]:
+    """:func:`~arcade_collide.geometry.pose.to_world` in compiled code: the local offset
+    ``(lx, ly)`` placed by the pose ``(x, y)`` turned by ``(cos, sin)``, the same
+    operations in the same order as :func:`transform`."""
+    return x + lx * cos + ly * sin, y - lx * sin + ly * cos
+
+
 @kernel(
     "void(float64[:], float64[:], float64[::1], float64[::1], float64[:, ::1],"
     " float64[:, ::1], float64[:, :, ::1], float64[:, :])"
 )
 def _place_vertices(
-    x: FloatArray,
-    y: FloatArray,
-    cos: FloatArray,
-    sin: FloatArray,
-    local_x: FloatArray,
-    local_y: FloatArray,
-    vertices: FloatArray,
-    boxes: FloatArray,
-) -> None:
+    x: FloatArray, y: FloatArray, cos: FloatArray, sin: FloatArray,
+    local_x: FloatArray, local_y: FloatArray, vertices: FloatArray, boxes: FloatArray,
+) -> None:  # fmt: skip
     for r in range(len(x)):
         px = x[r]
         py = y[r]
         c = cos[r]
         s = sin[r]
         for k in range(local_x.shape[0]):
-            lx = local_x[k, r]
-            ly = local_y[k, r]
-            wx = px + lx * c + ly * s
-            wy = py - lx * s + ly * c
+            wx, wy = world_point(px, py, c, s, local_x[k, r], local_y[k, r])
             vertices[r, k, 0] = wx
             vertices[r, k, 1] = wy
             if k == 0:

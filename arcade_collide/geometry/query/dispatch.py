@@ -13,32 +13,36 @@ pairs of its slot (:mod:`~arcade_collide.geometry.query.kernel_base`); they serv
 the queries below and :mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so
 no other dispatch exists.
 
-``intersects``/``contact`` validate their arguments, place the two shapes in a
-one-pair table (:func:`~arcade_collide.geometry.arrays.pack`) and run the pair's
-kernel on it. ``intersects_batch``/``contact_batch`` take world-space array
-records (``pack``, or the ECS's own arrays) and run the kernel over all rows.
+``intersects``/``contact`` validate their arguments in Python, then make one compiled
+call (:func:`_one_pair`) that places the two shapes in a one-pair table, with the
+arithmetic of :func:`~arcade_collide.geometry.arrays.pack`, and enters the chain at
+the pair's slot. ``intersects_batch``/``contact_batch`` take world-space array
+records (``pack``, or the ECS's own arrays) and run the chain over all rows.
 """
 
 from __future__ import annotations
 
+import warnings
+import weakref
+from functools import partial
 from typing import Any, NamedTuple
 
+import numba
 import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from arcade_collide.geometry import arrays
 from arcade_collide.geometry.arrays import (
     BatchContacts,
     BoolArray,
-    CircleArrays,
-    PointArrays,
+    FloatArray,
     PolygonArrays,
-    RectArrays,
     ShapeArrays,
-    TriangleArrays,
-    pack,
+    world_point,
 )
-from arcade_collide.geometry.compiled import specialise
+from arcade_collide.geometry.compiled import kernel, specialise
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.pose import parse_pose
+from arcade_collide.geometry.pose import parse_pose, rotation
 from arcade_collide.geometry.query.circle_circle import (
     contact_circle_circle,
     intersects_circle_circle,
@@ -55,12 +59,14 @@ from arcade_collide.geometry.query.circle_triangle import (
 from arcade_collide.geometry.query.kernel_base import (
     CONTACTS_CHAIN,
     INTERSECTS_CHAIN,
+    ROWS,
     Int64Array,
     WorldRows,
     contacts_chain,
     end_of_contacts,
     end_of_intersects,
     intersects_chain,
+    types,
     world_rows,
 )
 from arcade_collide.geometry.query.point_circle import contact_point_circle, intersects_point_circle
@@ -92,7 +98,15 @@ from arcade_collide.geometry.query.triangle_triangle import (
     contact_triangle_triangle,
     intersects_triangle_triangle,
 )
-from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape, ShapeKind
+from arcade_collide.geometry.shapes import (
+    SHAPE_TYPES,
+    AnyShape,
+    Circle,
+    Polygon,
+    Rect,
+    ShapeKind,
+    Triangle,
+)
 
 
 class Pair(NamedTuple):
@@ -154,44 +168,51 @@ SLOTS = len(ShapeKind) ** 2
 kind pair (``kind_a <= kind_b``)."""
 
 
-def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> Any:
-    """Link one copy of ``loop`` per registered pair, in slot order (see
-    :mod:`~arcade_collide.geometry.query.kernel_base`); return the first link."""
+_KINDS = len(ShapeKind)
+
+
+def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> tuple[tuple[int, Any], ...]:
+    """Link one copy of ``loop`` per registered pair (see
+    :mod:`~arcade_collide.geometry.query.kernel_base`); return ``(slot, link)`` for every
+    link, the first link first.
+
+    A link runs its slot's pairs, then every later link, so a query of one pair
+    (:func:`_one_pair`) enters the chain at its slot's link and passes through the
+    links after it. The pairs of simpler kinds come later (ordered by the larger kind,
+    then the smaller, descending): point and circle pairs pass through the fewest
+    links, polygon pairs, whose kernels cost most, through the most.
+    """
     link = end
-    for (kind_a, kind_b), entry in sorted(TABLE.items(), reverse=True):
+    links = []
+    for (kind_a, kind_b), entry in sorted(TABLE.items(), key=lambda item: item[0][::-1]):
         if not entry.swapped:
-            slot = kind_a * len(ShapeKind) + kind_b
+            slot = kind_a * _KINDS + kind_b
             link = specialise(loop, kernel_of(entry.pair), signature, SLOT=slot, NEXT=link)
-    return link
+            links.append((slot, link))
+    return tuple(reversed(links))
 
 
-run_intersects = _chain(
+_INTERSECTS_LINKS = _chain(
     intersects_chain, end_of_intersects, INTERSECTS_CHAIN, lambda p: p.intersects
 )
+_CONTACTS_LINKS = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
+run_intersects = _INTERSECTS_LINKS[0][1]
 """Every registered boolean kernel over a table's pairs grouped by slot:
 ``run_intersects(rows, i, j, order, counts, out)``."""
-run_contacts = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
+run_contacts = _CONTACTS_LINKS[0][1]
 """Every registered contact kernel over a table's pairs grouped by slot:
 ``run_contacts(rows, i, j, order, counts, hit, out)``."""
 
 
-_SHAPE_KIND: dict[type, ShapeKind] = {t: t.kind for t in SHAPE_TYPES}
+_SHAPE_KIND: dict[type, int] = {t: int(t.kind) for t in SHAPE_TYPES}
+"""Shape type -> kind number (a plain int: numba converts an IntEnum argument slowly)."""
 _ARRAYS_KIND: dict[type, ShapeKind] = {
-    PointArrays: ShapeKind.POINT,
-    CircleArrays: ShapeKind.CIRCLE,
-    RectArrays: ShapeKind.RECT,
-    TriangleArrays: ShapeKind.TRIANGLE,
-    PolygonArrays: ShapeKind.POLYGON,
+    arrays.PointArrays: ShapeKind.POINT,
+    arrays.CircleArrays: ShapeKind.CIRCLE,
+    arrays.RectArrays: ShapeKind.RECT,
+    arrays.TriangleArrays: ShapeKind.TRIANGLE,
+    arrays.PolygonArrays: ShapeKind.POLYGON,
 }
-
-
-def _shape_kind(shape: object, name: str) -> ShapeKind:
-    kind = _SHAPE_KIND.get(type(shape))
-    if kind is None:
-        raise TypeError(
-            f"{name} must be a Point, Circle, Rect, Triangle or Polygon, got {type(shape).__name__}"
-        )
-    return kind
 
 
 def _arrays_kind(arrays: object, name: str) -> ShapeKind:
@@ -202,15 +223,6 @@ def _arrays_kind(arrays: object, name: str) -> ShapeKind:
             f"PolygonArrays record, got {type(arrays).__name__}"
         )
     return kind
-
-
-def _batch_kinds(a: object, b: object) -> tuple[ShapeKind, ShapeKind]:
-    kinds = (_arrays_kind(a, "a"), _arrays_kind(b, "b"))
-    rows_a = len(a[0])  # type: ignore[index]
-    rows_b = len(b[0])  # type: ignore[index]
-    if rows_a != rows_b:
-        raise ValueError(f"a and b must have the same number of rows, got {rows_a} and {rows_b}")
-    return kinds
 
 
 def _join(a: ShapeArrays, b: ShapeArrays) -> ShapeArrays:
@@ -233,50 +245,233 @@ def _float_record(arrays: ShapeArrays) -> ShapeArrays:
     return type(arrays)(*(np.asarray(x, dtype=np.float64) for x in arrays))
 
 
-def _pair_rows(
-    a: ShapeArrays, kind_a: ShapeKind, b: ShapeArrays, kind_b: ShapeKind
-) -> tuple[WorldRows, Int64Array, Int64Array]:
-    """A table holding records ``a`` then ``b``, and the pairs of their rows ``(i, j)``."""
-    m = len(a[0])
-    a = _float_record(a)
-    b = _float_record(b)
+def _batch_table(a: object, b: object) -> tuple[WorldRows, Int64Array, Int64Array, Int64Array]:
+    """Check two batch records; return a table holding ``a`` then ``b``, the pairs of
+    their rows ``(i, j)`` and the slot bounds (see :data:`SLOTS`) of those pairs."""
+    kind_a = _arrays_kind(a, "a")
+    kind_b = _arrays_kind(b, "b")
+    m = len(a[0])  # type: ignore[index]
+    if len(b[0]) != m:  # type: ignore[index]
+        raise ValueError(
+            f"a and b must have the same number of rows, got {m} and {len(b[0])}"  # type: ignore[index]
+        )
+    first = _float_record(a)  # type: ignore[arg-type]
+    second = _float_record(b)  # type: ignore[arg-type]
     if kind_a == kind_b:
-        world = {kind_a: _join(a, b)}
+        world = {kind_a: _join(first, second)}
         start = {kind_a: 0}
     else:
-        world = {kind_a: a, kind_b: b}
+        world = {kind_a: first, kind_b: second}
         start = {kind_a: 0, kind_b: m}
     kinds = np.repeat(np.array([kind_a, kind_b], dtype=np.int8), m)
     i = np.arange(m, dtype=np.int64)
-    return world_rows(kinds, world, start), i, i + m
-
-
-def _one_slot(kind_a: ShapeKind, kind_b: ShapeKind, m: int) -> Int64Array:
-    """Slot bounds (see :data:`SLOTS`) for ``m`` pairs all of kinds ``(kind_a, kind_b)``."""
     counts = np.zeros(SLOTS + 1, dtype=np.int64)
-    counts[min(kind_a, kind_b) * len(ShapeKind) + max(kind_a, kind_b) + 1 :] = m
-    return counts
+    counts[min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b) + 1 :] = m
+    return world_rows(kinds, world, start), i, i + m, counts
 
 
-def _intersects_rows(
-    a: ShapeArrays, kind_a: ShapeKind, b: ShapeArrays, kind_b: ShapeKind
-) -> BoolArray:
-    """The boolean kernel of ``(kind_a, kind_b)`` on rows ``a[p]``, ``b[p]``."""
-    rows, i, j = _pair_rows(a, kind_a, b, kind_b)
-    out = np.empty(len(i), dtype=np.bool_)
-    run_intersects(rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), out)
-    return out
+# The scalar queries: each shape enters compiled code as its kind, two sizes (a
+# circle's radius; a rectangle's half width and height), its local vertices
+# (rectangles, triangles, polygons) and its pose (x, y and the rotation's cos, sin), as
+# scalars and one small array: each array argument costs a few tenths of a microsecond
+# to pass, a numba allocation tens of nanoseconds.
+
+_POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
+_NO_VERTICES = np.empty((0, 2))
+_literal_unroll: Any = numba.literal_unroll  # numba's annotations are partial
+_GEOMETRY_TYPES: Any = (types.int64, types.float64, types.float64, types.float64[:, ::1])
+_POSE_TYPES: Any = (types.float64,) * 4
+_ONE_PAIR: Any = types.Tuple((types.boolean, *(types.float64,) * 5))(
+    types.boolean, *_GEOMETRY_TYPES, *_GEOMETRY_TYPES, *_POSE_TYPES, *_POSE_TYPES
+)
 
 
-def _contact_rows(
-    a: ShapeArrays, kind_a: ShapeKind, b: ShapeArrays, kind_b: ShapeKind
-) -> BatchContacts:
-    """The contact kernel of ``(kind_a, kind_b)`` on rows ``a[p]``, ``b[p]``."""
-    rows, i, j = _pair_rows(a, kind_a, b, kind_b)
-    hit = np.empty(len(i), dtype=np.bool_)
-    out = np.empty((len(i), 5))
-    run_contacts(rows, i, j, i, _one_slot(kind_a, kind_b, len(i)), hit, out)
-    return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())
+@kernel(types.void(ROWS, types.int64, types.int64, *_POSE_TYPES, *_GEOMETRY_TYPES[1:]), inline=True)
+def _place(
+    rows: WorldRows,
+    kind: int,
+    r: int,
+    x: float,
+    y: float,
+    cos: float,
+    sin: float,
+    size_x: float,
+    size_y: float,
+    local: FloatArray,
+) -> None:
+    """Write one posed shape into row ``r`` of its kind's arrays of ``rows``, as
+    :func:`~arcade_collide.geometry.arrays.pack` computes them."""
+    if kind == _POINT:
+        rows.point_xy[r, 0] = x
+        rows.point_xy[r, 1] = y
+        return
+    if kind == _CIRCLE:
+        rows.circle_center[r, 0] = x
+        rows.circle_center[r, 1] = y
+        rows.circle_radius[r] = size_x
+        return
+    if kind == _RECT:
+        vertices = rows.rect_vertices[r]
+        rows.rect_center[r, 0] = x
+        rows.rect_center[r, 1] = y
+        rows.rect_axis[r, 0] = cos
+        rows.rect_axis[r, 1] = -sin
+        rows.rect_half[r, 0] = size_x
+        rows.rect_half[r, 1] = size_y
+    elif kind == _TRIANGLE:
+        vertices = rows.triangle_vertices[r]
+    else:
+        vertices = rows.polygon_vertices[r]
+        rows.polygon_nverts[r] = len(local)
+    for k in range(vertices.shape[0]):
+        v = min(k, len(local) - 1)  # a polygon narrower than the table repeats its last vertex
+        vertices[k, 0], vertices[k, 1] = world_point(x, y, cos, sin, local[v, 0], local[v, 1])
+
+
+def _one_pair(
+    contact: bool,
+    kind_a: int, size_xa: float, size_ya: float, local_a: FloatArray,
+    kind_b: int, size_xb: float, size_yb: float, local_b: FloatArray,
+    xa: float, ya: float, ca: float, sa: float,
+    xb: float, yb: float, cb: float, sb: float,
+) -> tuple[bool, float, float, float, float, float]:  # fmt: skip
+    """The pair kernel of two posed shapes, each given by :func:`_geometry` and
+    :func:`_pose` (the names as in :func:`_place`):
+    ``(touching, nx, ny, depth, px, py)``, the contact zeros when ``contact`` is False
+    or the shapes are apart."""
+    n = np.zeros(_KINDS, dtype=np.int64)
+    n[kind_a] += 1
+    n[kind_b] += 1
+    width = len(local_a) if kind_a == _POLYGON else 0
+    if kind_b == _POLYGON:
+        width = max(width, len(local_b))
+    kinds = np.empty(2, dtype=np.int8)
+    kinds[0] = kind_a
+    kinds[1] = kind_b
+    start = np.zeros(_KINDS, dtype=np.int64)
+    row_b = 1 if kind_a == kind_b else 0  # B's row in its kind's arrays
+    start[kind_b] = 1 - row_b
+    rows = WorldRows(
+        kinds,
+        start,
+        np.empty((n[_POINT], 2)),
+        np.empty((n[_CIRCLE], 2)),
+        np.empty(n[_CIRCLE]),
+        np.empty((n[_RECT], 2)),
+        np.empty((n[_RECT], 2)),
+        np.empty((n[_RECT], 2)),
+        np.empty((n[_RECT], 4, 2)),
+        np.empty((n[_TRIANGLE], 3, 2)),
+        np.empty((n[_POLYGON], width, 2)),
+        np.empty(n[_POLYGON], dtype=np.int64),
+    )
+    _place(rows, kind_a, 0, xa, ya, ca, sa, size_xa, size_ya, local_a)
+    _place(rows, kind_b, row_b, xb, yb, cb, sb, size_xb, size_yb, local_b)
+    i = np.zeros(1, dtype=np.int64)
+    j = np.ones(1, dtype=np.int64)
+    slot = min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b)
+    counts = np.zeros(SLOTS + 1, dtype=np.int64)
+    counts[slot + 1 :] = 1
+    hit = np.empty(1, dtype=np.bool_)
+    out = np.zeros((1, 5))
+    if not contact:
+        for slot_link in _literal_unroll(_INTERSECTS_LINKS):
+            if slot_link[0] == slot:
+                slot_link[1](rows, i, j, i, counts, hit)
+        return hit[0], 0.0, 0.0, 0.0, 0.0, 0.0
+    for slot_link in _literal_unroll(_CONTACTS_LINKS):
+        if slot_link[0] == slot:
+            slot_link[1](rows, i, j, i, counts, hit, out)
+    return hit[0], out[0, 0], out[0, 1], out[0, 2], out[0, 3], out[0, 4]
+
+
+# Unrolling the loops over (slot, link) pairs types the links as numba's first-class
+# functions, which numba flags as experimental with a warning at compile time.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+    _one_pair = kernel(_ONE_PAIR)(_one_pair)
+
+
+Geometry = tuple[int, float, float, FloatArray]
+"""A shape as :func:`_one_pair` takes it: kind, two sizes (a circle's radius; a
+rectangle's half width and height; else zeros) and local vertices (none for points
+and circles)."""
+
+_GEOMETRY: dict[int, tuple[weakref.ref[Any], Geometry]] = {}
+"""The :data:`Geometry` of live shapes, by ``id``: shapes are frozen, so the arrays built
+for a shape's first query serve all its later ones."""
+
+
+def _forget(key: int, ref: weakref.ref[Any]) -> None:
+    """Drop a collected shape's entry (unless its ``id`` already names another shape)."""
+    kept = _GEOMETRY.get(key)
+    if kept is not None and kept[0] is ref:
+        del _GEOMETRY[key]
+
+
+def _geometry(shape: object, name: str) -> Geometry:
+    """The :data:`Geometry` of ``shape`` (argument ``name``), kept while it lives."""
+    key = id(shape)
+    kept = _GEOMETRY.get(key)
+    if kept is not None and kept[0]() is shape:
+        return kept[1]
+    kind = _SHAPE_KIND.get(type(shape))
+    if kind is None:
+        raise TypeError(
+            f"{name} must be a Point, Circle, Rect, Triangle or Polygon, got {type(shape).__name__}"
+        )
+    geometry: Geometry = (kind, 0.0, 0.0, _NO_VERTICES)
+    if isinstance(shape, Circle):
+        geometry = (kind, shape.radius, 0.0, _NO_VERTICES)
+    elif isinstance(shape, (Rect, Triangle, Polygon)):
+        vertices = np.array(shape.local_vertices(), dtype=np.float64)
+        if isinstance(shape, Rect):
+            geometry = (kind, shape.half_width, shape.half_height, vertices)
+        else:
+            geometry = (kind, 0.0, 0.0, vertices)
+    _GEOMETRY[key] = (weakref.ref(shape, partial(_forget, key)), geometry)
+    return geometry
+
+
+_PLAIN = frozenset((float, int))
+
+
+def _pose(pose: object, name: str) -> tuple[float, float, float, float]:
+    """``(x, y, cos, sin)`` of a pose checked by
+    :func:`~arcade_collide.geometry.pose.parse_pose`, whose checks a tuple of two or
+    three finite floats or ints passes by a quicker path to the same values."""
+    if type(pose) is tuple:
+        count = len(pose)
+        if count == 3:
+            x, y, angle = pose
+        elif count == 2:
+            x, y = pose
+            angle = 0.0
+        else:
+            x = y = angle = None  # parse_pose names the wrong length
+        if type(x) in _PLAIN and type(y) in _PLAIN and type(angle) in _PLAIN:
+            try:
+                x, y, angle = float(x), float(y), float(angle)
+            except OverflowError:
+                pass  # an int beyond float range: parse_pose names it
+            else:
+                if (x - x) + (y - y) + (angle - angle) == 0.0:  # NaN unless all are finite
+                    return (x, y, 1.0, 0.0) if angle == 0.0 else (x, y, *rotation(angle))
+    x, y, angle = parse_pose(pose, name)
+    return (x, y, *rotation(angle))
+
+
+def _query(
+    contact: bool, shape_a: object, pose_a: object, shape_b: object, pose_b: object
+) -> tuple[bool, float, float, float, float, float]:
+    """Check the arguments of :func:`intersects` / :func:`contact`, then run the pair."""
+    return _one_pair(
+        contact,
+        *_geometry(shape_a, "shape_a"),
+        *_geometry(shape_b, "shape_b"),
+        *_pose(pose_a, "pose_a"),
+        *_pose(pose_b, "pose_b"),
+    )
 
 
 def intersects(shape_a: AnyShape, pose_a: object, shape_b: AnyShape, pose_b: object) -> bool:
@@ -304,12 +499,7 @@ def intersects(shape_a: AnyShape, pose_a: object, shape_b: AnyShape, pose_b: obj
     >>> intersects(Rect(2, 2), (0, 0), Rect(2, 2), (2, 0))  # sharing an edge
     True
     """
-    kind_a = _shape_kind(shape_a, "shape_a")
-    kind_b = _shape_kind(shape_b, "shape_b")
-    pa = parse_pose(pose_a, "pose_a")
-    pb = parse_pose(pose_b, "pose_b")
-    hit = _intersects_rows(pack([shape_a], [pa]), kind_a, pack([shape_b], [pb]), kind_b)
-    return bool(hit[0])
+    return _query(False, shape_a, pose_a, shape_b, pose_b)[0]
 
 
 def contact(shape_a: AnyShape, pose_a: object, shape_b: AnyShape, pose_b: object) -> Contact | None:
@@ -317,20 +507,10 @@ def contact(shape_a: AnyShape, pose_a: object, shape_b: AnyShape, pose_b: object
 
     The normal points from A to B; translating B by ``normal * depth`` leaves
     the shapes touching (see :class:`~arcade_collide.geometry.contact.Contact`).
-
-    Args:
-        shape_a: Any of Point, Circle, Rect, Triangle, Polygon.
-        pose_a: ``(x, y)`` or ``(x, y, angle)`` of A, angle in clockwise degrees.
-        shape_b: Any of the five shapes.
-        pose_b: The pose of B.
+    The arguments and the errors are those of :func:`intersects`.
 
     Returns:
         The contact, or None when the shapes do not touch.
-
-    Raises:
-        TypeError: a shape argument is not one of the five shapes, or a pose is
-            not a sequence of numbers.
-        ValueError: a pose has the wrong length or a NaN/infinite value.
 
     >>> from arcade_collide.geometry.shapes import Circle, Rect
     >>> contact(Circle(1), (2.5, 0), Rect(4, 2), (0, 0))
@@ -342,16 +522,8 @@ def contact(shape_a: AnyShape, pose_a: object, shape_b: AnyShape, pose_b: object
     >>> contact(Rect(2, 2), (0, 0), Rect(2, 2), (2, 0))  # sharing an edge
     Contact(normal=(1.0, 0.0), depth=0.0, point=(1.0, 0.0))
     """
-    kind_a = _shape_kind(shape_a, "shape_a")
-    kind_b = _shape_kind(shape_b, "shape_b")
-    pa = parse_pose(pose_a, "pose_a")
-    pb = parse_pose(pose_b, "pose_b")
-    found = _contact_rows(pack([shape_a], [pa]), kind_a, pack([shape_b], [pb]), kind_b)
-    if not found.hit[0]:
-        return None
-    nx, ny = found.normal[0].tolist()
-    px, py = found.point[0].tolist()
-    return Contact((nx, ny), float(found.depth[0]), (px, py))
+    hit, nx, ny, depth, px, py = _query(True, shape_a, pose_a, shape_b, pose_b)
+    return Contact((nx, ny), depth, (px, py)) if hit else None
 
 
 def intersects_batch(a: ShapeArrays, b: ShapeArrays) -> BoolArray:
@@ -379,34 +551,31 @@ def intersects_batch(a: ShapeArrays, b: ShapeArrays) -> BoolArray:
     >>> intersects_batch(rects, circles).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    kind_a, kind_b = _batch_kinds(a, b)
-    return _intersects_rows(a, kind_a, b, kind_b)
+    rows, i, j, counts = _batch_table(a, b)
+    out = np.empty(len(i), dtype=np.bool_)
+    run_intersects(rows, i, j, i, counts, out)
+    return out
 
 
 def contact_batch(a: ShapeArrays, b: ShapeArrays) -> BatchContacts:
     """Contacts of ``M`` pairs at once: row ``i`` is :func:`contact` of ``a[i]`` and ``b[i]``.
 
     Rows that do not touch have ``hit`` False and zeros elsewhere. Normals point
-    from side A to side B.
-
-    Args:
-        a: ``M`` shapes of one type (side A).
-        b: ``M`` shapes of one type (side B).
+    from side A to side B. The arguments and the errors are those of
+    :func:`intersects_batch`.
 
     Returns:
         The batch of contacts.
 
-    Raises:
-        TypeError: an argument is not one of the five array records.
-        ValueError: the two records have different row counts.
-
     >>> from arcade_collide.geometry.arrays import pack
     >>> from arcade_collide.geometry.shapes import Circle, Rect
-    >>> rects = pack([Rect(4, 2)] * 3, [(0, 0)] * 3)
-    >>> circles = pack([Circle(1)] * 3, [(2.5, 0), (5, 0), (3, 0)])
-    >>> r = contact_batch(rects, circles)
+    >>> r = contact_batch(pack([Rect(4, 2)] * 3, [(0, 0)] * 3),
+    ...                   pack([Circle(1)] * 3, [(2.5, 0), (5, 0), (3, 0)]))
     >>> r.hit.tolist(), r.depth.tolist(), r.normal[0].tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0], [1.0, -0.0])
     """
-    kind_a, kind_b = _batch_kinds(a, b)
-    return _contact_rows(a, kind_a, b, kind_b)
+    rows, i, j, counts = _batch_table(a, b)
+    hit = np.empty(len(i), dtype=np.bool_)
+    out = np.empty((len(i), 5))
+    run_contacts(rows, i, j, i, counts, hit, out)
+    return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from narrow_cases import KINDS, ORDERED_PAIRS, aabbs, posed, rotate_pose
+from narrow_cases import KINDS, ORDERED_PAIRS, aabbs, paired_scene, posed, rotate_pose
 
 import arcade_collide
 from arcade_collide.geometry.arrays import CircleArrays, RectArrays, ShapeArrays, pack, take
@@ -60,9 +60,14 @@ def test_table_fills_every_ordered_slot_from_fifteen_registrations() -> None:
         assert table[(b, a)].pair is entry.pair
 
 
-def test_the_chains_start_at_the_first_slot() -> None:
-    assert dispatch.run_intersects.__name__ == "intersects_chain_intersects_point_point"
-    assert dispatch.run_contacts.__name__ == "contacts_chain_contact_point_point"
+def test_the_chains_run_every_slot_simplest_kinds_last() -> None:
+    assert dispatch.run_intersects.__name__ == "intersects_chain_intersects_polygon_polygon"
+    assert dispatch.run_contacts.__name__ == "contacts_chain_contact_polygon_polygon"
+    slots = [slot for slot, _ in dispatch._INTERSECTS_LINKS]
+    pairs = sorted(((a, b) for a, b in dispatch.TABLE if a <= b), key=lambda p: (-p[1], -p[0]))
+    assert slots == [a * 5 + b for a, b in pairs]
+    assert slots[-3:] == [6, 1, 0]  # circle-circle, point-circle, point-point
+    assert [slot for slot, _ in dispatch._CONTACTS_LINKS] == slots
 
 
 def test_registering_out_of_order_or_twice_is_refused() -> None:
@@ -205,6 +210,43 @@ def test_scalar_equals_batch_and_hits_overlap_bounds(pair: tuple[ShapeKind, Shap
         assert box_a[1] <= box_b[3] and box_b[1] <= box_a[3]
 
     check()
+
+
+def _bits(values: object) -> bytes:
+    return np.asarray(values, dtype=np.float64).tobytes()
+
+
+@pytest.mark.parametrize("lattice", [False, True], ids=["random", "lattice"])
+@pytest.mark.parametrize("pair", ORDERED_PAIRS, ids=_ids)
+def test_scalar_results_equal_batch_results_bit_for_bit(
+    pair: tuple[ShapeKind, ShapeKind], lattice: bool
+) -> None:
+    """Every scalar answer is the batch answer, signed zeros included, whatever form
+    the pose takes (tuples of floats or ints, lists, numpy scalars)."""
+    n = 120
+    shapes_a, poses_a, shapes_b, poses_b = paired_scene(pair, n, 13, lattice, 0.0)
+    batch = contact_batch(pack(shapes_a, poses_a), pack(shapes_b, poses_b))
+    flags = intersects_batch(pack(shapes_a, poses_a), pack(shapes_b, poses_b))
+    assert 0 < int(flags.sum()) < n  # both outcomes occur
+    forms = [
+        lambda p: p,
+        lambda p: list(p),
+        lambda p: tuple(np.float64(v) for v in p),
+        lambda p: tuple(int(v) if v == int(v) else v for v in p),
+    ]
+    for k in range(n):
+        form = forms[k % len(forms)]
+        pa, pb = form(poses_a[k]), form(poses_b[k])
+        assert intersects(shapes_a[k], pa, shapes_b[k], pb) == bool(flags[k])
+        got = contact(shapes_a[k], pa, shapes_b[k], pb)
+        assert (got is not None) == bool(batch.hit[k])
+        row = (batch.normal[k], batch.depth[k], batch.point[k])
+        if got is None:
+            assert _bits(np.concatenate([np.ravel(v) for v in row])) == bytes(40)
+        else:
+            assert _bits([*got.normal, got.depth, *got.point]) == _bits(
+                np.concatenate([np.ravel(v) for v in row])
+            )
 
 
 def _moved(pose: tuple[float, float, float], dx: float, dy: float) -> tuple[float, float, float]:
