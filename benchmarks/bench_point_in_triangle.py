@@ -3,8 +3,9 @@
 Run: ``.venv/bin/python benchmarks/bench_point_in_triangle.py``
 
 Prints microseconds per call for each method's unchecked fast path (a point
-inside and a point outside) and for the validating ``point_in_triangle``. Best of several repeats; on a shared machine
-compare the ratios within one run rather than the absolute numbers.
+inside and a point outside) and for the validating ``point_in_triangle``. Best of
+several repeats; on a shared machine compare the ratios within one run rather than
+the absolute numbers.
 """
 
 from __future__ import annotations
