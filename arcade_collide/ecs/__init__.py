@@ -10,20 +10,9 @@
     sub = collisions.subscribe(on_started=print, on_ended=print)  # held strongly
     esper.process(1 / 60)                                          # dt in seconds
 
-Data-oriented design: Position and Velocity objects are handles on rows of numpy row
-pools, one pair of pools per esper world (:mod:`~arcade_collide.ecs.storage`,
-:mod:`~arcade_collide.ecs.world_state`), so a tick moves every entity with a few
-array operations. Per-entity Python work happens only when the world's structure
-changes (esper hands back the same cached component list otherwise) or a Shape is
-edited. One writer per piece of data: MovementSystem writes positions; only the
-world-space shape table's refresh (:mod:`~arcade_collide.ecs.table`) writes world
-shapes and boxes; CollisionSystem runs the stages after it (broad phase, narrow
-phase, contact state, delivery: :mod:`~arcade_collide.ecs.collision` lists them and
-states the event rules). Only :mod:`~arcade_collide.ecs.esper_internals` reads
-esper's private state.
-
-Nothing here imports arcade, and no geometry is done inline: the systems call
-:mod:`arcade_collide.geometry`.
+Position and Velocity are handles on per-world numpy row pools
+(:mod:`~arcade_collide.ecs.storage`); :mod:`~arcade_collide.ecs.collision` lists the
+stages of a tick and states the event rules. Nothing here imports arcade.
 """
 
 from arcade_collide.ecs.collision import CollisionSystem

@@ -26,19 +26,14 @@ Event rules:
   subscriptions in the order they were made (esper keeps its handlers in a set, so
   among several esper handlers the order is esper's; subscriptions are ordered).
   esper keeps only weak references to handlers: a lambda given to
-  ``esper.set_handler`` is dropped at once and never called (the system makes esper
-  warn with a :class:`~arcade_collide.ecs.events.HandlerDroppedWarning` when that
-  happens), and
+  ``esper.set_handler`` is dropped at once (with a
+  :class:`~arcade_collide.ecs.events.HandlerDroppedWarning`), and
   ``esper.remove_handler`` cannot remove a bound method. Use
   :meth:`CollisionSystem.subscribe`, which holds callbacks strongly and returns a
   handle with ``unsubscribe()`` (also a context manager). No event object is built
   for an event name nobody listens to.
 * Worlds of handlers: handlers run in the system's own esper world, except a
-  subscription's callbacks when the subscription names another world
-  (``subscribe(world=name)`` or ``Subscription.world``): that world is then current
-  while they run, and the system's world again once delivery is over. When every
-  handler of the tick names the same world, delivery switches to it once per kind of
-  event, not per event.
+  subscription's callbacks when it names another (``subscribe(world=name)``).
 * Deleted entities: an entity deleted (even if esper has only marked it dead) or
   stripped of its Shape takes no part in the next tick, and each of its contacts ends
   with a :class:`CollisionEnded`: that is the one event that may name an entity that
@@ -48,17 +43,11 @@ Event rules:
   naming it are dropped and the pair is forgotten (no ended event follows it), and
   :meth:`contacts` leaves it out.
 * Handlers may create and delete entities; new entities collide from the next tick.
-  A handler removed by another during delivery (``unsubscribe()``,
-  ``esper.remove_handler``) gets none of the tick's remaining events; one added
-  during delivery gets events from the next tick.
-* A handler that raises an ``Exception`` does not stop delivery: the remaining events
-  of the tick are still delivered, then the first exception is re-raised (later ones of
-  the same tick are attached to it as notes on Python 3.11+). The system state was
-  stored before delivery, so the next tick proceeds normally. A ``BaseException``
-  (``KeyboardInterrupt``, ``SystemExit``) stops delivery at once: the ended events not
-  yet delivered are delivered first thing next tick, and pairs whose started event was
-  not delivered are forgotten (they start again next tick if they still touch), so
-  every delivered start still gets exactly one end.
+  Removed and added handlers, and handlers that raise, follow the rules of
+  :mod:`~arcade_collide.ecs.delivery`; the state is stored before delivery, so the
+  next tick proceeds normally. After a ``BaseException`` the ended events not yet
+  delivered come first thing next tick, and pairs whose started event was not
+  delivered are forgotten (they start again if they still touch).
 
 Worlds: a CollisionSystem belongs to the esper world it first runs in; processing it
 while another world is current raises ``RuntimeError`` (add one system per world).
@@ -156,9 +145,14 @@ class CollisionSystem(esper.Processor):
         """Call ``on_started`` / ``on_ended`` with this system's events until unsubscribed.
 
         The callbacks are held strongly (unlike ``esper.set_handler``), so lambdas work.
-        Keyword-only, so that one callback meant for both kinds of event is not taken
-        silently for ``on_started`` alone. ``world`` names the esper world the callbacks
-        run in (None: the system's own; see the module docstring).
+
+        Args:
+            on_started: Called with each :class:`CollisionStarted`.
+            on_ended: Called with each :class:`CollisionEnded`.
+            world: The esper world the callbacks run in (None: the system's own).
+
+        Returns:
+            The subscription; ``unsubscribe()`` or a ``with`` block ends it.
 
         >>> system = CollisionSystem()
         >>> with system.subscribe(on_started=lambda event: None) as sub:
@@ -320,10 +314,7 @@ class CollisionSystem(esper.Processor):
                 handlers = self._handlers(ON_COLLISION_STARTED)
                 delivery.run(started, handlers, self._changes, pair_gone_check())
         except BaseException:
-            # KeyboardInterrupt, SystemExit...: stop at once, but keep the books
-            # balanced. Undelivered ended events wait for the next tick; pairs whose
-            # started event was never delivered are forgotten, so no ended event can
-            # follow a start nobody saw (the pair starts again if it still touches).
+            # Keep the books balanced: no ended event may follow a start nobody saw.
             if in_started:
                 forget = started[delivery.handed :]
             else:

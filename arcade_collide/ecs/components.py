@@ -1,16 +1,8 @@
 """The components: :class:`Position`, :class:`Velocity` and :class:`Shape`.
 
-``Position`` and ``Velocity`` keep their numbers in the numpy row pools of the esper
-world current when they are made (:mod:`arcade_collide.ecs.storage`,
-:func:`~arcade_collide.ecs.world_state.world_pools`); the objects are thin handles
-whose attributes read and write their row, so game code uses them like plain objects
-and systems process all rows at once. Every assignment is validated: a NaN or
-infinite value raises ``ValueError`` naming the attribute, a non-number raises
-``TypeError``.
-
-``Shape`` wraps one geometry shape (local coordinates, see
-:mod:`arcade_collide.geometry.shapes`) with its collision settings. Changing any
-of its attributes between ticks is picked up on the next tick.
+``Position`` and ``Velocity`` are handles on a row of their world's pools
+(:mod:`~arcade_collide.ecs.storage`); every assignment is validated. Edits of a
+``Shape`` are picked up on the next tick.
 """
 
 from __future__ import annotations
@@ -39,9 +31,13 @@ class _Pooled:
     """The name of the third number (the first two are ``x`` and ``y``)."""
 
     def _store(self, pool: RowPool, values: tuple[float, float, float]) -> None:
+        """Validate ``values`` (x, y, third) and write them to a new row of ``pool``."""
+        names = ("x", "y", self._third)
+        name = type(self).__name__
+        checked = [check_number(v, f"{name}.{n}") for v, n in zip(values, names, strict=True)]
         self._pool = pool
         self._row = pool.allocate()
-        pool.data[self._row] = values
+        pool.data[self._row] = checked
         pool.version += 1
 
     def __del__(self) -> None:
@@ -51,12 +47,8 @@ class _Pooled:
 
     @property
     def pool_row(self) -> int:
-        """The component's row in the pool of the esper world current when it was made.
-
-        That pool is ``world_pools().positions`` of that world for a :class:`Position`
-        (``.velocities`` for a :class:`Velocity`), see
-        :func:`~arcade_collide.ecs.world_state.world_pools`. The row stays the
-        component's for as long as the component object lives.
+        """The component's row in ``world_pools().positions`` (``.velocities`` for a
+        :class:`Velocity`) of the world current when it was made, for its whole life.
 
         >>> from arcade_collide.ecs.world_state import world_pools
         >>> p = Position(3, 4, angle=5)
@@ -140,12 +132,7 @@ class Position(_Pooled):
     """Rotation in degrees, clockwise."""
 
     def __init__(self, x: float, y: float, angle: float = 0.0) -> None:
-        values = (
-            check_number(x, "Position.x"),
-            check_number(y, "Position.y"),
-            check_number(angle, "Position.angle"),
-        )
-        self._store(world_pools().positions, values)
+        self._store(world_pools().positions, (x, y, angle))
 
 
 class Velocity(_Pooled):
@@ -180,12 +167,7 @@ class Velocity(_Pooled):
     """Turn rate in degrees per second, clockwise."""
 
     def __init__(self, x: float, y: float, angular: float = 0.0) -> None:
-        values = (
-            check_number(x, "Velocity.x"),
-            check_number(y, "Velocity.y"),
-            check_number(angular, "Velocity.angular"),
-        )
-        self._store(world_pools().velocities, values)
+        self._store(world_pools().velocities, (x, y, angular))
 
 
 def _check_bits(value: object, name: str) -> int:

@@ -1,13 +1,9 @@
 """Stage 4, contact state: reads touching row pairs, writes sorted pair keys, starts, ends.
 
 A pair of entities ``a < b`` is the key ``a << 32 | b``. Each tick's keys are kept
-sorted (:class:`TouchingPairs`), so the pairs that started touching are the new keys
-missing from last tick's, and the pairs that ended are the old keys missing from this
-tick's. :func:`keyed_pairs` does the whole step in linear time: it orders the touching
-table rows by key (a counting sort on the lower entity's rank, :func:`pair_order`),
-builds the keys and per-pair fields in that order, and merges the two sorted key runs.
-The events of a tick are built here from those positions
-(:func:`started_events`, :func:`ended_events`).
+sorted (:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in
+linear time (a counting sort, :func:`pair_order`) and merges them with last tick's keys:
+new keys started, missing ones ended.
 """
 
 from __future__ import annotations

@@ -21,15 +21,6 @@ sprite callbacks):
   current when the run began). When every handler of a run names one world, the run
   switches to it once and back once; handlers of different worlds each get their own
   switch. ``dropped`` must answer the same whichever world is current.
-
-API::
-
-    delivery = Delivery("collision handler")
-    delivery.run(events, [Handler(func, registered, world), ...], changes, dropped=None)
-    ...                                   # more runs share the kept errors
-    delivery.raise_first()                # after the last run
-
-    delivery.call(func, *args)            # one guarded call, errors kept likewise
 """
 
 from __future__ import annotations

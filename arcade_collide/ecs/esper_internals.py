@@ -30,9 +30,7 @@ WRITTEN_FOR = "3.9"
 """The esper release (major.minor) whose private state this module reads."""
 
 
-
 def _written_for() -> bool:
-    """Whether the installed esper is the release :data:`WRITTEN_FOR` names."""
     return str(getattr(esper, "__version__", "")).split(".")[:2] == WRITTEN_FOR.split(".")
 
 
@@ -59,11 +57,9 @@ def private_state_in_use() -> bool:
 def world_token() -> object:
     """An object that stays the same for as long as the current esper world exists.
 
-    A world deleted and created again under the same name gets a new one. This is the
-    world's public ``esper.process_times`` dict: esper makes one per world and keeps it
-    for the world's life (``clear_database`` included). Holding it keeps nothing else of
-    the world alive (its ``event_registry`` would keep handler references alive, whose
-    callbacks then fire at interpreter exit).
+    This is the world's public ``esper.process_times`` dict, made once per world and
+    kept through ``clear_database``; holding it keeps nothing else of the world alive
+    (its ``event_registry`` would keep handler references alive past interpreter exit).
     """
     return esper.process_times
 
@@ -106,11 +102,9 @@ def pair_gone_check() -> Callable[[Any], bool]:
     """A check, for objects with entity ids ``a`` and ``b``, that either no longer exists
     in the current esper world, answering the same whichever world is current when it runs.
 
-    Delivery calls it while handlers of another world may be current. With the private
-    state it holds the world's ``_entities`` dict and ``_dead_entities`` set, which esper
-    3.9 edits in place (``clear_database`` included) for the world's whole life, and
-    looks the ids up there. The public fallback asks ``esper.entity_exists``, switching
-    to the world it was made in around the question when another world is current.
+    With the private state it holds the world's ``_entities`` and ``_dead_entities``,
+    which esper 3.9 edits in place for the world's whole life; the fallback switches to
+    the world it was made in around ``esper.entity_exists``.
 
     >>> from typing import NamedTuple
     >>> class Pair(NamedTuple):

@@ -1,21 +1,5 @@
-"""Collision events, and a strongly held way to subscribe to them.
-
-:class:`CollisionStarted` and :class:`CollisionEnded` are immutable values naming the
-two entities of a pair with ``a < b``. They are dispatched under the esper event
-names :data:`ON_COLLISION_STARTED` and :data:`ON_COLLISION_ENDED`, and to the
-:class:`Subscription` objects of the system.
-
-Why subscriptions: ``esper.set_handler`` keeps only a WEAK reference to the handler,
-so a lambda or a nested function is silently dropped as soon as the code that
-registered it returns, and ``esper.remove_handler`` cannot remove a bound method
-(it compares a new weak reference to the bound method, which never matches). A
-:class:`Subscription` holds its callbacks strongly until
-:meth:`Subscription.unsubscribe` (or the end of a ``with`` block).
-
-Nothing is dropped silently: a :class:`CollisionSystem` watches esper's handler sets
-for its two event names (:func:`watch_handlers`), and when esper drops a handler
-because nothing else referenced it, a :class:`HandlerDroppedWarning` names the event
-and points at :meth:`CollisionSystem.subscribe`.
+"""Collision events, the strongly held :class:`Subscription`, and the warning when esper
+drops a weakly held handler (the rules: :mod:`arcade_collide.ecs.collision`).
 """
 
 from __future__ import annotations
@@ -81,11 +65,8 @@ class HandlerDroppedWarning(UserWarning):
 class _WatchedHandlers(set[Any]):
     """esper's set of weak handler references for one event name, warning on silent drops.
 
-    esper removes a handler's weak reference from this set in two cases: through
-    ``esper.remove_handler`` (the reference is alive: no warning) and from the weak
-    reference's own callback once the handler was garbage-collected (the reference
-    is dead: the handler was dropped without the game asking, so warn). Either way the
-    world's :class:`~arcade_collide.ecs.delivery.HandlerChanges` is bumped.
+    A removed reference that is dead was dropped by garbage collection, not by
+    ``esper.remove_handler``: warn. Every removal bumps the world's handler changes.
     """
 
     def __init__(self, name: str, changes: HandlerChanges, refs: Any = ()) -> None:
@@ -136,11 +117,8 @@ EndedHandler = Callable[[CollisionEnded], object]
 
 
 class Subscription:
-    """Strongly held event callbacks of one :class:`CollisionSystem`.
-
-    Created by :meth:`CollisionSystem.subscribe`; stays active until
-    :meth:`unsubscribe` is called or the ``with`` block it opened ends.
-    """
+    """Strongly held event callbacks of one :class:`CollisionSystem`, active until
+    :meth:`unsubscribe` or the end of the ``with`` block it opened."""
 
     def __init__(
         self,
@@ -154,9 +132,8 @@ class Subscription:
         self.on_ended = on_ended
         """Called with each :class:`CollisionEnded`, or None."""
         self.world = world
-        """The name of the esper world the callbacks run in (made current around the
-        delivery, the system's own restored after it); None: the system's own world.
-        May be changed between ticks."""
+        """The esper world the callbacks run in; None: the system's own. May change
+        between ticks."""
         self._system: CollisionSystem | None = system
 
     @property

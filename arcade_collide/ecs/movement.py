@@ -18,11 +18,9 @@ class MovementSystem(esper.Processor):
     """Moves every entity with a Position and a Velocity, once per tick.
 
     ``position += velocity * dt`` and ``angle += angular * dt`` for all of them at
-    once, then the world-space shapes and bounding boxes of the world are refreshed
-    (the only writer of that table besides CollisionSystem's own refresh, which is a
-    no-op after this one). ``dt`` is the first argument of ``esper.process`` in
-    seconds. A Position object given to several entities moves by each of their
-    velocities.
+    once, then the world's shape table is refreshed. ``dt`` is the first argument of
+    ``esper.process`` in seconds. A Position object given to several entities moves by
+    each of their velocities.
 
     If the step would make a position NaN or infinite (an overflow), or an entity has
     a Shape but no Position, nothing is moved and ``ValueError`` names the entity.

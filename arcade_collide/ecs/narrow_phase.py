@@ -1,13 +1,8 @@
 """Stage 3, narrow phase: reads candidate pairs and the table, writes touching pairs, contacts.
 
-Both calls go to the compiled pair kernels, one per shape-type pair: the layer/mask
-filter (``a.layer & b.mask`` and ``b.layer & a.mask`` both non-zero), then the pose
-circles of convex shapes (a pair whose inner discs overlap touches, one whose outer
-circles are apart does not; :mod:`arcade_collide.geometry.bounding_circles` keeps a
-margin so these verdicts agree with the exact tests), then the exact test for the rest.
-Contacts are computed only for the pairs asked about: new pairs (for the
-:class:`~arcade_collide.ecs.events.CollisionStarted` events) and, on demand, all pairs
-(``CollisionSystem.contacts``).
+Both calls go to the compiled pair kernels (:mod:`arcade_collide.geometry.query.rows`:
+layer filter, pose circles, then the exact test). Contacts are computed only for the
+pairs asked about: new pairs, and all pairs on ``CollisionSystem.contacts``.
 """
 
 from __future__ import annotations

@@ -1,18 +1,9 @@
-"""numpy storage behind the Position and Velocity components: row pools.
+"""numpy row pools behind the Position and Velocity components.
 
-A :class:`RowPool` is a growable ``float64`` table, one row per live component object,
-with a free list. Each esper world has its own pools
-(:func:`arcade_collide.ecs.world_state.world_pools`); a component object takes a row in
-the pools of the world that is current when it is made, remembers that pool and its
-row, and its ``x``/``y``/``angle`` properties read and write the row. Game code works
-with ordinary objects, while the systems update every entity at once with whole-array
-numpy operations (:class:`PooledRows`).
-
-Rows are released when the component object is garbage collected, and reused.
-The table may be reallocated when it grows, so systems read :attr:`RowPool.data`
-afresh at each tick and never keep it across ticks.
-
-This module never imports esper or arcade.
+A component object holds one row of a :class:`RowPool` of the world current when it
+was made (:func:`~arcade_collide.ecs.world_state.world_pools`) until it is garbage
+collected; systems read and write all rows at once (:class:`PooledRows`). The table
+is replaced when it grows, so read :attr:`RowPool.data` afresh each tick.
 """
 
 from __future__ import annotations

@@ -1,22 +1,11 @@
 """Stage 1, shape table: reads Position and Shape components, writes world shapes and boxes.
 
-One :class:`ShapeTable` per esper world (kept in its
-:class:`~arcade_collide.ecs.world_state.WorldState`) holds, for each entity with a
-:class:`~arcade_collide.ecs.components.Position` and a
-:class:`~arcade_collide.ecs.components.Shape`, its world-space batch record
-(:mod:`arcade_collide.geometry.arrays`) and its axis-aligned bounding box. Rows are
-grouped by shape kind (Point, Circle, Rect, Triangle, Polygon, in
-:class:`~arcade_collide.geometry.shapes.ShapeKind` order) and by entity id within a
-kind, so each kind is one contiguous block and one batch record.
-
-Only :meth:`ShapeTable.refresh` writes the table. MovementSystem calls it after
-moving; CollisionSystem calls it too, and the call does nothing when nothing
-changed since the last refresh (no entity added or removed, no shape edited, no
-position written). So a world without a MovementSystem still sees positions edited
-by hand, and a world with one refreshes once per tick.
-
-Per-entity Python work happens only when the world's structure or a shape changed;
-a steady-state refresh is a handful of numpy operations per shape kind.
+One :class:`ShapeTable` per esper world holds each collidable entity's world-space
+batch record (:mod:`arcade_collide.geometry.arrays`) and bounding box, rows grouped by
+:class:`~arcade_collide.geometry.shapes.ShapeKind`, then entity id. Only
+:meth:`ShapeTable.refresh` writes it, and does nothing when nothing changed, so
+MovementSystem and CollisionSystem both call it. Per-entity Python work happens only
+when the world's structure or a shape changed.
 """
 
 from __future__ import annotations

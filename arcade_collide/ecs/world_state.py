@@ -1,11 +1,8 @@
 """What the ECS keeps for each esper world: row pools, shape epoch, shape table, handler changes.
 
-Nothing here is shared between worlds: a Position written, a Shape edited or an entity
-created in one world never makes another world's systems redo work, and deleting or
-clearing one world leaves the others' state alone. The state of a world is found by the
-world's name and its :func:`~arcade_collide.ecs.esper_internals.world_token`, so a world
-deleted and created again under the same name starts afresh; the states of deleted
-worlds are dropped at the next tick of any world (:func:`forget_deleted_worlds`).
+Nothing is shared between worlds. A state is found by the world's name and
+:func:`~arcade_collide.ecs.esper_internals.world_token`, so a world recreated under the
+same name starts afresh.
 """
 
 from __future__ import annotations
@@ -88,12 +85,9 @@ def forget_deleted_worlds() -> None:
 def world_pools() -> WorldPools:
     """The Position and Velocity pools of the current esper world.
 
-    A Position or Velocity takes its row in the pools of the world current when it is
-    made. Code that writes a world's positions in bulk (the Arcade bridge) makes its
-    components and calls this while its world is current, writes ``pools.positions.data``
-    rows (``component.pool_row``) and then calls ``pools.positions.touch()`` so the world's
-    shape table sees the change. Read ``.data`` afresh after creating components: the
-    table is replaced when it grows.
+    Code writing positions in bulk writes ``pools.positions.data`` rows
+    (``component.pool_row``), then calls ``pools.positions.touch()`` so the world's
+    shape table sees the change.
 
     >>> pools = world_pools()
     >>> pools.positions is world_pools().positions
