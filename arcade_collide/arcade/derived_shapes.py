@@ -68,13 +68,10 @@ class DerivedShapes:
     ) -> list[Body]:
         """Rebuild the derived shapes of sprites whose size, texture or hull hit box changed.
 
-        Arcade's size and texture setters report to the pose mirror's log like the pose
-        setters do, so only the ``touched`` rows are read; when every pose was read
-        (``touched`` is None), sizes are read as numbers only if some sprite's width,
-        height or texture object was replaced since the last such check
-        (:func:`~.arcade_internals.size_marks`). A new hit box reports nothing, so the
-        sprites with a derived hull are also checked for one, each step (an identity
-        test of the hit box's points).
+        Only the ``touched`` rows are read (Arcade's size and texture setters report to
+        the pose mirror's log); when ``touched`` is None, only if
+        :func:`~.arcade_internals.size_marks` changed. Sprites with a derived hull are
+        checked for a new hit box each step, since that reports nothing.
 
         Every new shape is built before anything is stored (a sprite of zero size
         raises), so a failed step keeps nothing and the next one sees the same changes.

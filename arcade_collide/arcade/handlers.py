@@ -1,12 +1,8 @@
 """Sprite callbacks, pair and layer handlers, and the routing of collision events to them.
 
 A :class:`Router` is subscribed to its world's
-:class:`~arcade_collide.ecs.CollisionSystem`, so the ECS delivery rules apply (see the
-docstring of :mod:`arcade_collide.ecs.collision`): ends before starts, each sorted by
-pair; a start never names an entity deleted during delivery; a handler that raises an
-``Exception`` does not stop the delivery, and the first exception is re-raised once
-every event was delivered; a ``BaseException`` stops it at once with every delivered
-start still owed its end. The router adds the bridge's own rules:
+:class:`~arcade_collide.ecs.CollisionSystem`, so the event rules of
+:mod:`arcade_collide.ecs.collision` apply. The router adds the bridge's own rules:
 
 * A start reaches, in this order, the first sprite's callback, the second sprite's,
   the pair handlers (kinds, in both orders), then the layer handlers; an end reaches
@@ -17,9 +13,7 @@ start still owed its end. The router adds the bridge's own rules:
   the current event has reached both sprites and the handlers.
 * Callbacks run in the esper world that was current when
   :meth:`~arcade_collide.arcade.CollisionWorld.step` was called, not in the
-  collision world: ``step`` names that world in the router's subscription
-  (:attr:`~arcade_collide.ecs.events.Subscription.world`, see :meth:`Router.hold`),
-  so the ECS delivery switches to it once around the tick's events.
+  collision world (the router's :attr:`~arcade_collide.ecs.events.Subscription.world`).
 """
 
 from __future__ import annotations

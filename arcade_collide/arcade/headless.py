@@ -1,13 +1,8 @@
 """Drive an :class:`arcade.View` tick by tick without an event loop.
 
-Tests and ``make demo`` use this to run a game for a fixed number of ticks in a
-real window (with ``ARCADE_HEADLESS=1`` Arcade renders off-screen through EGL),
-then read the pixels back with :func:`arcade.get_image`.
-
-The loop calls the view directly, in the order Arcade's own loop does:
-``on_fixed_update``, ``on_update``, then ``on_draw``. It never calls
-``arcade.run()`` or ``arcade.exit()`` (the latter does not return headless);
-a window created here is closed with ``window.close()``.
+The loop calls ``on_fixed_update``, ``on_update``, then ``on_draw``, as Arcade's own
+loop does, and never ``arcade.run()`` or ``arcade.exit()`` (which does not return
+headless). With ``ARCADE_HEADLESS=1`` Arcade renders off-screen through EGL.
 """
 
 from __future__ import annotations

@@ -76,55 +76,36 @@ class PoseMirror:
     """The poses one world last saw on (or wrote to) each of its sprites, row by row.
 
     **Finding the game's moves cheaply.** Every Arcade setter that changes a sprite
-    iterates its ``sprite_lists`` (to update the lists' buffers), and the mirror makes
-    each sprite's ``sprite_lists`` a list subclass that notices that
-    (:func:`~.arcade_internals.watch_memberships`):
-    the first iteration after the mirror last read the sprite notes the sprite in the
-    mirror's touch log and disarms itself, so later setter calls in the same tick cost
-    nothing extra. :meth:`hand_moves` then reads only the logged sprites, compares
-    their poses with :attr:`xy` and :attr:`angle` by value, and :meth:`accept`
-    re-arms them. A world that moves its sprites itself thus pays nothing per sprite
-    to find the game's moves.
+    iterates its ``sprite_lists``; the mirror makes that a list subclass
+    (:func:`~.arcade_internals.watch_memberships`) whose first iteration since the
+    last read logs the sprite and disarms itself. :meth:`hand_moves` reads only the
+    logged sprites and :meth:`accept` re-arms them.
 
     Read every tick, whatever the log says:
 
     * sprites whose class overrides the pose setters (see :func:`~.arcade_internals.has_fast_pose`):
       their setters need not iterate ``sprite_lists``;
     * sprites whose position is not a tuple (a list could be changed in place);
-    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``.
-      The mirror holds the records by weak reference only, so replacing one frees it
-      and its callback tells the mirror (no per-tick check). A game that replaces the
-      record and keeps the old one alive elsewhere is not noticed.
+    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``
+      (the freed record's weak-reference callback tells the mirror);
+    * every sprite, while the game moves more than a quarter of them by hand
+      (re-arming one by one would cost more).
 
-    When the game moved more than a quarter of the sprites by hand, re-arming them one
-    by one would cost more than reading everything: the mirror then reads every pose
-    the next tick (C-level passes) and arms every record again once hand moves are
-    few. Moves made by writing Arcade's private fields (``sprite._position = ...``)
-    bypass the setters and are not seen while the log is in use.
+    Moves made by writing Arcade's private fields (``sprite._position = ...``) bypass
+    the setters and are not seen while the log is in use.
 
-    **Writing back only what changed.** :meth:`write` compares the new poses with
-    the mirror's: sprites that did not move are not touched, the angle of one that
-    did not turn is kept, and the sprite lists' buffers get only the changed rows.
-    The pose is stored on the sprite only: its hit box was made to read the sprite's
-    pose (:func:`~.arcade_internals.follow`, in place, when the sprite was added). A
-    hit box the game gives the sprite later is made to follow in turn. It is found when
-    the old box is freed (the mirror holds boxes by weak reference), when the game's
-    setters report the sprite, or, if the game keeps the old box alive, by the check of
-    every 32nd sprite each step, within 32 steps. A box of the game's own class is
-    written every tick.
-    The write-back stores fields directly and iterates no ``sprite_lists``, so it
-    logs nothing (sprites whose class overrides the setters are written through them,
-    and read every tick anyway).
+    **Writing back only what changed.** :meth:`write` touches only the sprites that
+    moved, and the sprite lists' buffers only in their rows. The pose is stored on the
+    sprite only, so it logs nothing: its hit box reads the sprite's pose
+    (:func:`~.arcade_internals.follow`); a box the game replaces is made to follow in
+    turn (:meth:`_follow_new_boxes`), and a box of the game's own class is written
+    every tick.
 
-    **Sprite lists.** Which rows each sprite list holds, and at which slots, is
-    kept between ticks, and known valid while no sprite joined or left a list (the
-    records count their changes), every sprite still holds
-    its record and no cached list was shallow-cleared; otherwise it is rebuilt.
-    Adding or removing a sprite drops it.
+    **Sprite lists.** Which rows each list holds, and at which slots, is kept while
+    the lists' records count no change; otherwise it is rebuilt.
 
     **Without private fields** (:func:`~.arcade_internals.use_private_fields`), every
-    sprite counts as one whose class overrides the pose setters: its pose is read every
-    tick and written through the setters, no record or hit box changes class.
+    sprite is read every tick and written through its setters.
     """
 
     def __init__(self) -> None:

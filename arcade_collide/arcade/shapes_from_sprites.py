@@ -1,18 +1,7 @@
-"""Collision shapes derived from Arcade sprites.
+"""Collision shapes derived from Arcade sprites, in the sprite's local frame at its scale.
 
-A sprite's shape is built in the sprite's LOCAL frame at its current scale:
-the sprite's position and angle become the pose, so the shape only has to be
-rebuilt when the sprite's size or texture changes, never when it moves or turns.
-
-The rules (see :func:`shape_for_sprite`):
-
-* :class:`arcade.SpriteCircle` -> :class:`~arcade_collide.geometry.shapes.Circle`
-  whose diameter is the larger of the sprite's width and height.
-* every other sprite -> :class:`~arcade_collide.geometry.shapes.Rect` of the
-  sprite's width and height (the texture's size times the scale), which is
-  exact for :class:`arcade.SpriteSolidColor`.
-* ``hull=True`` -> the convex hull of the sprite's hit box points, scaled, as a
-  :class:`~arcade_collide.geometry.shapes.Polygon`.
+The sprite's position and angle are the pose, so a shape is rebuilt only when the
+sprite's size or texture changes.
 """
 
 from __future__ import annotations
@@ -96,6 +85,9 @@ def hull_polygon(sprite: arcade.Sprite) -> Polygon | None:
 
 def shape_for_sprite(sprite: arcade.Sprite, *, hull: bool = False) -> AnyShape:
     """The collision shape for ``sprite`` at its current scale and texture.
+
+    A :class:`arcade.SpriteCircle` gets a Circle of diameter ``max(width, height)``;
+    any other sprite a Rect of its width and height.
 
     Args:
         sprite: The sprite.

@@ -2,28 +2,20 @@
 
 One tick of :meth:`CollisionWorld.step`:
 
-1. **read**: poses of sprites the game moved since the last tick go into the
-   ``Position`` components, and derived shapes follow size and texture changes
-   (:mod:`.derived_shapes`). Only sprites the game touched through Arcade's setters
-   are read (:class:`~.pose_mirror.PoseMirror` logs them).
+1. **read**: the sprites the game moved (:class:`~.pose_mirror.PoseMirror` logs them)
+   go into the ``Position`` components; derived shapes follow size and texture
+   changes (:mod:`.derived_shapes`).
 2. **move**: ``esper.process`` runs the MovementSystem (and the game's own processors
    when the world joined the game's esper world).
-3. **write back**: each sprite whose pose changed gets its new ``position`` and
-   ``angle`` once, in bulk (:mod:`.pose_mirror`). A sprite whose class overrides the
-   pose properties is written through them; where its setter stores another pose than
-   the world's (clamping it inside an arena, snapping it to a grid), the components and
-   :meth:`CollisionWorld.poses` take what the sprite holds once the tick is over, while
-   that tick's contacts and events are those of the pose the world moved it to, as when
-   a game clamps a sprite after the step.
-4. **detect and deliver**: the CollisionSystem finds the contacts and delivers its
-   events to the sprites (``on_collision_start(other, contact)`` /
-   ``on_collision_end(other)``) and to the handlers of :meth:`CollisionWorld.on_collision`
-   (kinds) and :meth:`CollisionWorld.on_layers` (layer bits), after the write-back so
-   that they see the new poses (:mod:`.handlers` states the rules). A callback that
-   raises does not stop the others; the first exception is re-raised at the end.
+3. **write back**: each sprite whose pose changed gets it once, in bulk. Where a
+   sprite's own setter stores another pose (clamping, snapping), the components take
+   what the sprite holds once the tick is over; that tick's contacts are those of the
+   pose the world moved it to.
+4. **detect and deliver**: the CollisionSystem's events go to the sprites
+   (``on_collision_start(other, contact)`` / ``on_collision_end(other)``) and to the
+   handlers, after the write-back (:mod:`.handlers` states the rules).
 
-Angles need no conversion: ``Sprite.angle`` and the pose angle are both
-clockwise degrees.
+Angles need no conversion: ``Sprite.angle`` and the pose angle are both clockwise.
 """
 
 from __future__ import annotations
@@ -80,10 +72,7 @@ IntArray = NDArray[np.intp]
 class CollisionWorld:
     """Collision detection and movement for Arcade sprites.
 
-    The world owns its own esper world (``esper.switch_world`` is used around
-    every call, and the previously current world is restored), so it can sit
-    beside a game's own esper world.
-
+    Every call runs in the world's own esper world, the current one restored after it.
     See the package docstring (:mod:`arcade_collide.arcade`) for an example.
 
     Args:
@@ -99,12 +88,7 @@ class CollisionWorld:
     ``esper.process``, right after the MovementSystem (priority 2): the game's
     processors of priority 1 added before the join run first, those of priority 0 or
     lower after the collision callbacks (and not at all in a step whose callback
-    raised).
-
-    A world of its own is deleted by :meth:`close`, or after the CollisionWorld was
-    garbage collected (a level dropped with its sprites), when the next CollisionWorld
-    is created or stepped; a joined world keeps this world's systems and entities
-    until :meth:`close`.
+    raised). How long the esper world lives: :mod:`.lifetime`.
 
     Raises:
         ValueError: the esper world to join already has a MovementSystem or a
