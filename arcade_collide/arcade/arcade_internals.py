@@ -1,10 +1,8 @@
 """The one module that touches Arcade's private fields or changes classes at run time.
 
-Arcade's setters (``sprite.position = ...``, ``sprite.angle = ...``) are the honest way
-to move a sprite, but each call also updates the hit box, every sprite list's GPU
-buffer and every spatial hash the sprite is in, one sprite at a time: at thousands of
-sprites, most of a 60 Hz tick. With the fields below the pose mirror
-(:mod:`.pose_mirror`) does that work in bulk:
+Arcade's setters update the hit box, every sprite list's buffer and spatial hash one
+sprite at a time; with the fields below the pose mirror (:mod:`.pose_mirror`) does that
+work in bulk:
 
 * sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_texture``,
   ``_hit_box``; ``sprite_lists`` is replaced by a list subclass that counts its changes
@@ -312,16 +310,11 @@ def membership_changes() -> int:
 class _Memberships(list[Any]):
     """A sprite's ``sprite_lists`` that counts its changes in ``_membership_changes``.
 
-    Arcade changes ``sprite.sprite_lists`` (``append``/``remove``) exactly when the
-    sprite joins or leaves a sprite list, which is also the only way its slot in a
-    list can change (besides ``SpriteList.clear(deep=False)``, which replaces the
-    list's ``sprite_slot`` dict). Counting those changes lets a pose mirror keep
-    every list's rows and slots between ticks at no per-sprite cost. The other
-    mutators are counted too, though Arcade never calls them (``+=`` is not: a
-    sprite's lists changed that way would no longer match the lists' own records).
-
-    While its class is :class:`_Armed`, the record also reports the next iteration
-    over it to the touch logs in :attr:`logs`.
+    Arcade changes ``sprite.sprite_lists`` exactly when the sprite joins or leaves a
+    sprite list, the only way its slot in a list can change besides
+    ``SpriteList.clear(deep=False)``; so a pose mirror keeps every list's rows and
+    slots while the count stands. While its class is :class:`_Armed`, the record also
+    reports the next iteration over it to the touch logs in :attr:`logs`.
     """
 
     __slots__ = ("__weakref__", "logs")
@@ -365,11 +358,9 @@ class _Memberships(list[Any]):
 class _Armed(_Memberships):
     """A :class:`_Memberships` waiting for its sprite's next pose, size or list change.
 
-    Every Arcade setter that changes a sprite (``position``, ``angle``, ``center_x``,
-    ``scale``, ``texture``, ...) iterates ``sprite.sprite_lists`` to update the sprite
-    lists, so the first such iteration notes the record in each touch log and turns it
-    back into a plain :class:`_Memberships`: later iterations cost what a list's do,
-    until a pose mirror re-arms it after reading the sprite.
+    Every Arcade setter that changes a sprite iterates ``sprite.sprite_lists``; the
+    first such iteration notes the record in each touch log and turns it back into a
+    plain :class:`_Memberships` until a pose mirror re-arms it.
     """
 
     __slots__ = ()
@@ -481,20 +472,13 @@ def _from_sprite(name: str) -> Any:
 class FollowingHitBox(RotatableHitBox):
     """A :class:`~arcade.hitbox.RotatableHitBox` whose pose is its sprite's.
 
-    Arcade keeps a sprite's pose twice: on the sprite and on its hit box, an object
-    with an instance dict that the setters update too. A following box reads the
-    sprite's pose on demand, and recomputes its cached adjusted points when the
-    sprite's pose objects differ from the ones they were computed from, so Arcade's
-    collision checks, spatial hashes and ``draw_hit_box`` see exactly what the setters
-    would have left. The box stays correct when the sprite leaves the world (Arcade's
-    setters keep the sprite's own fields), so it is never switched back.
-
-    No ``__slots__``: the layout stays that of ``RotatableHitBox``, so an existing box
-    changes class in place. The pose fields are properties over the instance dict's
+    Arcade keeps a sprite's pose on the sprite and on its hit box. A following box
+    reads the sprite's pose on demand and recomputes its adjusted points when the
+    sprite's pose objects are not those they were computed from, so Arcade sees what
+    the setters would have left; it stays correct when the sprite leaves the world.
+    No ``__slots__``: an existing box changes class in place. The instance dict holds
     ``_follow`` (a weak reference to the sprite), ``_last_position``/``_last_angle``
-    (what was last stored, used once the sprite is gone) and ``_dirty``,
-    ``_seen_position``, ``_seen_angle`` (the pose objects the cached points were
-    computed from).
+    (used once the sprite is gone), ``_dirty``, ``_seen_position`` and ``_seen_angle``.
 
     >>> sprite = arcade.SpriteSolidColor(2, 2, center_x=10, center_y=0)
     >>> box = follow(sprite)

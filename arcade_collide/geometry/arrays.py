@@ -1,16 +1,8 @@
 """World-space array forms of the shapes, for the batch queries and the world rows.
 
-A batch query tests ``M`` candidate pairs of one type pair at once. Each side is
-one of the ``*Arrays`` records below: a NamedTuple of numpy arrays whose first
-axis has length ``M`` and that are already in WORLD space (the pose applied).
-Row ``i`` of side A is tested against row ``i`` of side B.
-
-:func:`pack` builds such a record from scalar shapes and poses (tests,
-benchmarks); the ECS builds them straight from its component storage with
-:func:`rotations` and :func:`transform`, the same arithmetic, so the batch and
-scalar paths see the same world-space numbers.
-
-This module never imports esper or arcade.
+Each ``*Arrays`` record holds ``M`` shapes of one type already in WORLD space (first
+axis ``M``). :func:`pack` builds one from shapes and poses; the ECS builds them from
+its components with the same arithmetic (:func:`rotations`, :func:`transform`).
 """
 
 from __future__ import annotations

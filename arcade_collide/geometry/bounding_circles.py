@@ -3,18 +3,12 @@
 Every shape has two circles centred on its pose origin: the *outer* circle, the
 smallest such circle containing the shape (``bounding_radius``), and the *inner*
 circle, the largest such disc inside the shape. Two shapes whose outer circles are
-apart cannot touch; two shapes whose inner discs overlap must touch. In a scene of
-compact shapes most candidate pairs of the broad phase fall in one of the two
-cases (about half of the mixed scene of ``benchmarks/bench_world.py``), so only the
-rest need the exact test.
+apart cannot touch; two shapes whose inner discs overlap must touch; only the rest
+need the exact test.
 
-Both verdicts are kept on the safe side of rounding: radii are stored shrunk
-(inner) or grown (outer) by :data:`RELATIVE_MARGIN`, and the caller passes an
-absolute ``slack`` that covers the rounding of world coordinates (see
-:func:`coordinate_slack`). A pair within that margin of either boundary is left
-undecided and goes to the exact test, so these verdicts never contradict it.
-
-This module never imports esper or arcade.
+Radii are shrunk (inner) or grown (outer) by :data:`RELATIVE_MARGIN`, and the caller
+passes an absolute ``slack`` (:func:`coordinate_slack`): a pair within that margin of
+either boundary is left to the exact test, so these verdicts never contradict it.
 """
 
 from __future__ import annotations

@@ -2,19 +2,11 @@
 
 :func:`overlapping_pairs` takes ``N`` boxes as an ``(N, 4)`` array of rows
 ``(min_x, min_y, max_x, max_y)`` and returns the index pairs ``i < j`` whose boxes
-overlap. Boxes are closed sets, like every shape here: boxes that only touch
-(``a.max_x == b.min_x``) do overlap. The result is exact: it is the same set of
-pairs the all-pairs test reports (the tests check this against brute force).
-
-The pairs come from :func:`~arcade_collide.geometry.row_sweep.sweep_pairs` (a uniform
-grid of rows, each swept in x; Ericson, *Real-Time Collision Detection*, 7.1 and 7.5).
-This module picks the rows: tall enough that only a few boxes span more than two rows
-(those "big" boxes are tested on their own), and picked again as the scene changes.
+overlap or touch (closed sets), exactly the pairs brute force finds. The pairs come
+from :func:`~arcade_collide.geometry.row_sweep.sweep_pairs`; this module picks its rows
+(tall enough that only a few boxes are "big"), again as the scene changes.
 :class:`SweepBroadPhase` keeps the rows and last call's sort order between calls, so
-each call sorts nearly sorted boxes; that steady cost per tick is preferred to fat
-boxes reused over several ticks, whose rebuilds make frame-time spikes.
-
-This module never imports esper or arcade.
+each call sorts nearly sorted boxes.
 """
 
 from __future__ import annotations

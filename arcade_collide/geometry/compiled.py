@@ -1,23 +1,13 @@
 """The numba compilation of every kernel, its on-disk cache and the cache guard.
 
-Every per-tick loop and every narrow-phase kernel is compiled to machine code by
-numba: the broad phase (:mod:`.row_sweep`), the pair kernels of
-:mod:`.query` and the passes of :mod:`.query.rows` that run them, the placing of
-rotated shapes (:func:`.arrays.place_vertices`) and the ECS's pair keys.
+Kernels are compiled on a machine's first import and cached next to the sources
+(numba's ``cache=True``); one line on standard error says so
+(:func:`announce_compilation`).
 
-Kernels are compiled when this package is first imported on a machine and cached
-next to the sources (numba's ``cache=True``), so later imports load them. Before the
-first compilation one line on standard error says so (:func:`announce_compilation`).
-
-numba checks a cached kernel against its own source file only. A kernel also
-reads constants and kernels of other modules, frozen in when it was compiled, so an
-edited constant elsewhere (a git checkout, say) would leave a stale kernel in use.
-Before any kernel is compiled or loaded, this module therefore compares a digest of
-every source file of the geometry and ECS layers with the one recorded at the last
-compilation and, when they differ, deletes the package's numba cache files
-(:func:`drop_stale_caches`).
-
-This module never imports esper or arcade.
+numba checks a cached kernel against its own source file only, but a kernel also
+freezes in constants and kernels of other modules. So before any kernel is loaded,
+:func:`drop_stale_caches` compares a digest of every source file of the geometry and
+ECS layers with the last compilation's and deletes the cache files when they differ.
 """
 
 from __future__ import annotations

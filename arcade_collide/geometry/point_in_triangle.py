@@ -23,13 +23,9 @@ integer grids that include edge and vertex points.
     signs. Exact on integer coordinates.
 ``line_equation``
     Each edge's line ``a*x + b*y + c = 0`` (``a = yb - ya``, ``b = xa - xb``,
-    ``c = xb*ya - xa*yb``) is evaluated at P; P is inside when the three
-    values never have opposite signs. Each line is evaluated relative to its
-    edge's start vertex (``c`` cancels), so the rounding error scales with the
-    edge rather than with the distance to P: a tiny triangle far from P, or far
-    from the origin, keeps the right answer.
-    Exact on integer coordinates. This is the default: the fastest measured
-    (``benchmarks/bench_point_in_triangle.py``), tied with ``barycentric``.
+    ``c = xb*ya - xa*yb``) is evaluated at P, relative to the edge's start; P is
+    inside when the three values never have opposite signs. Exact on integer
+    coordinates. This is the default (see its docstring).
 ``barycentric``
     Write ``P = u*A + v*B + w*C`` with ``u + v + w = 1`` (Ericson, *Real-Time
     Collision Detection*, 3.4); P is inside when ``u, v, w >= 0``. The
@@ -63,8 +59,6 @@ three vertices (either winding) and returns True when ``p`` is inside or on the
 boundary. They are unchecked fast paths: finite pairs and a non-degenerate
 triangle are assumed. :func:`point_in_triangle` and :func:`barycentric` validate
 their arguments and reject degenerate (zero-area) triangles.
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations
@@ -91,19 +85,11 @@ __all__ = [
 ]
 
 ANGLE_TOLERANCE = 1e-12
-"""Radians an angle test may overshoot and still count as touching.
-
-About 2250 times the spacing of doubles near pi (``math.ulp(math.pi)``);
-over 20 000 random inside points, thin triangles included, the six-angle sum
-exceeded pi by at most 2 such spacings, so inside and boundary points are
-never lost, while a point outside must be within ~1e-12 of its distance to
-the nearest vertex to be taken as touching."""
+"""Radians an angle test may overshoot and still count as touching: about 2250 times
+``math.ulp(math.pi)``, where the six-angle sum of inside points stays within 2."""
 
 AREA_TOLERANCE = 1e-12
-"""Excess of the doubled area sum allowed, as a fraction of the squared longest edge.
-
-Over 20 000 random inside points (thin triangles included) the rounding
-excess stayed below 3e-16 of the squared longest edge."""
+"""Excess of the doubled area sum allowed, as a fraction of the squared longest edge."""
 
 POINT_IN_TRIANGLE_METHODS = (
     "angle_sum",
@@ -215,14 +201,9 @@ def point_in_triangle_line_equation(p: Vec2, a: Vec2, b: Vec2, c: Vec2) -> bool:
 
     Exact on integer coordinates up to ``2**24``.
 
-    Why it is the default: ``benchmarks/bench_point_in_triangle.py`` measures it
-    the fastest of the six, about 0.27 us per call in CPython against 0.27-0.28
-    for ``barycentric`` (a tie within noise), 0.3-0.65 for ``same_side``, 0.6
-    for ``area`` and 0.7-1.7 for the angle methods. Of the two tied exact
-    methods it is the one that treats the three edges alike with no winding
-    branch; the point-triangle kernel
-    (:func:`~arcade_collide.geometry.query.point_triangle.intersects_point_triangle`)
-    performs exactly its operations.
+    The default: the fastest in ``benchmarks/bench_point_in_triangle.py`` (tied with
+    ``barycentric``), and it treats the three edges alike with no winding branch; the
+    point-triangle kernel performs exactly its operations.
 
     >>> points = [(1, 1), (1, -1), (2, 0)]  # hit, miss, touching
     >>> [point_in_triangle_line_equation(p, (0, 0), (4, 0), (0, 4)) for p in points]
@@ -308,11 +289,7 @@ _METHODS: dict[str, Callable[[Vec2, Vec2, Vec2, Vec2], bool]] = {
 
 
 def _vec2(value: object, name: str) -> Vec2:
-    """``check_vec2`` with a shortcut for the common case, a tuple of two finite floats.
-
-    The shortcut returns exactly what ``check_vec2`` would (the same floats); any
-    other input, valid or not, goes through ``check_vec2`` and its messages.
-    """
+    """``check_vec2`` with a shortcut, giving the same floats, for two finite floats."""
     if type(value) is tuple and len(value) == 2:
         x, y = value
         if type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y):
@@ -349,8 +326,7 @@ def point_in_triangle(
         b: Second vertex.
         c: Third vertex (either winding order).
         method: One of ``POINT_IN_TRIANGLE_METHODS``; all give the same answer
-            (see the module docstring). The default, ``"line_equation"``, is the
-            fastest measured and exact on integer coordinates.
+            (see the module docstring).
 
     Returns:
         True when ``p`` is inside the triangle or on its boundary.

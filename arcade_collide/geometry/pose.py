@@ -4,8 +4,6 @@ A pose is ``(x, y)`` or ``(x, y, angle)``. ``angle`` is in degrees, clockwise,
 exactly like :attr:`arcade.Sprite.angle`: the local point ``(10, 0)`` at angle 90
 lands at ``(0, -10)`` relative to the pose. Arcade's y axis points up, so a
 clockwise turn maps local ``(x, y)`` to ``(x*cos + y*sin, -x*sin + y*cos)``.
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations

@@ -30,8 +30,6 @@ each row swept along x as in sweep-and-prune, 7.5):
   its last row, a contiguous range of the sorted order (binary search), and the other
   big boxes (all tested).
 * Every candidate gets the exact closed overlap test.
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations

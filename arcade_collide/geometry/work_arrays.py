@@ -7,8 +7,6 @@ faulted in once.
 :class:`WorkArrays` holds named buffers; the broad phase keeps its own. A buffer's
 contents are undefined when handed out, and a caller must be done
 with it before anything asks for the same name again.
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ Coincident centres have no direction; the normal is then ``(1.0, 0.0)`` when
 circles of different radii (two identical circles at one place get
 ``(1.0, 0.0)`` both ways).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle
 >>> cases = [((0, 0), (1.5, 0)), ((0, 0), (0, 3)), ((0, 0), (0, 2))]  # hit, miss, touching

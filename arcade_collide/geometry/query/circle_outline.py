@@ -14,8 +14,6 @@ closest point lies inside the edge, distance^2 = cross^2 / len2, so the test is
 ``cross^2 <= r^2 * len2`` (no division: exact on integer coordinates); at an end
 the offset is ``w`` or ``w - e``, already exact. An edge rounded to zero length far
 from the origin is its start point and no face.
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations

@@ -4,8 +4,6 @@ The polygon is a convex outline, counter-clockwise: the circle hits when its
 centre is inside or within ``r`` of an edge (RTCD 5.2.8); the contact rule is
 :func:`~arcade_collide.geometry.query.circle_outline.circle_outline_contact`'s.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Polygon
 >>> centres = [(2.5, 1), (5, 5), (3, 1)]  # hit, miss, touching

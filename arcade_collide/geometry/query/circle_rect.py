@@ -12,8 +12,6 @@ A centre inside the rectangle leaves through the nearer side pair: x on ties
 (``hw - |x| <= hh - |y|``), and the side on the centre's side of the centre
 line, the positive one when the centre is exactly on it.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Rect
 >>> cases = [((2.5, 0), (0, 0)), ((2.8, 1.8), (0, 0)), ((0, 2), (0, 0))]

@@ -7,8 +7,6 @@ triangle or within ``r`` of an edge. See
 contact rule (a centre inside leaves through the nearest edge, the earlier
 edge on ties).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Triangle
 >>> centres = [(2, -0.5), (5, 5), (2, -1)]  # hit, miss, touching

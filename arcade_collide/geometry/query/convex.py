@@ -12,8 +12,6 @@ it, and inlined into the dispatch chains like any pair kernel.
 The same-kind pairs (rectangle, triangle and polygon against their own kind) settle
 ties in a canonical order, so ``contact(a, b) == contact(b, a).flipped()`` holds bit
 for bit unless the two outlines coincide (:func:`.sat.sat_contact`).
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations

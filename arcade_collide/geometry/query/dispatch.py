@@ -1,23 +1,16 @@
 """The one narrow-phase dispatch table and the public, validating queries.
 
 Every shape pair is registered exactly once below, in canonical
-:class:`~arcade_collide.geometry.shapes.ShapeKind` order (point < circle < rect
-< triangle < polygon). Registering ``(A, B)`` also fills the ``(B, A)`` slot
-with a "swapped" entry: the arguments are exchanged before the pair kernel
-runs and the normal is reversed (as :meth:`Contact.flipped` does), so it still
-points from the caller's first shape to the second. This is Box2D v3's
-``s_registers`` table with its ``b2AddType`` swap flag, without the memory
-machinery. From the registered pairs the table links two compiled chains,
-:data:`run_intersects` and :data:`run_contacts`, that run every kernel over the
-pairs of its slot (:mod:`~arcade_collide.geometry.query.kernel_base`); they serve
-the queries below and :mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so
-no other dispatch exists.
+:class:`~arcade_collide.geometry.shapes.ShapeKind` order. Registering ``(A, B)`` also
+fills the ``(B, A)`` slot with a "swapped" entry: arguments exchanged, normal reversed
+(Box2D v3's ``s_registers`` table with its ``b2AddType`` swap flag). From the
+registered pairs the table links two compiled chains, :data:`run_intersects` and
+:data:`run_contacts`; they serve the queries below and
+:mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so no other dispatch exists.
 
-``intersects``/``contact`` validate their arguments in Python, then make one compiled
-call (:func:`_one_pair`) that places the two shapes in a one-pair table, with the
-arithmetic of :func:`~arcade_collide.geometry.arrays.pack`, and enters the chain at
-the pair's slot. ``intersects_batch``/``contact_batch`` take world-space array
-records (``pack``, or the ECS's own arrays) and run the chain over all rows.
+``intersects``/``contact`` validate in Python, then make one compiled call
+(:func:`_one_pair`) that places the two shapes in a one-pair table and enters the
+chain at the pair's slot.
 """
 
 from __future__ import annotations
@@ -25,6 +18,7 @@ from __future__ import annotations
 import warnings
 import weakref
 from functools import partial
+from types import ModuleType
 from typing import Any, NamedTuple
 
 import numba
@@ -43,18 +37,22 @@ from arcade_collide.geometry.arrays import (
 from arcade_collide.geometry.compiled import kernel, specialise
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import parse_pose, rotation
-from arcade_collide.geometry.query.circle_circle import (
-    contact_circle_circle,
-    intersects_circle_circle,
-)
-from arcade_collide.geometry.query.circle_polygon import (
-    contact_circle_polygon,
-    intersects_circle_polygon,
-)
-from arcade_collide.geometry.query.circle_rect import contact_circle_rect, intersects_circle_rect
-from arcade_collide.geometry.query.circle_triangle import (
-    contact_circle_triangle,
-    intersects_circle_triangle,
+from arcade_collide.geometry.query import (
+    circle_circle,
+    circle_polygon,
+    circle_rect,
+    circle_triangle,
+    point_circle,
+    point_point,
+    point_polygon,
+    point_rect,
+    point_triangle,
+    polygon_polygon,
+    rect_polygon,
+    rect_rect,
+    rect_triangle,
+    triangle_polygon,
+    triangle_triangle,
 )
 from arcade_collide.geometry.query.kernel_base import (
     CONTACTS_CHAIN,
@@ -68,35 +66,6 @@ from arcade_collide.geometry.query.kernel_base import (
     intersects_chain,
     types,
     world_rows,
-)
-from arcade_collide.geometry.query.point_circle import contact_point_circle, intersects_point_circle
-from arcade_collide.geometry.query.point_point import contact_point_point, intersects_point_point
-from arcade_collide.geometry.query.point_polygon import (
-    contact_point_polygon,
-    intersects_point_polygon,
-)
-from arcade_collide.geometry.query.point_rect import contact_point_rect, intersects_point_rect
-from arcade_collide.geometry.query.point_triangle import (
-    contact_point_triangle,
-    intersects_point_triangle,
-)
-from arcade_collide.geometry.query.polygon_polygon import (
-    contact_polygon_polygon,
-    intersects_polygon_polygon,
-)
-from arcade_collide.geometry.query.rect_polygon import contact_rect_polygon, intersects_rect_polygon
-from arcade_collide.geometry.query.rect_rect import contact_rect_rect, intersects_rect_rect
-from arcade_collide.geometry.query.rect_triangle import (
-    contact_rect_triangle,
-    intersects_rect_triangle,
-)
-from arcade_collide.geometry.query.triangle_polygon import (
-    contact_triangle_polygon,
-    intersects_triangle_polygon,
-)
-from arcade_collide.geometry.query.triangle_triangle import (
-    contact_triangle_triangle,
-    intersects_triangle_triangle,
 )
 from arcade_collide.geometry.shapes import (
     SHAPE_TYPES,
@@ -126,13 +95,15 @@ class Entry(NamedTuple):
 TABLE: dict[tuple[ShapeKind, ShapeKind], Entry] = {}
 
 
-def _register(kind_a: ShapeKind, kind_b: ShapeKind, intersects: Any, contact: Any) -> None:
-    """Fill slot ``(kind_a, kind_b)`` and its mirror ``(kind_b, kind_a)`` (swapped)."""
+def _register(kind_a: ShapeKind, kind_b: ShapeKind, module: ModuleType) -> None:
+    """Fill slot ``(kind_a, kind_b)`` and its mirror ``(kind_b, kind_a)`` (swapped) with
+    the pair module's ``intersects_<a>_<b>`` and ``contact_<a>_<b>`` kernels."""
     if kind_a > kind_b:
         raise ValueError(f"register pairs in ShapeKind order, got {kind_a.name}, {kind_b.name}")
     if (kind_a, kind_b) in TABLE:
         raise ValueError(f"pair {kind_a.name}, {kind_b.name} is registered twice")
-    pair = Pair(intersects, contact)
+    name = f"{kind_a.name}_{kind_b.name}".lower()
+    pair = Pair(getattr(module, f"intersects_{name}"), getattr(module, f"contact_{name}"))
     TABLE[(kind_a, kind_b)] = Entry(pair, swapped=False)
     if kind_a != kind_b:
         TABLE[(kind_b, kind_a)] = Entry(pair, swapped=True)
@@ -147,21 +118,21 @@ _P, _C, _R, _T, _G = (
 )
 
 # One explicit line per pair; the 15 lines cover all 25 ordered slots.
-_register(_P, _P, intersects_point_point, contact_point_point)
-_register(_P, _C, intersects_point_circle, contact_point_circle)
-_register(_P, _R, intersects_point_rect, contact_point_rect)
-_register(_P, _T, intersects_point_triangle, contact_point_triangle)
-_register(_P, _G, intersects_point_polygon, contact_point_polygon)
-_register(_C, _C, intersects_circle_circle, contact_circle_circle)
-_register(_C, _R, intersects_circle_rect, contact_circle_rect)
-_register(_C, _T, intersects_circle_triangle, contact_circle_triangle)
-_register(_C, _G, intersects_circle_polygon, contact_circle_polygon)
-_register(_R, _R, intersects_rect_rect, contact_rect_rect)
-_register(_R, _T, intersects_rect_triangle, contact_rect_triangle)
-_register(_R, _G, intersects_rect_polygon, contact_rect_polygon)
-_register(_T, _T, intersects_triangle_triangle, contact_triangle_triangle)
-_register(_T, _G, intersects_triangle_polygon, contact_triangle_polygon)
-_register(_G, _G, intersects_polygon_polygon, contact_polygon_polygon)
+_register(_P, _P, point_point)
+_register(_P, _C, point_circle)
+_register(_P, _R, point_rect)
+_register(_P, _T, point_triangle)
+_register(_P, _G, point_polygon)
+_register(_C, _C, circle_circle)
+_register(_C, _R, circle_rect)
+_register(_C, _T, circle_triangle)
+_register(_C, _G, circle_polygon)
+_register(_R, _R, rect_rect)
+_register(_R, _T, rect_triangle)
+_register(_R, _G, rect_polygon)
+_register(_T, _T, triangle_triangle)
+_register(_T, _G, triangle_polygon)
+_register(_G, _G, polygon_polygon)
 
 SLOTS = len(ShapeKind) ** 2
 """Slot ``kind_a * 5 + kind_b`` of the chains below holds the pairs of that unordered

@@ -9,12 +9,8 @@ A pair module ``<a>_<b>.py`` defines two compiled kernels with one uniform signa
   the normal pointing from A to B;
 
 where ``rows`` is a :class:`WorldRows` record and ``a``, ``b`` are row indices within
-the arrays of A's kind and of B's kind. The dispatch table compiles one copy of
-:func:`intersects_chain` and :func:`contacts_chain` per registered pair
-(:func:`~arcade_collide.geometry.compiled.specialise`) and links them into two
-chains; those serve the scalar queries, the batch queries and the ECS tick alike.
-
-This module never imports esper or arcade.
+the arrays of A's kind and of B's kind. :mod:`~arcade_collide.geometry.query.dispatch`
+links one copy of :func:`intersects_chain` and :func:`contacts_chain` per pair.
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@ the point through the centre: ``normal = (center - p) / |center - p|`` and
 its boundary onto the point. A point exactly at the centre has no such
 direction and gets the fixed fallback normal ``(1.0, 0.0)`` with depth ``r``.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Point
 >>> cases = [((1.0, 0.0), (0, 0)), ((6.0, 0.0), (0, 0)), ((3.0, 4.0), (0, 0))]

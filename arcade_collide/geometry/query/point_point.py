@@ -4,8 +4,6 @@ Two points have no extent, so the only contact is coincidence. The contact
 then has ``depth`` 0 and, since no direction is preferred, the fixed fallback
 normal ``(1.0, 0.0)``.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point
 >>> cases = [((1.0, 2.0), (1.0, 2.0, 45.0)), ((1.0, 2.0), (1.0, 2.5)), ((0.0, 0.0), (-0.0, 0.0))]

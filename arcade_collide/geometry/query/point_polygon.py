@@ -11,8 +11,6 @@ to vertex ``i + 1``; equally near edges break to the lowest index.
 ``depth`` the distance, so moving the polygon by ``normal * depth`` brings that
 edge onto the point.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point, Polygon
 >>> cases = [((1.5, 1.0), (0, 0)), ((1.0, -1.0), (0, 0)), ((1.0, 0.0), (0, 0))]

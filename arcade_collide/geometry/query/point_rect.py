@@ -12,8 +12,6 @@ from the bottom-left corner); equally near sides break to the lowest number.
 it, so moving the rectangle by ``normal * depth`` brings that side onto the
 point.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point, Rect
 >>> cases = [((1.5, 0.0), (0, 0)), ((1.9, 0.0), (0, 0, 90)), ((0.0, 2.0), (0, 0, 90))]

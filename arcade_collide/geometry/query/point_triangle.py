@@ -11,8 +11,6 @@ lowest number. The distance to edge ``i`` is ``|2 * area(P, start, end)| /
 distance, so moving the triangle by ``normal * depth`` brings that edge onto
 the point.
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Point, Triangle
 >>> cases = [((1.0, 0.5), (0, 0)), ((1.0, 1.0), (0, 0, 180)), ((0.0, 2.0), (0, 0))]

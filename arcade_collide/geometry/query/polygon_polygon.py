@@ -4,8 +4,6 @@ Testing every edge pair for a crossing (the parametric segment test) misses a
 polygon lying wholly inside the other; SAT over the edge normals of both is
 exact for convex polygons, containment included (RTCD 5.2.1).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Polygon
 >>> poses = [(1, 1), (5, 5), (2, 0)]  # hit, miss, touching

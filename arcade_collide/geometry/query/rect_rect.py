@@ -5,8 +5,6 @@ Box2D reduces a box to a polygon; SAT over the edge normals of both is exact
 (RTCD 4.4.1 for oriented boxes, 5.2.1). A rectangle's opposite edges are
 parallel, so two axes per rectangle suffice (edges 0 and 1 of its corners).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Rect
 >>> poses = [(1.5, 0), (3, 0.5), (2, 1)]  # hit, miss, touching

@@ -4,8 +4,6 @@ Both shapes are convex outlines (rectangle corners, triangle vertices in any
 winding: SAT does not need the winding), so SAT is exact and catches one shape
 lying wholly inside the other (RTCD 5.2.1).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Rect, Triangle
 >>> poses = [(0.5, -1), (5, 5), (1, 0)]  # hit, miss, touching

@@ -6,13 +6,7 @@ circles of :mod:`~arcade_collide.geometry.bounding_circles`, then the exact test
 the pair's shape types. :func:`contact_rows` computes the contacts of pairs.
 
 Both group the pairs by their unordered shape kinds (a counting sort) and run the
-chain of loops that the dispatch table links from its registered pairs
-(:func:`~arcade_collide.geometry.query.dispatch.run_intersects`,
-:func:`~arcade_collide.geometry.query.dispatch.run_contacts`) in one call: the same
-kernels the public queries run, swapped and flipped for the reverse order as the
-table's mirrored entries say.
-
-This module never imports esper or arcade.
+dispatch table's chains (:mod:`~arcade_collide.geometry.query.dispatch`) in one call.
 """
 
 from __future__ import annotations

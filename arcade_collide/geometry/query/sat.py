@@ -10,8 +10,6 @@ Conventions (see :class:`~arcade_collide.geometry.contact.Contact`): closed sets
 (separation needs a strict ``<``, so touching shapes collide); the normal points
 from A to B and translating B by ``normal * depth`` leaves the shapes touching;
 ties go to the first axis (A's edges in order, then B's).
-
-This module never imports esper or arcade.
 """
 
 from __future__ import annotations

@@ -2,8 +2,6 @@
 
 Exact for convex shapes, containment included (RTCD 5.2.1).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Polygon, Triangle
 >>> poses = [(-0.5, 0.5), (5, 5), (-1, 0.5)]  # hit, miss, touching

@@ -2,8 +2,6 @@
 
 Exact whatever the windings, containment included (RTCD 5.2.1).
 
-This module never imports esper or arcade.
-
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Triangle
 >>> poses = [(0.5, 0), (-5, 5), (0, 0)]  # hit, miss, touching

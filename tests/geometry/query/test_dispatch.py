@@ -72,9 +72,9 @@ def test_the_chains_run_every_slot_simplest_kinds_last() -> None:
 
 def test_registering_out_of_order_or_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="ShapeKind order"):
-        dispatch._register(ShapeKind.RECT, ShapeKind.CIRCLE, *dispatch.TABLE[(1, 2)].pair[:2])
+        dispatch._register(ShapeKind.RECT, ShapeKind.CIRCLE, dispatch.circle_rect)
     with pytest.raises(ValueError, match="twice"):
-        dispatch._register(ShapeKind.CIRCLE, ShapeKind.RECT, *dispatch.TABLE[(1, 2)].pair[:2])
+        dispatch._register(ShapeKind.CIRCLE, ShapeKind.RECT, dispatch.circle_rect)
 
 
 def test_public_names_are_exported() -> None:
