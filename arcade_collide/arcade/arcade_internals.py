@@ -31,6 +31,8 @@ import numpy as np
 from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
 
+from arcade_collide.ecs.storage import as_slice
+
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
@@ -239,20 +241,6 @@ def slot_dict(sprite_list: arcade.SpriteList[Any]) -> dict[Any, int]:
     return sprite_list.sprite_slot
 
 
-def _span(indices: IntArray) -> slice | IntArray:
-    """``indices`` as a slice when they are consecutive and ascending, else as they are.
-
-    >>> _span(np.array([3, 4, 5]))
-    slice(3, 6, None)
-    >>> _span(np.array([3, 5])).tolist()
-    [3, 5]
-    """
-    n = len(indices)
-    if n and int(indices[-1]) - int(indices[0]) == n - 1 and bool((np.diff(indices) == 1).all()):
-        return slice(int(indices[0]), int(indices[0]) + n)
-    return indices
-
-
 def store_in_sprite_list(
     sprite_list: arcade.SpriteList[Any],
     sprites: Sequence[arcade.Sprite],
@@ -270,7 +258,7 @@ def store_in_sprite_list(
     """
     # Usually a list holds the world's sprites in the world's order, in consecutive
     # slots: then slices stand for rows and slots, and numpy copies blocks.
-    row_span, slot_span = _span(rows), _span(slots)
+    row_span, slot_span = as_slice(rows), as_slice(slots)
     moves = moved[row_span]
     turns = turned[row_span]
     if not (moves.any() or turns.any()):

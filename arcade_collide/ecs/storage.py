@@ -114,7 +114,7 @@ class PooledRows:
         self.size = len(handles)
         self._groups: list[tuple[RowPool, IntArray | None, IntArray | slice]] = [
             (pool, None if len(groups) == 1 else np.array(at, dtype=np.intp),
-             _as_slice(np.array(rows, dtype=np.intp)))
+             as_slice(np.array(rows, dtype=np.intp)))
             for pool, at, rows in groups.values()
         ]
         self.pools = tuple(group[0] for group in self._groups)
@@ -150,8 +150,15 @@ class PooledRows:
         return k == len(stamp)
 
 
-def _as_slice(rows: IntArray) -> IntArray | slice:
-    """A slice when the rows are consecutive, else the rows: slices read without a gather."""
+def as_slice(rows: IntArray) -> IntArray | slice:
+    """A slice when the rows are consecutive and ascending, else the rows: slices read
+    and write blocks without a gather.
+
+    >>> as_slice(np.array([3, 4, 5]))
+    slice(3, 6, None)
+    >>> as_slice(np.array([3, 5])).tolist()
+    [3, 5]
+    """
     if len(rows) and int(rows[-1]) - int(rows[0]) == len(rows) - 1 and (
         np.diff(rows) == 1
     ).all():

@@ -69,7 +69,7 @@ class KindBlock(NamedTuple):
     for polygons."""
     columns: tuple[FloatArray, ...]
     """Convex kinds: local vertex x and y, vertex-major ``(K, M)`` (for
-    ``transform_columns``); empty for points and circles."""
+    ``place_vertices``); empty for points and circles."""
 
 
 class ShapeTable:
