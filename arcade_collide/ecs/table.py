@@ -365,6 +365,12 @@ def _place(
     y_all = poses[:, 1]
     aabbs = np.empty((n, 4), dtype=np.float64)
     world: dict[ShapeKind, ShapeArrays] = {}
+    # The convex kinds are the last blocks (rows are kind-major): one rotations call
+    # serves them all.
+    first_convex = next((b.start for b in layout.blocks if b.kind in _CONVEX), n)
+    cos_all = sin_all = poses[:0, 2]
+    if first_convex < n:
+        cos_all, sin_all = rotations(poses[first_convex:, 2])
     for block in layout.blocks:
         sl = slice(block.start, block.stop)
         x, y = x_all[sl], y_all[sl]
@@ -388,7 +394,8 @@ def _place(
             np.add(x, radius, out=box[:, 2])
             np.add(y, radius, out=box[:, 3])
             continue
-        cos, sin = rotations(poses[sl, 2])
+        turn = slice(block.start - first_convex, block.stop - first_convex)
+        cos, sin = cos_all[turn], sin_all[turn]
         local_x, local_y = block.columns
         vertices = place_vertices(x, y, cos, sin, local_x, local_y, box)
         if kind is ShapeKind.RECT:

@@ -346,8 +346,8 @@ def sweep_pairs(
     kept = work.get("order", (n,), np.int64)
     if hinted and not np.may_share_memory(order, kept):
         kept[:] = order
-    fwork = work.get("fwork", (4, n), np.float64)
-    iwork = work.get("iwork", (5, n), np.int64)
+    fwork = work.get("fwork", (4 * n,), np.float64).reshape(4, n)
+    iwork = work.get("iwork", (5 * n,), np.int64).reshape(5, n)
     info = work.get("info", (2,), np.int64)
     capacity = 2 * n + 64
     while True:

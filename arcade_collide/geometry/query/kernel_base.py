@@ -85,24 +85,30 @@ def world_rows(
     rects = world.get(ShapeKind.RECT)
     triangles = world.get(ShapeKind.TRIANGLE)
     polygons = world.get(ShapeKind.POLYGON)
-    two = np.empty((0, 2))
     c = np.ascontiguousarray
+    two, one = _NONE_2, _NONE_1
     return WorldRows(
         c(kinds, dtype=np.int8),
         starts,
         c(points.xy) if isinstance(points, PointArrays) else two,
         c(circles.center) if isinstance(circles, CircleArrays) else two,
-        c(circles.radius) if isinstance(circles, CircleArrays) else np.empty(0),
+        c(circles.radius) if isinstance(circles, CircleArrays) else one,
         c(rects.center) if isinstance(rects, RectArrays) else two,
         c(rects.axis) if isinstance(rects, RectArrays) else two,
         c(rects.half) if isinstance(rects, RectArrays) else two,
-        c(rects.vertices) if isinstance(rects, RectArrays) else np.empty((0, 4, 2)),
-        c(triangles.vertices) if isinstance(triangles, TriangleArrays) else np.empty((0, 3, 2)),
-        c(polygons.vertices) if isinstance(polygons, PolygonArrays) else np.empty((0, 3, 2)),
-        c(polygons.nverts, dtype=np.int64)
-        if isinstance(polygons, PolygonArrays)
-        else np.empty(0, dtype=np.int64),
+        c(rects.vertices) if isinstance(rects, RectArrays) else _NONE_4,
+        c(triangles.vertices) if isinstance(triangles, TriangleArrays) else _NONE_3,
+        c(polygons.vertices) if isinstance(polygons, PolygonArrays) else _NONE_3,
+        c(polygons.nverts, dtype=np.int64) if isinstance(polygons, PolygonArrays) else _NO_ROWS,
     )
+
+
+# The fields of kinds a table does not hold: shared, since no kernel writes to its rows.
+_NONE_1 = np.empty(0)
+_NONE_2 = np.empty((0, 2))
+_NONE_3 = np.empty((0, 3, 2))
+_NONE_4 = np.empty((0, 4, 2))
+_NO_ROWS = np.empty(0, dtype=np.int64)
 
 
 ROWS: Any = _numba.typeof(world_rows(np.empty(0, dtype=np.int8), {}, {}))

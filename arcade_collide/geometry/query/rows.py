@@ -137,6 +137,8 @@ def _kinds_present(rows: WorldRows) -> list[int]:
 
 _NO_INDEX = np.empty(0, dtype=np.int64)
 _NO_FLOAT = np.empty(0)
+_NO_FILTER = PairFilter(_NO_INDEX, _NO_INDEX)
+_NO_CIRCLES = PoseCircles(_NO_FLOAT, _NO_FLOAT, _NO_FLOAT, _NO_FLOAT, 0.0)
 
 
 def _grouped(
@@ -156,12 +158,8 @@ def _grouped(
         counts[kinds[0] * (_KINDS + 1) + 1 :] = len(i)
         return np.arange(len(i), dtype=np.int64), counts
     order = np.empty(len(i), dtype=np.int64)
-    f = pair_filter if pair_filter is not None else PairFilter(_NO_INDEX, _NO_INDEX)
-    c = (
-        circles
-        if circles is not None
-        else PoseCircles(_NO_FLOAT, _NO_FLOAT, _NO_FLOAT, _NO_FLOAT, 0.0)
-    )
+    f = pair_filter if pair_filter is not None else _NO_FILTER
+    c = circles if circles is not None else _NO_CIRCLES
     _screen(
         i,
         j,
