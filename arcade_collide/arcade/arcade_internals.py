@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, SupportsIndex, cast
+from typing import Any, cast
 
 import arcade
 import numpy as np
@@ -310,37 +310,21 @@ class _Memberships(list[Any]):
     logs: list[dict[int, _Memberships]]
     """The touch logs of the pose mirrors holding this sprite."""
 
-    def append(self, item: Any, /) -> None:
-        _membership_changes[0] += 1
-        super().append(item)
 
-    def extend(self, items: Iterable[Any], /) -> None:
-        _membership_changes[0] += 1
-        super().extend(items)
+def _counted(name: str) -> Any:
+    """The ``list`` method ``name``, counting a change in ``_membership_changes`` first."""
+    method = getattr(list, name)
 
-    def insert(self, index: SupportsIndex, item: Any, /) -> None:
+    def counted(self: list[Any], *args: Any) -> Any:
         _membership_changes[0] += 1
-        super().insert(index, item)
+        return method(self, *args)
 
-    def remove(self, item: Any, /) -> None:
-        _membership_changes[0] += 1
-        super().remove(item)
+    counted.__name__ = name
+    return counted
 
-    def pop(self, index: SupportsIndex = -1, /) -> Any:
-        _membership_changes[0] += 1
-        return super().pop(index)
 
-    def clear(self) -> None:
-        _membership_changes[0] += 1
-        super().clear()
-
-    def __setitem__(self, index: Any, value: Any) -> None:
-        _membership_changes[0] += 1
-        super().__setitem__(index, value)
-
-    def __delitem__(self, index: Any) -> None:
-        _membership_changes[0] += 1
-        super().__delitem__(index)
+for _name in ("append", "extend", "insert", "remove", "pop", "clear", "__setitem__", "__delitem__"):
+    setattr(_Memberships, _name, _counted(_name))
 
 
 class _Armed(_Memberships):

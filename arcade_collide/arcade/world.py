@@ -60,7 +60,6 @@ from arcade_collide.arcade.validation import (
 )
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Velocity
 from arcade_collide.ecs.delivery import Delivery
-from arcade_collide.ecs.storage import RowPool
 from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
@@ -115,8 +114,8 @@ class CollisionWorld:
         self._row_of: dict[arcade.Sprite, int] = {}
         self._body_of_entity: dict[int, Body] = {}
         self._rows: IntArray = np.zeros(0, dtype=np.intp)
-        """Each row's ``pool_row`` in the Position table (:func:`_position_pool`); the
-        bodies keep the Positions alive, so the rows stay theirs."""
+        """Each row's ``pool_row`` in the Position table; the bodies keep the Positions
+        alive, so the rows stay theirs."""
         self._derived = DerivedShapes()
         self._router = Router(self._body_of_entity)
         self._stepping = False
@@ -392,13 +391,12 @@ class CollisionWorld:
     def touching(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         """The sprites touching ``sprite`` after the last step."""
         entity = self.entity(sprite)
-        out = []
-        for a, b in self._router.active:
-            if a == entity:
-                out.append(self._body_of_entity[b].sprite)
-            elif b == entity:
-                out.append(self._body_of_entity[a].sprite)
-        return out
+        body_of = self._body_of_entity
+        return [
+            body_of[b if a == entity else a].sprite
+            for a, b in self._router.active
+            if entity in (a, b)
+        ]
 
     # --- the tick -----------------------------------------------------------------------
 
@@ -459,7 +457,7 @@ class CollisionWorld:
         if not self._stepping:
             return
         mirror = self._mirror
-        poses = _position_pool().data[self._rows]
+        poses = world_pools().positions.data[self._rows]
         kept = mirror.write(poses[:, 0:2], poses[:, 2])
         if kept.size:
             # Setters of the sprite's class made another pose of the world's (clamping,
@@ -561,14 +559,9 @@ class _WriteBack(esper.Processor):
 # instead of a property call per sprite. Call these inside the world's esper world.
 
 
-def _position_pool() -> RowPool:
-    """The Position table of the current esper world."""
-    return world_pools().positions
-
-
 def _store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None:
     """Put poses into the Position table rows ``table_rows``, in one scatter."""
-    pool = _position_pool()
+    pool = world_pools().positions
     pool.data[table_rows, 0:2] = xy
     pool.data[table_rows, 2] = angle
     pool.touch()

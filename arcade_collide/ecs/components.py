@@ -8,7 +8,9 @@
 from __future__ import annotations
 
 import numbers
-from typing import Any, TypeVar, overload
+from collections.abc import Callable
+from functools import partial
+from typing import Any, Generic, TypeVar, overload
 
 from arcade_collide.ecs.storage import RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch, world_pools
@@ -18,8 +20,7 @@ from arcade_collide.geometry.shapes import SHAPE_TYPES, AnyShape
 ALL_LAYERS = 0xFFFF_FFFF
 """A mask with all 32 layer bits set: collide with every layer."""
 
-
-_P = TypeVar("_P", bound="_Pooled")
+_T = TypeVar("_T")
 
 
 class _Pooled:
@@ -65,13 +66,8 @@ class _Pooled:
         x, y, third = self._values()
         return f"{type(self).__name__}({x!r}, {y!r}, {self._third}={third!r})"
 
-    def __copy__(self: _P) -> _P:
-        return type(self)(*self._values())  # type: ignore[call-arg]
-
-    def __deepcopy__(self: _P, memo: dict[int, Any]) -> _P:
-        return self.__copy__()
-
     def __reduce__(self) -> tuple[type[_Pooled], tuple[float, float, float]]:
+        # Also what copy.copy and copy.deepcopy use: a copy gets a row of its own.
         return (type(self), self._values())
 
 
@@ -189,6 +185,32 @@ def _check_geometry(value: object) -> AnyShape:
     return value
 
 
+class _Setting(Generic[_T]):
+    """A :class:`Shape` field: its setter checks the value and bumps the shape epochs."""
+
+    __slots__ = ("check", "slot")
+
+    def __init__(self, check: Callable[[Any], _T]) -> None:
+        self.check = check
+
+    def __set_name__(self, owner: type[Any], name: str) -> None:
+        self.slot = "_" + name
+
+    @overload
+    def __get__(self, obj: None, owner: type[Any] | None = None) -> _Setting[_T]: ...
+    @overload
+    def __get__(self, obj: Shape, owner: type[Any] | None = None) -> _T: ...
+    def __get__(self, obj: Shape | None, owner: type[Any] | None = None) -> _T | _Setting[_T]:
+        if obj is None:
+            return self
+        value: _T = getattr(obj, self.slot)
+        return value
+
+    def __set__(self, obj: Shape, value: _T) -> None:
+        setattr(obj, self.slot, self.check(value))
+        obj._edited()
+
+
 class Shape:
     """The collision shape of an entity, and how it collides.
 
@@ -234,45 +256,14 @@ class Shape:
         """The shape epochs of the worlds whose tables placed this shape: an edit bumps
         them, and only those worlds re-read their shapes."""
 
-    @property
-    def geometry(self) -> AnyShape:
-        """The geometry shape, in local coordinates."""
-        return self._geometry
-
-    @geometry.setter
-    def geometry(self, value: AnyShape) -> None:
-        self._geometry = _check_geometry(value)
-        self._edited()
-
-    @property
-    def layer(self) -> int:
-        """Layer bits of this shape."""
-        return self._layer
-
-    @layer.setter
-    def layer(self, value: int) -> None:
-        self._layer = _check_bits(value, "layer")
-        self._edited()
-
-    @property
-    def mask(self) -> int:
-        """Layer bits this shape collides with."""
-        return self._mask
-
-    @mask.setter
-    def mask(self, value: int) -> None:
-        self._mask = _check_bits(value, "mask")
-        self._edited()
-
-    @property
-    def sensor(self) -> bool:
-        """True for a sensor (trigger) shape."""
-        return self._sensor
-
-    @sensor.setter
-    def sensor(self, value: bool) -> None:
-        self._sensor = bool(value)
-        self._edited()
+    geometry = _Setting(_check_geometry)
+    """The geometry shape, in local coordinates."""
+    layer = _Setting(partial(_check_bits, name="layer"))
+    """Layer bits of this shape."""
+    mask = _Setting(partial(_check_bits, name="mask"))
+    """Layer bits this shape collides with."""
+    sensor = _Setting(bool)
+    """True for a sensor (trigger) shape."""
 
     def _edited(self) -> None:
         for epoch in self._epochs:

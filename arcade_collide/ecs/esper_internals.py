@@ -13,9 +13,6 @@ Private names read (esper 3.9):
 * ``_dead_entities``: entities ``delete_entity`` marked dead but has not removed yet;
 * ``_components``: per component type, the set of entities holding one;
 * ``_entities``: each entity's components (:func:`pair_gone_check`).
-
-The fallback for :func:`pair_gone_check` asks ``esper.entity_exists`` about every pair;
-for :func:`pending_deletions` about every entity; :func:`holders` runs a query.
 """
 
 from __future__ import annotations
@@ -129,8 +126,6 @@ def pair_gone_check() -> Callable[[Any], bool]:
 
 def _gone_in_world(world: str, pair: Any) -> bool:
     current = esper.current_world
-    if current == world:
-        return not (esper.entity_exists(pair.a) and esper.entity_exists(pair.b))
     esper.switch_world(world)
     try:
         return not (esper.entity_exists(pair.a) and esper.entity_exists(pair.b))

@@ -142,12 +142,10 @@ class PooledRows:
 
     def unchanged_since(self, stamp: tuple[object, ...]) -> bool:
         """True when no pool was written (or grew) since ``stamp`` was taken."""
-        k = 0
-        for pool in self.pools:
-            if k + 1 >= len(stamp) or stamp[k] is not pool.data or stamp[k + 1] != pool.version:
-                return False
-            k += 2
-        return k == len(stamp)
+        return len(stamp) == 2 * len(self.pools) and all(
+            data is pool.data and version == pool.version
+            for pool, data, version in zip(self.pools, stamp[::2], stamp[1::2], strict=True)
+        )
 
 
 def as_slice(rows: IntArray) -> IntArray | slice:

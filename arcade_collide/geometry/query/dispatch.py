@@ -19,13 +19,12 @@ import warnings
 import weakref
 from functools import partial
 from types import ModuleType
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 import numba
 import numpy as np
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from arcade_collide.geometry import arrays
 from arcade_collide.geometry.arrays import (
     BatchContacts,
     BoolArray,
@@ -109,13 +108,7 @@ def _register(kind_a: ShapeKind, kind_b: ShapeKind, module: ModuleType) -> None:
         TABLE[(kind_b, kind_a)] = Entry(pair, swapped=True)
 
 
-_P, _C, _R, _T, _G = (
-    ShapeKind.POINT,
-    ShapeKind.CIRCLE,
-    ShapeKind.RECT,
-    ShapeKind.TRIANGLE,
-    ShapeKind.POLYGON,
-)
+_P, _C, _R, _T, _G = ShapeKind  # point, circle, rect, triangle, polygon
 
 # One explicit line per pair; the 15 lines cover all 25 ordered slots.
 _register(_P, _P, point_point)
@@ -177,13 +170,7 @@ run_contacts = _CONTACTS_LINKS[0][1]
 
 _SHAPE_KIND: dict[type, int] = {t: int(t.kind) for t in SHAPE_TYPES}
 """Shape type -> kind number (a plain int: numba converts an IntEnum argument slowly)."""
-_ARRAYS_KIND: dict[type, ShapeKind] = {
-    arrays.PointArrays: ShapeKind.POINT,
-    arrays.CircleArrays: ShapeKind.CIRCLE,
-    arrays.RectArrays: ShapeKind.RECT,
-    arrays.TriangleArrays: ShapeKind.TRIANGLE,
-    arrays.PolygonArrays: ShapeKind.POLYGON,
-}
+_ARRAYS_KIND: dict[type, ShapeKind] = dict(zip(get_args(ShapeArrays), ShapeKind, strict=True))
 
 
 def _arrays_kind(arrays: object, name: str) -> ShapeKind:
