@@ -27,14 +27,11 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import (
     CONTACT,
     INTERSECTS,
-    TINY_SQUARED,
     WorldRows,
     first_max,
     put,
+    unit,
 )
-
-_UP = 2.0**600
-"""Scale for offsets whose square is below TINY_SQUARED (exact: a power of two)."""
 
 
 @kernel(INTERSECTS, inline=True)
@@ -62,16 +59,8 @@ def contact_circle_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> b
     if d2 > rs * rs:
         return False
     d = math.sqrt(d2)
-    if d2 >= TINY_SQUARED:
-        nx = dx / d
-        ny = dy / d
-    elif dx != 0.0 or dy != 0.0:
-        # Too close to normalise directly: scale up first (exact, a power of two).
-        sx = dx * _UP
-        sy = dy * _UP
-        ds = math.sqrt(sx * sx + sy * sy)
-        nx = sx / ds
-        ny = sy / ds
+    if dx != 0.0 or dy != 0.0:
+        nx, ny = unit(dx, dy)
     else:
         nx = 1.0 if r <= rb else -1.0
         ny = 0.0

@@ -15,6 +15,7 @@ links one copy of :func:`intersects_chain` and :func:`contacts_chain` per pair.
 
 from __future__ import annotations
 
+import math
 from typing import Any, NamedTuple
 
 import numba
@@ -238,6 +239,24 @@ def first_min(a: float, b: float) -> float:
 def first_max(a: float, b: float) -> float:
     """Python's ``max(a, b)``: ``a`` unless ``b > a``."""
     return b if b > a else a
+
+
+_UP = 2.0**600
+"""Scale for offsets whose square is below TINY_SQUARED (exact: a power of two)."""
+
+
+@kernel(types.UniTuple(types.float64, 2)(types.float64, types.float64), inline=True)
+def unit(dx: float, dy: float) -> tuple[float, float]:
+    """The direction of the non-zero offset ``(dx, dy)`` as a unit vector. An offset
+    whose square is below :data:`TINY_SQUARED` is scaled up first, so it keeps every bit
+    of its direction."""
+    d2 = dx * dx + dy * dy
+    if d2 < TINY_SQUARED:
+        dx *= _UP
+        dy *= _UP
+        d2 = dx * dx + dy * dy
+    d = math.sqrt(d2)
+    return dx / d, dy / d
 
 
 @kernel(

@@ -5,7 +5,8 @@ most ``r*r``. The contact pushes the circle off the point along the line from
 the point through the centre: ``normal = (center - p) / |center - p|`` and
 ``depth = r - |center - p|``, so moving the circle by ``normal * depth`` brings
 its boundary onto the point. A point exactly at the centre has no such
-direction and gets the fixed fallback normal ``(1.0, 0.0)`` with depth ``r``.
+direction and gets the fixed fallback normal ``(1.0, 0.0)`` with depth ``r``; a point
+closer than about 1e-145 keeps its exact direction (see ``kernel_base.unit``).
 
 >>> from arcade_collide.geometry.query.dispatch import contact, intersects
 >>> from arcade_collide.geometry.shapes import Circle, Point
@@ -23,7 +24,14 @@ import math
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import CONTACT, INTERSECTS, WorldRows, first_max, put
+from arcade_collide.geometry.query.kernel_base import (
+    CONTACT,
+    INTERSECTS,
+    WorldRows,
+    first_max,
+    put,
+    unit,
+)
 
 
 @kernel(INTERSECTS, inline=True)
@@ -50,9 +58,8 @@ def contact_point_circle(rows: WorldRows, a: int, b: int, out: FloatArray) -> bo
     depth = first_max(r - dist, 0.0)
     nx = 1.0
     ny = 0.0
-    if dist > 0.0:
-        nx = dx / dist
-        ny = dy / dist
+    if dx != 0.0 or dy != 0.0:
+        nx, ny = unit(dx, dy)
     half = depth * 0.5
     put(out, nx, ny, depth, px - nx * half, py - ny * half)
     return True

@@ -392,3 +392,12 @@ def test_empty_batches(kind: str) -> None:
     assert intersects_batch(a0, b0).shape == (0,)
     out = contact_batch(a0, b0)
     assert out.hit.shape == (0,) and out.normal.shape == (0, 2) and out.point.shape == (0, 2)
+
+
+def test_a_point_next_to_the_centre_keeps_its_direction() -> None:
+    """An offset whose square underflows still gives the unit normal along it."""
+    for offset in ((3e-160, -4e-160), (3e-170, -4e-170), (3e-320, -4e-320)):
+        got = contact(Point(), (0.0, 0.0), Circle(5), offset)
+        assert got is not None
+        assert got.normal == pytest.approx((0.6, -0.8), rel=1e-12)
+        assert got.depth == 5.0
