@@ -157,7 +157,7 @@ class Router:
             a, b, contact, _ = event
             found_a = self.bodies.get(a)
             found_b = self.bodies.get(b)
-            # A sprite removed earlier in this delivery (a bullet that already hit
+            # A sprite that a callback of this delivery removed (a bullet that hit
             # something) gets no further events.
             if found_a is None or found_b is None or (a, b) in active:
                 return

@@ -66,7 +66,7 @@ class RemovalHook:
 
     def detach(self, sprite: arcade.Sprite) -> None:
         """Unregister from ``sprite``."""
-        # A new list, not an edit: Arcade may be iterating the old one right now.
+        # Replaced by a new list rather than edited: Arcade may be iterating this one.
         sprite.physics_engines = [e for e in sprite.physics_engines if e is not self]
 
 
