@@ -1,8 +1,8 @@
 """World-space array forms of the shapes, for the batch queries and the world rows.
 
 Each ``*Arrays`` record holds ``M`` shapes of one type already in WORLD space (first
-axis ``M``). :func:`pack` builds one from shapes and poses; the ECS builds them from
-its components with the same arithmetic (:func:`rotations`, :func:`transform`).
+axis ``M``). :func:`pack` builds one from shapes and poses; the ECS places its
+components with the same arithmetic (:mod:`~arcade_collide.geometry.query.placement`).
 """
 
 from __future__ import annotations
@@ -114,38 +114,6 @@ def take(arrays: _A, rows: IntArray | BoolArray) -> _A:
     return type(arrays)(*(np.take(field, rows, axis=0) for field in arrays))  # type: ignore[arg-type]
 
 
-def rotations(angles_degrees: FloatArray) -> tuple[FloatArray, FloatArray]:
-    """Vectorised :func:`~arcade_collide.geometry.pose.rotation`: ``(cos, sin)``.
-
-    Multiples of 90 degrees give exact values, like the scalar form.
-
-    >>> c, s = rotations(np.array([0.0, 90.0, 30.0]))
-    >>> c[:2].tolist(), s[:2].tolist()
-    ([1.0, 0.0], [0.0, 1.0])
-    """
-    angles = np.asarray(angles_degrees, dtype=np.float64)
-    radians = np.radians(angles)
-    cos = np.cos(radians)
-    sin = np.sin(radians)
-    # A multiple of 90 divided by 90 is an exact integer, so the quotient test finds
-    # every exact quarter turn; it can also pass an angle a rounding step away from
-    # one, which the exact fmod then rules out. fmod on every angle costs as much as
-    # the cosine, the quotient test a fraction of it.
-    quotient = angles / 90.0
-    exact = np.floor(quotient) == quotient
-    if exact.any():
-        candidates = np.flatnonzero(exact)
-        exact[candidates] = np.fmod(angles[candidates], 90.0) == 0.0
-    if exact.any():
-        quarter = np.floor_divide(angles[exact], 90.0)
-        # Reduce in floating point first (fmod is exact): a finite angle beyond 2**63
-        # quarter turns would overflow the integer cast.
-        q = np.fmod(quarter, 4.0).astype(np.int64) % 4
-        cos[exact] = np.array([1.0, 0.0, -1.0, 0.0])[q]
-        sin[exact] = np.array([0.0, 1.0, 0.0, -1.0])[q]
-    return cos, sin
-
-
 def transform(local: FloatArray, xy: FloatArray, cos: FloatArray, sin: FloatArray) -> FloatArray:
     """World positions of local offsets ``(M, K, 2)`` for ``M`` poses.
 
@@ -173,72 +141,6 @@ def world_point(
     ``(lx, ly)`` placed by the pose ``(x, y)`` turned by ``(cos, sin)``, the same
     operations in the same order as :func:`transform`."""
     return x + lx * cos + ly * sin, y - lx * sin + ly * cos
-
-
-@kernel(
-    "void(float64[:], float64[:], float64[::1], float64[::1], float64[:, ::1],"
-    " float64[:, ::1], float64[:, :, ::1], float64[:, :])"
-)
-def _place_vertices(
-    x: FloatArray, y: FloatArray, cos: FloatArray, sin: FloatArray,
-    local_x: FloatArray, local_y: FloatArray, vertices: FloatArray, boxes: FloatArray,
-) -> None:  # fmt: skip
-    for r in range(len(x)):
-        px = x[r]
-        py = y[r]
-        c = cos[r]
-        s = sin[r]
-        for k in range(local_x.shape[0]):
-            wx, wy = world_point(px, py, c, s, local_x[k, r], local_y[k, r])
-            vertices[r, k, 0] = wx
-            vertices[r, k, 1] = wy
-            if k == 0:
-                boxes[r, 0] = wx
-                boxes[r, 1] = wy
-                boxes[r, 2] = wx
-                boxes[r, 3] = wy
-            else:
-                boxes[r, 0] = min(boxes[r, 0], wx)
-                boxes[r, 1] = min(boxes[r, 1], wy)
-                boxes[r, 2] = max(boxes[r, 2], wx)
-                boxes[r, 3] = max(boxes[r, 3], wy)
-
-
-def place_vertices(
-    x: FloatArray,
-    y: FloatArray,
-    cos: FloatArray,
-    sin: FloatArray,
-    local_x: FloatArray,
-    local_y: FloatArray,
-    boxes: FloatArray,
-) -> FloatArray:
-    """World vertices ``(M, K, 2)`` of local outlines stored vertex-major, and their boxes.
-
-    The operations of :func:`transform` in the same order, so the same vertices bit for
-    bit, with each shape's box, in one compiled pass over contiguous ``(K, M)`` columns.
-
-    Args:
-        x: ``(M,)`` pose x (any stride).
-        y: ``(M,)`` pose y.
-        cos: ``(M,)`` cosines of the clockwise angles (:func:`rotations`).
-        sin: ``(M,)`` sines.
-        local_x: ``(K, M)`` local vertex x, vertex-major.
-        local_y: ``(K, M)`` local vertex y.
-        boxes: ``(M, 4)`` output rows ``(min_x, min_y, max_x, max_y)`` (any row stride).
-
-    >>> boxes = np.empty((1, 4))
-    >>> v = place_vertices(np.array([1.0]), np.array([2.0]), np.array([1.0]), np.array([0.0]),
-    ...                    np.array([[-1.0], [1.0]]), np.array([[0.0], [3.0]]), boxes)
-    >>> v.tolist(), boxes.tolist()
-    ([[[0.0, 2.0], [2.0, 5.0]]], [[0.0, 2.0, 2.0, 5.0]])
-    """
-    vertices = np.empty((len(x), local_x.shape[0], 2), dtype=np.float64)
-    _place_vertices(
-        x, y, np.ascontiguousarray(cos), np.ascontiguousarray(sin),
-        np.ascontiguousarray(local_x), np.ascontiguousarray(local_y), vertices, boxes,
-    )
-    return vertices
 
 
 def pack(shapes: Sequence[AnyShape], poses: Sequence[Pose]) -> ShapeArrays:

@@ -8,7 +8,6 @@ import pytest
 
 from arcade_collide.ecs import MovementSystem, Position, Shape, Velocity
 from arcade_collide.ecs.table import table_for_current_world
-from arcade_collide.geometry.arrays import RectArrays
 from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
 
 
@@ -58,10 +57,9 @@ def test_refreshes_world_space_shapes_and_boxes() -> None:
     esper.add_processor(MovementSystem())
     esper.process(1 / 60)
     table = table_for_current_world()
-    rect = table.world[ShapeKind.RECT]
-    assert isinstance(rect, RectArrays)
     # After 1/60 s: x = 1 and the angle is 90 (clockwise): the 4-wide side is vertical.
-    np.testing.assert_allclose(rect.center, [[1.0, 0.0]])
+    np.testing.assert_allclose(table.rows.rect_center, [[1.0, 0.0]])
+    np.testing.assert_allclose(table.rows.rect_axis, [[0.0, -1.0]], atol=1e-15)
     rows = {kind: k for k, kind in enumerate(table.kinds.tolist())}
     # Boxes are padded by the coordinate slack (1e-12 of the largest coordinate, 13).
     assert table.slack == pytest.approx(13e-12)

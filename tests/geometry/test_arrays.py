@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,8 +13,6 @@ from arcade_collide.geometry.arrays import (
     RectArrays,
     TriangleArrays,
     pack,
-    place_vertices,
-    rotations,
     take,
     transform,
 )
@@ -24,39 +20,6 @@ from arcade_collide.geometry.pose import rotation, to_world
 from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, Triangle
 
 finite = st.floats(-1e5, 1e5, allow_nan=False)
-
-
-@given(st.lists(st.floats(-1e4, 1e4), min_size=1, max_size=20))
-@settings(max_examples=100, deadline=None)
-def test_vectorised_rotation_matches_scalar(angles: list[float]) -> None:
-    cos, sin = rotations(np.array(angles))
-    for a, c, s in zip(angles, cos, sin, strict=True):
-        assert (c, s) == pytest.approx(rotation(a), abs=1e-15)
-    exact = np.array([-270.0, -90.0, 0.0, 90.0, 180.0, 270.0, 720.0])
-    c, s = rotations(exact)
-    assert [(float(x), float(y)) for x, y in zip(c, s, strict=True)] == [rotation(a) for a in exact]
-
-
-def test_rotation_bits_near_quarter_turns_match_scalar() -> None:
-    # Exact quarter turns, the floats either side of them (whose quotient by 90 can
-    # round to an integer) and huge angles: bit for bit, signs of zero included.
-    quarters = np.arange(-400, 401) * 90.0
-    angles = np.concatenate(
-        [
-            quarters,
-            np.nextafter(quarters, np.inf),
-            np.nextafter(quarters, -np.inf),
-            [1e300, -1e300, -0.0, 5e-324, 90.0 * 2.0**70, 2.0**60 + 8.0, 1e16 + 2.0],
-        ]
-    )
-    cos, sin = rotations(angles)
-    for a, c, s in zip(angles.tolist(), cos.tolist(), sin.tolist(), strict=True):
-        rc, rs = rotation(a)
-        assert (c, s) == (rc, rs), a
-        assert (math.copysign(1.0, c), math.copysign(1.0, s)) == (
-            math.copysign(1.0, rc),
-            math.copysign(1.0, rs),
-        ), a
 
 
 @given(finite, finite, finite, finite, st.floats(-720, 720))
@@ -113,20 +76,3 @@ def test_take_selects_rows_of_every_field() -> None:
 def test_pack_rejects_bad_input(shapes: list[object], poses: list[object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         pack(shapes, poses)  # type: ignore[arg-type]
-
-
-def test_place_vertices_equals_transform_bit_for_bit() -> None:
-    rng = np.random.default_rng(8)
-    m, k = 500, 6
-    poses = rng.uniform(-1e6, 1e6, (m, 3))
-    poses[::7, 2] = rng.integers(-8, 9, len(poses[::7])) * 90.0  # exact quarter turns
-    local_x = rng.uniform(-20, 20, (k, m))
-    local_y = rng.uniform(-20, 20, (k, m))
-    cos, sin = rotations(poses[:, 2])
-    local = np.stack([local_x.T, local_y.T], axis=2)
-    world = transform(local, poses[:, :2], cos, sin)
-    boxes = np.empty((m, 4))
-    vertices = place_vertices(poses[:, 0], poses[:, 1], cos, sin, local_x, local_y, boxes)
-    assert np.array_equal(vertices, world)
-    expected = np.column_stack([world.min(axis=1), world.max(axis=1)])
-    assert np.array_equal(boxes, expected)

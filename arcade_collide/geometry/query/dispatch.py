@@ -31,7 +31,6 @@ from arcade_collide.geometry.arrays import (
     FloatArray,
     PolygonArrays,
     ShapeArrays,
-    world_point,
 )
 from arcade_collide.geometry.compiled import kernel, specialise
 from arcade_collide.geometry.contact import Contact
@@ -56,7 +55,6 @@ from arcade_collide.geometry.query import (
 from arcade_collide.geometry.query.kernel_base import (
     CONTACTS_CHAIN,
     INTERSECTS_CHAIN,
-    ROWS,
     Int64Array,
     WorldRows,
     contacts_chain,
@@ -66,6 +64,7 @@ from arcade_collide.geometry.query.kernel_base import (
     types,
     world_rows,
 )
+from arcade_collide.geometry.query.placement import place_row
 from arcade_collide.geometry.shapes import (
     SHAPE_TYPES,
     AnyShape,
@@ -244,48 +243,6 @@ _ONE_PAIR: Any = types.Tuple((types.boolean, *(types.float64,) * 5))(
 )
 
 
-@kernel(types.void(ROWS, types.int64, types.int64, *_POSE_TYPES, *_GEOMETRY_TYPES[1:]), inline=True)
-def _place(
-    rows: WorldRows,
-    kind: int,
-    r: int,
-    x: float,
-    y: float,
-    cos: float,
-    sin: float,
-    size_x: float,
-    size_y: float,
-    local: FloatArray,
-) -> None:
-    """Write one posed shape into row ``r`` of its kind's arrays of ``rows``, as
-    :func:`~arcade_collide.geometry.arrays.pack` computes them."""
-    if kind == _POINT:
-        rows.point_xy[r, 0] = x
-        rows.point_xy[r, 1] = y
-        return
-    if kind == _CIRCLE:
-        rows.circle_center[r, 0] = x
-        rows.circle_center[r, 1] = y
-        rows.circle_radius[r] = size_x
-        return
-    if kind == _RECT:
-        vertices = rows.rect_vertices[r]
-        rows.rect_center[r, 0] = x
-        rows.rect_center[r, 1] = y
-        rows.rect_axis[r, 0] = cos
-        rows.rect_axis[r, 1] = -sin
-        rows.rect_half[r, 0] = size_x
-        rows.rect_half[r, 1] = size_y
-    elif kind == _TRIANGLE:
-        vertices = rows.triangle_vertices[r]
-    else:
-        vertices = rows.polygon_vertices[r]
-        rows.polygon_nverts[r] = len(local)
-    for k in range(vertices.shape[0]):
-        v = min(k, len(local) - 1)  # a polygon narrower than the table repeats its last vertex
-        vertices[k, 0], vertices[k, 1] = world_point(x, y, cos, sin, local[v, 0], local[v, 1])
-
-
 def _one_pair(
     contact: bool,
     kind_a: int, size_xa: float, size_ya: float, local_a: FloatArray,
@@ -294,7 +251,7 @@ def _one_pair(
     xb: float, yb: float, cb: float, sb: float,
 ) -> tuple[bool, float, float, float, float, float]:  # fmt: skip
     """The pair kernel of two posed shapes, each given by :func:`_geometry` and
-    :func:`_pose` (the names as in :func:`_place`):
+    :func:`_pose` (the names as in :func:`~.placement.place_row`):
     ``(touching, nx, ny, depth, px, py)``, the contact zeros when ``contact`` is False
     or the shapes are apart."""
     n = np.zeros(_KINDS, dtype=np.int64)
@@ -323,8 +280,8 @@ def _one_pair(
         np.empty((n[_POLYGON], width, 2)),
         np.empty(n[_POLYGON], dtype=np.int64),
     )
-    _place(rows, kind_a, 0, xa, ya, ca, sa, size_xa, size_ya, local_a)
-    _place(rows, kind_b, row_b, xb, yb, cb, sb, size_xb, size_yb, local_b)
+    place_row(rows, kind_a, 0, xa, ya, ca, sa, size_xa, size_ya, local_a)
+    place_row(rows, kind_b, row_b, xb, yb, cb, sb, size_xb, size_yb, local_b)
     i = np.zeros(1, dtype=np.int64)
     j = np.ones(1, dtype=np.int64)
     slot = min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b)

@@ -1,0 +1,206 @@
+"""Shapes placed in world space, in compiled code: one shape into a row of a
+:class:`~arcade_collide.geometry.query.kernel_base.WorldRows` (the scalar queries), or a
+whole table of posed shapes at once, in place (the ECS shape table).
+
+Both write the numbers :func:`~arcade_collide.geometry.arrays.pack` computes from the
+same shapes and poses, bit for bit: the same rotation (:func:`turn`, as
+:func:`~arcade_collide.geometry.pose.rotation`) and the same vertex arithmetic
+(:func:`~arcade_collide.geometry.arrays.world_point`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.geometry.arrays import FloatArray, world_point
+from arcade_collide.geometry.bounding_circles import COORDINATE_MARGIN
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, types
+from arcade_collide.geometry.shapes import ShapeKind
+
+_POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
+_LOCAL = types.float64[:, ::1]
+
+
+@kernel("UniTuple(float64, 2)(float64)", inline=True)
+def turn(angle: float) -> tuple[float, float]:
+    """``(cos, sin)`` of a clockwise angle in degrees, exact at multiples of 90 degrees:
+    :func:`~arcade_collide.geometry.pose.rotation` in compiled code."""
+    if np.fmod(angle, 90.0) == 0.0:
+        quarter = int(np.fmod(np.floor(angle / 90.0), 4.0)) % 4
+        if quarter == 0:
+            return 1.0, 0.0
+        if quarter == 1:
+            return 0.0, 1.0
+        if quarter == 2:
+            return -1.0, 0.0
+        return 0.0, -1.0
+    radians = angle * (math.pi / 180.0)
+    return math.cos(radians), math.sin(radians)
+
+
+@kernel(types.void(ROWS, types.int64, types.int64, *(types.float64,) * 6, _LOCAL), inline=True)
+def place_row(
+    rows: WorldRows,
+    kind: int,
+    r: int,
+    x: float,
+    y: float,
+    cos: float,
+    sin: float,
+    size_x: float,
+    size_y: float,
+    local: FloatArray,
+) -> None:
+    """Write one posed shape into row ``r`` of its kind's arrays of ``rows``.
+
+    The shape is its kind, two sizes (a circle's radius; a rectangle's half width and
+    height; else unused) and its local vertices (rectangles, triangles, polygons: a
+    polygon narrower than the table repeats its last vertex); the pose is ``(x, y)``
+    turned by ``(cos, sin)`` (:func:`turn`).
+    """
+    if kind == _POINT:
+        rows.point_xy[r, 0] = x
+        rows.point_xy[r, 1] = y
+        return
+    if kind == _CIRCLE:
+        rows.circle_center[r, 0] = x
+        rows.circle_center[r, 1] = y
+        rows.circle_radius[r] = size_x
+        return
+    if kind == _RECT:
+        vertices = rows.rect_vertices[r]
+        rows.rect_center[r, 0] = x
+        rows.rect_center[r, 1] = y
+        rows.rect_axis[r, 0] = cos
+        rows.rect_axis[r, 1] = -sin
+        rows.rect_half[r, 0] = size_x
+        rows.rect_half[r, 1] = size_y
+    elif kind == _TRIANGLE:
+        vertices = rows.triangle_vertices[r]
+    else:
+        vertices = rows.polygon_vertices[r]
+        rows.polygon_nverts[r] = len(local)
+    for k in range(vertices.shape[0]):
+        v = min(k, len(local) - 1)
+        vertices[k, 0], vertices[k, 1] = world_point(x, y, cos, sin, local[v, 0], local[v, 1])
+
+
+@kernel(
+    types.Tuple((types.int64, types.float64))(
+        ROWS, types.float64[:, ::1], types.float64[::1], types.float64[::1],
+        types.float64[:, :, ::1], types.int64[::1], types.float64[:, ::1],
+        types.float64[::1], types.float64[::1],
+    )
+)  # fmt: skip
+def place_table(
+    rows: WorldRows,
+    poses: FloatArray,
+    size_x: FloatArray,
+    size_y: FloatArray,
+    local: FloatArray,
+    nlocal: Int64Array,
+    boxes: FloatArray,
+    origin_x: FloatArray,
+    origin_y: FloatArray,
+) -> tuple[int, float]:
+    """Place every row of a shape table at its pose, in place.
+
+    Table row ``t`` (kind ``rows.kinds[t]``) is placed at ``poses[t] = (x, y, angle)``
+    with sizes ``size_x[t]``, ``size_y[t]``; a convex row's local vertices are
+    ``local[c, :nlocal[c]]``, ``c`` counting from the table's first convex row (rows
+    are grouped by kind, convex kinds last). Each row's box goes into ``boxes[t]`` as
+    ``(min_x, min_y, max_x, max_y)``, its pose origin into ``origin_x``/``origin_y``.
+
+    Returns:
+        ``(bad, slack)``: ``bad`` is the first row whose pose is not finite (nothing
+        was written), else -1; then every box is pushed out on each side by ``slack``,
+        :data:`~arcade_collide.geometry.bounding_circles.COORDINATE_MARGIN` times the
+        largest coordinate magnitude of the exact boxes.
+    """
+    n = len(poses)
+    for t in range(n):
+        if not (
+            math.isfinite(poses[t, 0]) and math.isfinite(poses[t, 1]) and math.isfinite(poses[t, 2])
+        ):
+            return t, 0.0
+    start = rows.start
+    # Points and circles in loops of their own, their arrays read once (an array taken
+    # from ``rows`` inside the loop would be reference-counted on every row).
+    xy = rows.point_xy
+    for r in range(len(xy)):
+        t = start[_POINT] + r
+        xy[r, 0] = origin_x[t] = boxes[t, 0] = boxes[t, 2] = poses[t, 0]
+        xy[r, 1] = origin_y[t] = boxes[t, 1] = boxes[t, 3] = poses[t, 1]
+    center = rows.circle_center
+    radius = rows.circle_radius
+    for r in range(len(radius)):
+        t = start[_CIRCLE] + r
+        x = center[r, 0] = origin_x[t] = poses[t, 0]
+        y = center[r, 1] = origin_y[t] = poses[t, 1]
+        reach = radius[r] = size_x[t]
+        boxes[t, 0] = x - reach
+        boxes[t, 1] = y - reach
+        boxes[t, 2] = x + reach
+        boxes[t, 3] = y + reach
+    first_convex = start[_RECT]
+    for t in range(first_convex, n):
+        kind = rows.kinds[t]
+        x = origin_x[t] = poses[t, 0]
+        y = origin_y[t] = poses[t, 1]
+        c = t - first_convex
+        cos, sin = turn(poses[t, 2])
+        vertices = local[c, : nlocal[c]]
+        place_row(rows, kind, t - start[kind], x, y, cos, sin, size_x[t], size_y[t], vertices)
+        boxes[t, 0] = boxes[t, 1] = math.inf
+        boxes[t, 2] = boxes[t, 3] = -math.inf
+        for k in range(len(vertices)):
+            wx, wy = world_point(x, y, cos, sin, vertices[k, 0], vertices[k, 1])
+            boxes[t, 0] = min(boxes[t, 0], wx)
+            boxes[t, 1] = min(boxes[t, 1], wy)
+            boxes[t, 2] = max(boxes[t, 2], wx)
+            boxes[t, 3] = max(boxes[t, 3], wy)
+    low = 0.0
+    high = 0.0
+    for t in range(n):
+        low = min(low, boxes[t, 0], boxes[t, 1])
+        high = max(high, boxes[t, 2], boxes[t, 3])
+    slack = COORDINATE_MARGIN * max(-low, high)
+    if slack > 0.0:
+        for t in range(n):
+            boxes[t, 0] -= slack
+            boxes[t, 1] -= slack
+            boxes[t, 2] += slack
+            boxes[t, 3] += slack
+    return -1, slack
+
+
+def table_rows(kinds: NDArray[np.int8], polygon_width: int) -> WorldRows:
+    """Empty :class:`WorldRows` for a table whose rows have ``kinds`` (non-decreasing),
+    polygons padded to ``polygon_width`` vertices; :func:`place_table` fills them.
+
+    >>> rows = table_rows(np.array([1, 1, 2], dtype=np.int8), 0)
+    >>> rows.start.tolist(), rows.circle_radius.shape, rows.rect_vertices.shape
+    ([0, 0, 2, 3, 3], (2,), (1, 4, 2))
+    """
+    count = np.bincount(kinds, minlength=len(ShapeKind))
+    start = np.searchsorted(kinds, np.arange(len(ShapeKind)), side="left").astype(np.int64)
+    e: Any = np.empty
+    return WorldRows(
+        np.ascontiguousarray(kinds, dtype=np.int8),
+        start,
+        e((count[_POINT], 2)),
+        e((count[_CIRCLE], 2)),
+        e(count[_CIRCLE]),
+        e((count[_RECT], 2)),
+        e((count[_RECT], 2)),
+        e((count[_RECT], 2)),
+        e((count[_RECT], 4, 2)),
+        e((count[_TRIANGLE], 3, 2)),
+        e((count[_POLYGON], polygon_width, 2)),
+        e(count[_POLYGON], dtype=np.int64),
+    )
