@@ -4,8 +4,8 @@ Every shape pair is registered exactly once below, in canonical
 :class:`~arcade_collide.geometry.shapes.ShapeKind` order. Registering ``(A, B)`` also
 fills the ``(B, A)`` slot with a "swapped" entry: arguments exchanged, normal reversed
 (Box2D v3's ``s_registers`` table with its ``b2AddType`` swap flag). From the
-registered pairs the table links two compiled chains, :data:`run_intersects` and
-:data:`run_contacts`; they serve the queries below and
+registered pairs the table links one compiled chain, :data:`run_pairs`; it serves
+the queries below and
 :mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so no other dispatch exists.
 
 ``intersects``/``contact`` validate in Python, then make one compiled call
@@ -53,14 +53,11 @@ from arcade_collide.geometry.query import (
     triangle_triangle,
 )
 from arcade_collide.geometry.query.kernel_base import (
-    CONTACTS_CHAIN,
-    INTERSECTS_CHAIN,
+    CHAIN,
     Int64Array,
     WorldRows,
-    contacts_chain,
-    end_of_contacts,
-    end_of_intersects,
-    intersects_chain,
+    chain,
+    end_of_chain,
     types,
     world_rows,
 )
@@ -134,10 +131,9 @@ kind pair (``kind_a <= kind_b``)."""
 _KINDS = len(ShapeKind)
 
 
-def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> tuple[tuple[int, Any], ...]:
-    """Link one copy of ``loop`` per registered pair (see
-    :mod:`~arcade_collide.geometry.query.kernel_base`); return ``(slot, link)`` for every
-    link, the first link first.
+def _chain() -> tuple[tuple[int, Any], ...]:
+    """Link one copy of :func:`~arcade_collide.geometry.query.kernel_base.chain` per
+    registered pair; return ``(slot, link)`` for every link, the first link first.
 
     A link runs its slot's pairs, then every later link, so a query of one pair
     (:func:`_one_pair`) enters the chain at its slot's link and passes through the
@@ -145,26 +141,25 @@ def _chain(loop: Any, end: Any, signature: Any, kernel_of: Any) -> tuple[tuple[i
     then the smaller, descending): point and circle pairs pass through the fewest
     links, polygon pairs, whose kernels cost most, through the most.
     """
-    link = end
+    link = end_of_chain
     links = []
     for (kind_a, kind_b), entry in sorted(TABLE.items(), key=lambda item: item[0][::-1]):
         if not entry.swapped:
             slot = kind_a * _KINDS + kind_b
-            link = specialise(loop, kernel_of(entry.pair), signature, SLOT=slot, NEXT=link)
+            link = specialise(
+                chain, entry.pair.contact, CHAIN, TEST=entry.pair.intersects, SLOT=slot, NEXT=link
+            )
             links.append((slot, link))
     return tuple(reversed(links))
 
 
-_INTERSECTS_LINKS = _chain(
-    intersects_chain, end_of_intersects, INTERSECTS_CHAIN, lambda p: p.intersects
-)
-_CONTACTS_LINKS = _chain(contacts_chain, end_of_contacts, CONTACTS_CHAIN, lambda p: p.contact)
-run_intersects = _INTERSECTS_LINKS[0][1]
-"""Every registered boolean kernel over a table's pairs grouped by slot:
-``run_intersects(rows, i, j, order, counts, out)``."""
-run_contacts = _CONTACTS_LINKS[0][1]
-"""Every registered contact kernel over a table's pairs grouped by slot:
-``run_contacts(rows, i, j, order, counts, hit, out)``."""
+_LINKS = _chain()
+run_pairs = _LINKS[0][1]
+"""Every registered pair kernel over a table's pairs grouped by slot:
+``run_pairs(rows, i, j, order, counts, contact, hit, out)`` (see
+:func:`~arcade_collide.geometry.query.kernel_base.chain`)."""
+NO_CONTACTS = np.empty((0, 5))
+"""The ``out`` of a :data:`run_pairs` call without contacts."""
 
 
 _SHAPE_KIND: dict[type, int] = {t: int(t.kind) for t in SHAPE_TYPES}
@@ -289,14 +284,9 @@ def _one_pair(
     counts[slot + 1 :] = 1
     hit = np.empty(1, dtype=np.bool_)
     out = np.zeros((1, 5))
-    if not contact:
-        for slot_link in _literal_unroll(_INTERSECTS_LINKS):
-            if slot_link[0] == slot:
-                slot_link[1](rows, i, j, i, counts, hit)
-        return hit[0], 0.0, 0.0, 0.0, 0.0, 0.0
-    for slot_link in _literal_unroll(_CONTACTS_LINKS):
+    for slot_link in _literal_unroll(_LINKS):
         if slot_link[0] == slot:
-            slot_link[1](rows, i, j, i, counts, hit, out)
+            slot_link[1](rows, i, j, i, counts, contact, hit, out)
     return hit[0], out[0, 0], out[0, 1], out[0, 2], out[0, 3], out[0, 4]
 
 
@@ -468,7 +458,7 @@ def intersects_batch(a: ShapeArrays, b: ShapeArrays) -> BoolArray:
     """
     rows, i, j, counts = _batch_table(a, b)
     out = np.empty(len(i), dtype=np.bool_)
-    run_intersects(rows, i, j, i, counts, out)
+    run_pairs(rows, i, j, i, counts, False, out, NO_CONTACTS)
     return out
 
 
@@ -492,5 +482,5 @@ def contact_batch(a: ShapeArrays, b: ShapeArrays) -> BatchContacts:
     rows, i, j, counts = _batch_table(a, b)
     hit = np.empty(len(i), dtype=np.bool_)
     out = np.empty((len(i), 5))
-    run_contacts(rows, i, j, i, counts, hit, out)
+    run_pairs(rows, i, j, i, counts, True, hit, out)
     return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())

@@ -10,7 +10,7 @@ A pair module ``<a>_<b>.py`` defines two compiled kernels with one uniform signa
 
 where ``rows`` is a :class:`WorldRows` record and ``a``, ``b`` are row indices within
 the arrays of A's kind and of B's kind. :mod:`~arcade_collide.geometry.query.dispatch`
-links one copy of :func:`intersects_chain` and :func:`contacts_chain` per pair.
+links one copy of :func:`chain` per pair.
 """
 
 from __future__ import annotations
@@ -119,61 +119,40 @@ INTERSECTS: Any = types.boolean(ROWS, types.int64, types.int64)
 CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])
 """Signature of every contact pair kernel."""
 _INDEX = types.int64[::1]
-INTERSECTS_CHAIN: Any = types.void(ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1])
-"""Signature of the links of :func:`intersects_chain`."""
-CONTACTS_CHAIN: Any = types.void(
-    ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean[::1], types.float64[:, ::1]
+CHAIN: Any = types.void(
+    ROWS, _INDEX, _INDEX, _INDEX, _INDEX, types.boolean, types.boolean[::1], types.float64[:, ::1]
 )
-"""Signature of the links of :func:`contacts_chain`."""
+"""Signature of the links of :func:`chain`."""
 
 KERNEL: Any = None
+TEST: Any = None
 SLOT: Any = None
 NEXT: Any = None
-"""What a link of the chains below runs: its kernel, its table slot and the next link,
-bound in each copy by :func:`~arcade_collide.geometry.compiled.specialise` (unbound
-here)."""
+"""What a link of :func:`chain` runs: its pair's contact and boolean kernels, its table
+slot and the next link, bound in each copy by
+:func:`~arcade_collide.geometry.compiled.specialise` (unbound here)."""
 
-# The dispatch table compiles one copy of each chain function per registered pair and
+# The dispatch table compiles one copy of the chain function per registered pair and
 # links them: a pass over a table's pairs is one call, whatever kind pairs it holds.
 # Pairs are grouped by unordered kind pair; a pair whose kinds are in reverse order
 # (kind_a > kind_b) runs the kernel as (b, a), and its contact normal is reversed: the
 # table's mirrored entries (dispatch.TABLE) are exactly these.
 
 
-def intersects_chain(
+def chain(
     rows: WorldRows,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
     counts: Int64Array,
-    out: BoolArray,
-) -> None:
-    """Boolean kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` of table
-    rows ``(i[p], j[p])`` into ``out[p]``, then the next link."""
-    kinds = rows.kinds
-    start = rows.start
-    for q in range(counts[SLOT], counts[SLOT + 1]):
-        p = order[q]
-        a = i[p]
-        b = j[p]
-        if kinds[a] > kinds[b]:
-            a, b = b, a
-        out[p] = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]])
-    NEXT(rows, i, j, order, counts, out)
-
-
-def contacts_chain(
-    rows: WorldRows,
-    i: Int64Array,
-    j: Int64Array,
-    order: Int64Array,
-    counts: Int64Array,
+    contact: bool,
     hit: BoolArray,
     out: FloatArray,
 ) -> None:
-    """Contact kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` into
-    ``hit[p]`` and ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the normal
-    from ``i[p]`` to ``j[p]``; then the next link."""
+    """The pair's kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` of
+    table rows ``(i[p], j[p])``, then the next link: whether they touch into ``hit[p]``
+    and, when ``contact``, ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the
+    normal from ``i[p]`` to ``j[p]`` (``out`` is not read otherwise)."""
     kinds = rows.kinds
     start = rows.start
     for q in range(counts[SLOT], counts[SLOT + 1]):
@@ -183,6 +162,9 @@ def contacts_chain(
         swap = kinds[a] > kinds[b]
         if swap:
             a, b = b, a
+        if not contact:
+            hit[p] = TEST(rows, a - start[kinds[a]], b - start[kinds[b]])
+            continue
         row = out[p]
         touching = KERNEL(rows, a - start[kinds[a]], b - start[kinds[b]], row)
         hit[p] = touching
@@ -191,32 +173,21 @@ def contacts_chain(
         elif swap:
             row[0] = -row[0]
             row[1] = -row[1]
-    NEXT(rows, i, j, order, counts, hit, out)
+    NEXT(rows, i, j, order, counts, contact, hit, out)
 
 
-@kernel(INTERSECTS_CHAIN)
-def end_of_intersects(
+@kernel(CHAIN)
+def end_of_chain(
     rows: WorldRows,
     i: Int64Array,
     j: Int64Array,
     order: Int64Array,
     counts: Int64Array,
-    out: BoolArray,
-) -> None:
-    """The last link of :func:`intersects_chain`: nothing left to run."""
-
-
-@kernel(CONTACTS_CHAIN)
-def end_of_contacts(
-    rows: WorldRows,
-    i: Int64Array,
-    j: Int64Array,
-    order: Int64Array,
-    counts: Int64Array,
+    contact: bool,
     hit: BoolArray,
     out: FloatArray,
 ) -> None:
-    """The last link of :func:`contacts_chain`: nothing left to run."""
+    """The last link of :func:`chain`: nothing left to run."""
 
 
 @kernel("void(float64[::1], float64, float64, float64, float64, float64)", inline=True)

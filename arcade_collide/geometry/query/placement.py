@@ -73,21 +73,53 @@ def place_row(
         rows.circle_radius[r] = size_x
         return
     if kind == _RECT:
-        vertices = rows.rect_vertices[r]
-        rows.rect_center[r, 0] = x
-        rows.rect_center[r, 1] = y
-        rows.rect_axis[r, 0] = cos
-        rows.rect_axis[r, 1] = -sin
-        rows.rect_half[r, 0] = size_x
-        rows.rect_half[r, 1] = size_y
-    elif kind == _TRIANGLE:
-        vertices = rows.triangle_vertices[r]
-    else:
-        vertices = rows.polygon_vertices[r]
+        _rect_frame(
+            rows.rect_center, rows.rect_axis, rows.rect_half, r, x, y, cos, sin, size_x, size_y
+        )
+    elif kind == _POLYGON:
         rows.polygon_nverts[r] = len(local)
-    for k in range(vertices.shape[0]):
-        v = min(k, len(local) - 1)
-        vertices[k, 0], vertices[k, 1] = world_point(x, y, cos, sin, local[v, 0], local[v, 1])
+    out = _outlines(rows)[kind - _RECT]
+    _outline(out, r, x, y, cos, sin, local.reshape((1, len(local), 2)), 0, len(local))
+
+
+@kernel("UniTuple(float64, 4)(float64[:, :, ::1], int64, float64, float64, float64, float64,"
+        " float64[:, :, ::1], int64, int64)", inline=True)  # fmt: skip
+def _outline(
+    out: FloatArray, r: int, x: float, y: float, cos: float, sin: float,
+    local: FloatArray, c: int, count: int,
+) -> tuple[float, float, float, float]:  # fmt: skip
+    """Place the ``count`` local vertices ``local[c]`` into ``out[r]`` (repeating the last
+    one to fill the row); return their box ``(min_x, min_y, max_x, max_y)``."""
+    low_x = low_y = math.inf
+    high_x = high_y = -math.inf
+    for k in range(out.shape[1]):
+        v = min(k, count - 1)
+        wx, wy = world_point(x, y, cos, sin, local[c, v, 0], local[c, v, 1])
+        out[r, k, 0] = wx
+        out[r, k, 1] = wy
+        low_x, low_y = min(low_x, wx), min(low_y, wy)
+        high_x, high_y = max(high_x, wx), max(high_y, wy)
+    return low_x, low_y, high_x, high_y
+
+
+@kernel(types.void(*(types.float64[:, ::1],) * 3, types.int64, *(types.float64,) * 6), inline=True)
+def _rect_frame(
+    center: FloatArray, axis: FloatArray, half: FloatArray,
+    r: int, x: float, y: float, cos: float, sin: float, hx: float, hy: float,
+) -> None:  # fmt: skip
+    """A rectangle's centre, x axis and half sizes into row ``r`` of those arrays."""
+    center[r, 0] = x
+    center[r, 1] = y
+    axis[r, 0] = cos
+    axis[r, 1] = -sin
+    half[r, 0] = hx
+    half[r, 1] = hy
+
+
+@kernel(types.UniTuple(types.float64[:, :, ::1], 3)(ROWS), inline=True)
+def _outlines(rows: WorldRows) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The vertex arrays of the convex kinds, in kind order."""
+    return rows.rect_vertices, rows.triangle_vertices, rows.polygon_vertices
 
 
 @kernel(
@@ -148,22 +180,25 @@ def place_table(
         boxes[t, 2] = x + reach
         boxes[t, 3] = y + reach
     first_convex = start[_RECT]
-    for t in range(first_convex, n):
-        kind = rows.kinds[t]
-        x = origin_x[t] = poses[t, 0]
-        y = origin_y[t] = poses[t, 1]
-        c = t - first_convex
-        cos, sin = turn(poses[t, 2])
-        vertices = local[c, : nlocal[c]]
-        place_row(rows, kind, t - start[kind], x, y, cos, sin, size_x[t], size_y[t], vertices)
-        boxes[t, 0] = boxes[t, 1] = math.inf
-        boxes[t, 2] = boxes[t, 3] = -math.inf
-        for k in range(len(vertices)):
-            wx, wy = world_point(x, y, cos, sin, vertices[k, 0], vertices[k, 1])
-            boxes[t, 0] = min(boxes[t, 0], wx)
-            boxes[t, 1] = min(boxes[t, 1], wy)
-            boxes[t, 2] = max(boxes[t, 2], wx)
-            boxes[t, 3] = max(boxes[t, 3], wy)
+    nverts = rows.polygon_nverts
+    center, axis, half = rows.rect_center, rows.rect_axis, rows.rect_half
+    outlines = _outlines(rows)
+    for block in range(3):
+        kind = _RECT + block
+        out = outlines[block]
+        for r in range(len(out)):
+            t = start[kind] + r
+            c = t - first_convex
+            x = origin_x[t] = poses[t, 0]
+            y = origin_y[t] = poses[t, 1]
+            cos, sin = turn(poses[t, 2])
+            if kind == _RECT:
+                _rect_frame(center, axis, half, r, x, y, cos, sin, size_x[t], size_y[t])
+            elif kind == _POLYGON:
+                nverts[r] = nlocal[c]
+            boxes[t, 0], boxes[t, 1], boxes[t, 2], boxes[t, 3] = _outline(
+                out, r, x, y, cos, sin, local, c, nlocal[c]
+            )
     low = 0.0
     high = 0.0
     for t in range(n):

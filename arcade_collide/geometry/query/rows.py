@@ -23,7 +23,7 @@ from arcade_collide.geometry.bounding_circles import (
     pose_circle_verdict,
 )
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.dispatch import SLOTS, run_contacts, run_intersects
+from arcade_collide.geometry.query.dispatch import NO_CONTACTS, SLOTS, run_pairs
 from arcade_collide.geometry.query.kernel_base import Int64Array, WorldRows, world_rows
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -214,7 +214,7 @@ def touching_rows(
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
     order, counts = _grouped(i, j, rows, out, pair_filter, circles)
-    run_intersects(rows, i, j, order, counts, out)
+    run_pairs(rows, i, j, order, counts, False, out, NO_CONTACTS)
     return out
 
 
@@ -249,5 +249,5 @@ def contact_rows(
     hit = np.empty(m, dtype=np.bool_)
     out = np.empty((m, 5), dtype=np.float64)
     order, counts = _grouped(i, j, rows, hit)
-    run_contacts(rows, i, j, order, counts, hit, out)
+    run_pairs(rows, i, j, order, counts, True, hit, out)
     return hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy()

@@ -61,13 +61,11 @@ def test_table_fills_every_ordered_slot_from_fifteen_registrations() -> None:
 
 
 def test_the_chains_run_every_slot_simplest_kinds_last() -> None:
-    assert dispatch.run_intersects.__name__ == "intersects_chain_intersects_polygon_polygon"
-    assert dispatch.run_contacts.__name__ == "contacts_chain_contact_polygon_polygon"
-    slots = [slot for slot, _ in dispatch._INTERSECTS_LINKS]
+    assert dispatch.run_pairs.__name__ == "chain_contact_polygon_polygon"
+    slots = [slot for slot, _ in dispatch._LINKS]
     pairs = sorted(((a, b) for a, b in dispatch.TABLE if a <= b), key=lambda p: (-p[1], -p[0]))
     assert slots == [a * 5 + b for a, b in pairs]
     assert slots[-3:] == [6, 1, 0]  # circle-circle, point-circle, point-point
-    assert [slot for slot, _ in dispatch._CONTACTS_LINKS] == slots
 
 
 def test_registering_out_of_order_or_twice_is_refused() -> None:
