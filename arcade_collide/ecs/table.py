@@ -26,7 +26,7 @@ from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, wo
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
 from arcade_collide.geometry.bounding_circles import circle_pose_circles, convex_pose_circles
 from arcade_collide.geometry.query.kernel_base import Int64Array
-from arcade_collide.geometry.query.placement import place_table, table_rows
+from arcade_collide.geometry.query.placement import empty_rows, place_table
 from arcade_collide.geometry.query.rows import PairFilter, PoseCircles, WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -271,7 +271,7 @@ class _Layout(NamedTuple):
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
             inner, outer, size_x, size_y, local, np.concatenate(counts),
-            table_rows(kinds, blocks[-1].shape[1]),
+            empty_rows(kinds, blocks[-1].shape[1]),
             np.empty((n, 4)), np.empty(n), np.empty(n),
         )  # fmt: skip
 

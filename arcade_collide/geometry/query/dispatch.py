@@ -61,7 +61,7 @@ from arcade_collide.geometry.query.kernel_base import (
     types,
     world_rows,
 )
-from arcade_collide.geometry.query.placement import place_row
+from arcade_collide.geometry.query.placement import empty_rows, place_row
 from arcade_collide.geometry.shapes import (
     SHAPE_TYPES,
     AnyShape,
@@ -228,7 +228,7 @@ def _batch_table(a: object, b: object) -> tuple[WorldRows, Int64Array, Int64Arra
 # scalars and one small array: each array argument costs a few tenths of a microsecond
 # to pass, a numba allocation tens of nanoseconds.
 
-_POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
+_POLYGON = int(ShapeKind.POLYGON)
 _NO_VERTICES = np.empty((0, 2))
 _literal_unroll: Any = numba.literal_unroll  # numba's annotations are partial
 _GEOMETRY_TYPES: Any = (types.int64, types.float64, types.float64, types.float64[:, ::1])
@@ -249,36 +249,18 @@ def _one_pair(
     :func:`_pose` (the names as in :func:`~.placement.place_row`):
     ``(touching, nx, ny, depth, px, py)``, the contact zeros when ``contact`` is False
     or the shapes are apart."""
-    n = np.zeros(_KINDS, dtype=np.int64)
-    n[kind_a] += 1
-    n[kind_b] += 1
     width = len(local_a) if kind_a == _POLYGON else 0
     if kind_b == _POLYGON:
         width = max(width, len(local_b))
     kinds = np.empty(2, dtype=np.int8)
-    kinds[0] = kind_a
-    kinds[1] = kind_b
-    start = np.zeros(_KINDS, dtype=np.int64)
-    row_b = 1 if kind_a == kind_b else 0  # B's row in its kind's arrays
-    start[kind_b] = 1 - row_b
-    rows = WorldRows(
-        kinds,
-        start,
-        np.empty((n[_POINT], 2)),
-        np.empty((n[_CIRCLE], 2)),
-        np.empty(n[_CIRCLE]),
-        np.empty((n[_RECT], 2)),
-        np.empty((n[_RECT], 2)),
-        np.empty((n[_RECT], 2)),
-        np.empty((n[_RECT], 4, 2)),
-        np.empty((n[_TRIANGLE], 3, 2)),
-        np.empty((n[_POLYGON], width, 2)),
-        np.empty(n[_POLYGON], dtype=np.int64),
-    )
-    place_row(rows, kind_a, 0, xa, ya, ca, sa, size_xa, size_ya, local_a)
-    place_row(rows, kind_b, row_b, xb, yb, cb, sb, size_xb, size_yb, local_b)
-    i = np.zeros(1, dtype=np.int64)
-    j = np.ones(1, dtype=np.int64)
+    kinds[0] = min(kind_a, kind_b)
+    kinds[1] = max(kind_a, kind_b)
+    rows = empty_rows(kinds, width)
+    i = np.zeros(1, dtype=np.int64)  # A's table row
+    i[0] = 1 if kind_a > kind_b else 0
+    j = 1 - i
+    place_row(rows, kind_a, i[0] - rows.start[kind_a], xa, ya, ca, sa, size_xa, size_ya, local_a)
+    place_row(rows, kind_b, j[0] - rows.start[kind_b], xb, yb, cb, sb, size_xb, size_yb, local_b)
     slot = min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b)
     counts = np.zeros(SLOTS + 1, dtype=np.int64)
     counts[slot + 1 :] = 1
@@ -286,7 +268,7 @@ def _one_pair(
     out = np.zeros((1, 5))
     for slot_link in _literal_unroll(_LINKS):
         if slot_link[0] == slot:
-            slot_link[1](rows, i, j, i, counts, contact, hit, out)
+            slot_link[1](rows, i, j, np.zeros(1, dtype=np.int64), counts, contact, hit, out)
     return hit[0], out[0, 0], out[0, 1], out[0, 2], out[0, 3], out[0, 4]
 
 

@@ -11,7 +11,6 @@ same shapes and poses, bit for bit: the same rotation (:func:`turn`, as
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +22,7 @@ from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRow
 from arcade_collide.geometry.shapes import ShapeKind
 
 _POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
+_KINDS = len(ShapeKind)
 _LOCAL = types.float64[:, ::1]
 
 
@@ -214,28 +214,33 @@ def place_table(
     return -1, slack
 
 
-def table_rows(kinds: NDArray[np.int8], polygon_width: int) -> WorldRows:
-    """Empty :class:`WorldRows` for a table whose rows have ``kinds`` (non-decreasing),
-    polygons padded to ``polygon_width`` vertices; :func:`place_table` fills them.
+@kernel(ROWS(types.int8[::1], types.int64))
+def empty_rows(kinds: NDArray[np.int8], polygon_width: int) -> WorldRows:
+    """Unwritten :class:`WorldRows` for a table whose rows have ``kinds`` (in kind order),
+    polygons ``polygon_width`` vertices wide; :func:`place_table` or :func:`place_row`
+    fill them.
 
-    >>> rows = table_rows(np.array([1, 1, 2], dtype=np.int8), 0)
+    >>> rows = empty_rows(np.array([1, 1, 2], dtype=np.int8), 0)
     >>> rows.start.tolist(), rows.circle_radius.shape, rows.rect_vertices.shape
     ([0, 0, 2, 3, 3], (2,), (1, 4, 2))
     """
-    count = np.bincount(kinds, minlength=len(ShapeKind))
-    start = np.searchsorted(kinds, np.arange(len(ShapeKind)), side="left").astype(np.int64)
-    e: Any = np.empty
+    n = np.zeros(_KINDS, dtype=np.int64)
+    for kind in kinds:
+        n[kind] += 1
+    start = np.zeros(_KINDS, dtype=np.int64)
+    for kind in range(1, _KINDS):
+        start[kind] = start[kind - 1] + n[kind - 1]
     return WorldRows(
-        np.ascontiguousarray(kinds, dtype=np.int8),
+        kinds,
         start,
-        e((count[_POINT], 2)),
-        e((count[_CIRCLE], 2)),
-        e(count[_CIRCLE]),
-        e((count[_RECT], 2)),
-        e((count[_RECT], 2)),
-        e((count[_RECT], 2)),
-        e((count[_RECT], 4, 2)),
-        e((count[_TRIANGLE], 3, 2)),
-        e((count[_POLYGON], polygon_width, 2)),
-        e(count[_POLYGON], dtype=np.int64),
+        np.empty((n[_POINT], 2)),
+        np.empty((n[_CIRCLE], 2)),
+        np.empty(n[_CIRCLE]),
+        np.empty((n[_RECT], 2)),
+        np.empty((n[_RECT], 2)),
+        np.empty((n[_RECT], 2)),
+        np.empty((n[_RECT], 4, 2)),
+        np.empty((n[_TRIANGLE], 3, 2)),
+        np.empty((n[_POLYGON], polygon_width, 2)),
+        np.empty(n[_POLYGON], dtype=np.int64),
     )

@@ -16,7 +16,7 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.bounding_circles import COORDINATE_MARGIN
 from arcade_collide.geometry.pose import rotation
-from arcade_collide.geometry.query.placement import place_table, table_rows, turn
+from arcade_collide.geometry.query.placement import empty_rows, place_table, turn
 from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Polygon, Rect, Triangle
 
 
@@ -69,7 +69,7 @@ def _placed(shapes: list[AnyShape], poses: np.ndarray) -> tuple[object, ...]:
     nlocal = np.array([len(s.local_vertices()) for s in convex], dtype=np.int64)
     size_x = np.array([getattr(s, "radius", getattr(s, "half_width", 0.0)) for s in shapes])
     size_y = np.array([getattr(s, "half_height", 0.0) for s in shapes])
-    rows = table_rows(kinds, 5)
+    rows = empty_rows(kinds, 5)
     boxes = np.empty((len(shapes), 4))
     ox, oy = np.empty(len(shapes)), np.empty(len(shapes))
     bad, slack = place_table(rows, poses, size_x, size_y, local, nlocal, boxes, ox, oy)
