@@ -94,8 +94,10 @@ def convex_pose_circles(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
     return inner, outer
 
 
+@kernel("float64(float64[:, ::1])")
 def coordinate_slack(aabbs: FloatArray) -> float:
-    """Absolute slack for :func:`pose_circle_verdict` from the world's bounding boxes.
+    """Absolute slack for :func:`pose_circle_verdict` from the world's bounding boxes:
+    :data:`COORDINATE_MARGIN` times the largest coordinate magnitude.
 
     Args:
         aabbs: ``(N, 4)`` boxes ``(min_x, min_y, max_x, max_y)`` of the shapes.
@@ -103,9 +105,12 @@ def coordinate_slack(aabbs: FloatArray) -> float:
     >>> coordinate_slack(np.array([[-3e6, 0.0, 1.0, 2e6]]))
     3e-06
     """
-    if not len(aabbs):
-        return 0.0
-    return COORDINATE_MARGIN * max(-float(aabbs.min()), float(aabbs.max()), 0.0)
+    low = 0.0
+    high = 0.0
+    for t in range(len(aabbs)):
+        low = min(low, aabbs[t, 0], aabbs[t, 1])
+        high = max(high, aabbs[t, 2], aabbs[t, 3])
+    return COORDINATE_MARGIN * max(-low, high)
 
 
 SURELY_APART = 0

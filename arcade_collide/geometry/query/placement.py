@@ -16,7 +16,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import FloatArray, world_point
-from arcade_collide.geometry.bounding_circles import COORDINATE_MARGIN
+from arcade_collide.geometry.bounding_circles import coordinate_slack
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, types
 from arcade_collide.geometry.shapes import ShapeKind
@@ -151,8 +151,8 @@ def place_table(
     Returns:
         ``(bad, slack)``: ``bad`` is the first row whose pose is not finite (nothing
         was written), else -1; then every box is pushed out on each side by ``slack``,
-        :data:`~arcade_collide.geometry.bounding_circles.COORDINATE_MARGIN` times the
-        largest coordinate magnitude of the exact boxes.
+        :func:`~arcade_collide.geometry.bounding_circles.coordinate_slack` of the
+        exact boxes.
     """
     n = len(poses)
     for t in range(n):
@@ -199,12 +199,7 @@ def place_table(
             boxes[t, 0], boxes[t, 1], boxes[t, 2], boxes[t, 3] = _outline(
                 out, r, x, y, cos, sin, local, c, nlocal[c]
             )
-    low = 0.0
-    high = 0.0
-    for t in range(n):
-        low = min(low, boxes[t, 0], boxes[t, 1])
-        high = max(high, boxes[t, 2], boxes[t, 3])
-    slack = COORDINATE_MARGIN * max(-low, high)
+    slack = coordinate_slack(boxes)
     if slack > 0.0:
         for t in range(n):
             boxes[t, 0] -= slack
