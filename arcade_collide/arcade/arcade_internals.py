@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import arcade
 import numpy as np
@@ -220,12 +220,31 @@ def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:
     box._adjusted_cache_dirty = True
 
 
+class ListSlots(NamedTuple):
+    """The rows of a pose mirror's sprites that one sprite list holds, and their slots."""
+
+    sprite_list: arcade.SpriteList[Any]
+    slot_dict: dict[Any, int]
+    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
+    rows: IntArray
+    slots: IntArray
+    """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
+    row_span: IntArray | slice
+    """:attr:`rows`, or the slice standing for them when they are consecutive."""
+    slot_span: IntArray | slice
+    """:attr:`slots`, or the slice standing for them when they are consecutive."""
+
+    def current(self) -> bool:
+        """Whether the list still has the slot dict the rows were found with."""
+        return self.sprite_list.sprite_slot is self.slot_dict
+
+
 def slots_in(
     sprite_list: arcade.SpriteList[Any],
     sprites: Sequence[arcade.Sprite],
     eligible: NDArray[np.bool_],
-) -> tuple[IntArray, IntArray]:
-    """Rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
+) -> ListSlots:
+    """The rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
 
     A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
     it has no slot there and is left out.
@@ -233,32 +252,27 @@ def slots_in(
     slot_of = sprite_list.sprite_slot.get
     slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
     rows = np.flatnonzero((slots >= 0) & eligible)
-    return rows, slots[rows]
-
-
-def slot_dict(sprite_list: arcade.SpriteList[Any]) -> dict[Any, int]:
-    """The list's slot of each sprite (a new dict after ``clear(deep=False)``)."""
-    return sprite_list.sprite_slot
+    slots = slots[rows]
+    return ListSlots(
+        sprite_list, sprite_list.sprite_slot, rows, slots, as_slice(rows), as_slice(slots)
+    )
 
 
 def store_in_sprite_list(
-    sprite_list: arcade.SpriteList[Any],
+    entry: ListSlots,
     sprites: Sequence[arcade.Sprite],
-    rows: IntArray,
-    slots: IntArray,
     xy: FloatArray,
     angle: FloatArray,
     moved: NDArray[np.bool_],
     turned: NDArray[np.bool_],
 ) -> None:
-    """Update ``sprite_list``'s buffer (and spatial hash) for its ``rows`` that moved or turned.
+    """Update a sprite list's buffer (and spatial hash) for its rows that moved or turned.
 
-    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``;
-    ``slots[k]`` is the list's slot of ``sprites[rows[k]]``.
+    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``.
     """
+    sprite_list, _, rows, slots, row_span, slot_span = entry
     # Usually a list holds the world's sprites in the world's order, in consecutive
     # slots: then slices stand for rows and slots, and numpy copies blocks.
-    row_span, slot_span = as_slice(rows), as_slice(slots)
     moves = moved[row_span]
     turns = turned[row_span]
     if not (moves.any() or turns.any()):

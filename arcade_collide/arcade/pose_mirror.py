@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
 from itertools import chain
 from typing import Any, NamedTuple
 
@@ -19,7 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
-from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record
+from arcade_collide.arcade.arcade_internals import FollowingHitBox, ListSlots, Record
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -37,6 +36,16 @@ def use_setters(sprite: arcade.Sprite, xy: FloatArray, angle: float) -> None:
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
     """The record ``ref`` holds, if any (None without private fields, or once freed)."""
     return None if ref is None else ref()
+
+
+def _differ(
+    xy: FloatArray, angle: FloatArray, old_xy: FloatArray, old_angle: FloatArray
+) -> NDArray[np.bool_]:
+    """Per row, whether its position or angle differs from the old one (column by
+    column: a reduction over axis 1 costs several times more)."""
+    differ: NDArray[np.bool_] = (xy[:, 0] != old_xy[:, 0]) | (xy[:, 1] != old_xy[:, 1])
+    differ |= angle != old_angle
+    return differ
 
 
 def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
@@ -59,17 +68,6 @@ class HandMoves(NamedTuple):
     """Per row read, whether its position is not a tuple; None when all were tuples."""
     reported: list[Any]
     """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
-
-
-@dataclass
-class _ListRows:
-    """The rows one sprite list holds, with their slots."""
-
-    sprite_list: arcade.SpriteList[Any]
-    slot_dict: dict[Any, int]
-    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
-    rows: IntArray
-    slots: IntArray
 
 
 class PoseMirror:
@@ -142,7 +140,7 @@ class PoseMirror:
         """Whether the log is in use (else every pose is read each tick)."""
         self._records_dropped = False
         """Whether some row's record was freed (replaced by the game) since the last rewatch."""
-        self._lists: list[_ListRows] | None = None
+        self._lists: list[ListSlots] | None = None
         self._changes_seen = -1
 
     def __len__(self) -> int:
@@ -245,10 +243,10 @@ class PoseMirror:
                 (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=n
             )
         if read is None:
-            changed = (xy != self.xy).any(axis=1) | (angle != self.angle)
+            changed = _differ(xy, angle, self.xy, self.angle)
             rows = np.flatnonzero(changed)
         else:
-            changed = (xy != self.xy[read]).any(axis=1) | (angle != self.angle[read])
+            changed = _differ(xy, angle, self.xy[read], self.angle[read])
             rows = read[changed]
         return HandMoves(rows, xy[changed], angle[changed], read, loose, reported)
 
@@ -323,7 +321,7 @@ class PoseMirror:
             The rows whose class's setters stored another pose than the one given
             (clamping, snapping): ``xy`` and ``angle`` now hold what those sprites hold.
         """
-        moved = (xy != self.xy).any(axis=1)
+        moved = (xy[:, 0] != self.xy[:, 0]) | (xy[:, 1] != self.xy[:, 1])
         turned = angle != self.angle
         kept = _NO_ROWS
         if self._slow.size:
@@ -354,7 +352,7 @@ class PoseMirror:
         now holds another (finite) pose than ``xy``/``angle`` say; their rows there are
         set to it. A non-finite result is left for the next step's check to name."""
         xy_now, angle_now = internals.read_poses([self.sprites[row] for row in rows.tolist()])
-        differ = (xy_now != xy[rows]).any(axis=1) | (angle_now != angle[rows])
+        differ = _differ(xy_now, angle_now, xy[rows], angle[rows])
         differ &= np.isfinite(xy_now).all(axis=1) & np.isfinite(angle_now)
         changed: IntArray = rows[differ]
         xy[changed] = xy_now[differ]
@@ -448,25 +446,23 @@ class PoseMirror:
         if lists is None or not self._lists_hold(lists):
             lists = self._index_lists()
         for entry in lists:
-            internals.store_in_sprite_list(
-                entry.sprite_list, self.sprites, entry.rows, entry.slots, xy, angle, moved, turned
-            )
+            internals.store_in_sprite_list(entry, self.sprites, xy, angle, moved, turned)
 
-    def _lists_hold(self, lists: list[_ListRows]) -> bool:
+    def _lists_hold(self, lists: list[ListSlots]) -> bool:
         """Whether the cached rows and slots of every sprite list are still right."""
         if internals.membership_changes() != self._changes_seen or self._records_dropped:
             return False
-        return all(internals.slot_dict(entry.sprite_list) is entry.slot_dict for entry in lists)
+        return all(entry.current() for entry in lists)
 
-    def _index_lists(self) -> list[_ListRows]:
+    def _index_lists(self) -> list[ListSlots]:
         if self._records_dropped:
             self._rewatch()
         sprites = self.sprites
         self._changes_seen = internals.membership_changes()
         fast = ~self._slow_rows
-        entries = []
-        for sprite_list in internals.lists_of(sprites):
-            rows, slots = internals.slots_in(sprite_list, sprites, fast)
-            entries.append(_ListRows(sprite_list, internals.slot_dict(sprite_list), rows, slots))
+        entries = [
+            internals.slots_in(sprite_list, sprites, fast)
+            for sprite_list in internals.lists_of(sprites)
+        ]
         self._lists = entries
         return entries
