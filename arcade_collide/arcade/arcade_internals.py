@@ -58,7 +58,8 @@ _SIZE = attrgetter("width", "height")
 _WIDTH = attrgetter("width")
 _HEIGHT = attrgetter("height")
 _TEXTURE = attrgetter("texture")
-_HIT_BOX = attrgetter("hit_box")
+hit_box_of: attrgetter[Any] = attrgetter("hit_box")
+"""``hit_box_of(sprite)``: the hit box ``sprite`` holds now."""
 _fast_classes: dict[type, bool] = {}
 
 
@@ -69,7 +70,7 @@ def use_private_fields(enabled: bool) -> None:
     Chosen at import from Arcade's version; tests call it to run the public paths. Call
     it before any CollisionWorld is created: a world keeps the choice it was made with.
     """
-    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, _TEXTURE, _HIT_BOX
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, _TEXTURE, hit_box_of
     PRIVATE = enabled
     prefix = "_" if enabled else ""
     _POSITION = attrgetter(prefix + "position")
@@ -78,7 +79,7 @@ def use_private_fields(enabled: bool) -> None:
     _WIDTH = attrgetter(prefix + "width")
     _HEIGHT = attrgetter(prefix + "height")
     _TEXTURE = attrgetter(prefix + "texture")
-    _HIT_BOX = attrgetter(prefix + "hit_box")
+    hit_box_of = attrgetter(prefix + "hit_box")
     _fast_classes.clear()
 
 
@@ -176,11 +177,6 @@ def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], 
         list(map(_HEIGHT, sprites)),
         list(map(_TEXTURE, sprites)),
     )
-
-
-def hit_box_of(sprite: arcade.Sprite) -> Any:
-    """The hit box ``sprite`` holds now."""
-    return _HIT_BOX(sprite)
 
 
 # --- writing sprites ------------------------------------------------------------------
