@@ -180,29 +180,24 @@ def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], 
 
 
 # --- writing sprites ------------------------------------------------------------------
-# Separate loops for positions, angles and both, not one loop with flags: at 5,000
-# sprites every attribute access counts. Only sprites with has_fast_pose() are given.
 
 
 def store_sprite_poses(
-    sprites: Sequence[arcade.Sprite], positions: list[Any], angles: list[Any]
+    sprites: Sequence[arcade.Sprite], positions: list[Any] | None, angles: list[Any] | None
 ) -> None:
-    """Store positions and angles on the sprites only (their hit boxes follow them)."""
-    for sprite, position, turn in zip(sprites, positions, angles, strict=True):
-        sprite._position = position
-        sprite._angle = turn
-
-
-def store_sprite_positions(sprites: Sequence[arcade.Sprite], positions: list[Any]) -> None:
-    """Store positions on the sprites only."""
-    for sprite, position in zip(sprites, positions, strict=True):
-        sprite._position = position
-
-
-def store_sprite_angles(sprites: Sequence[arcade.Sprite], angles: list[Any]) -> None:
-    """Store angles on the sprites only."""
-    for sprite, turn in zip(sprites, angles, strict=True):
-        sprite._angle = turn
+    """Store positions and angles (None: keep them) on sprites with :func:`has_fast_pose`
+    only; their hit boxes follow them."""
+    # A loop per case, not one loop with flags: at 5,000 sprites every access counts.
+    if angles is None:
+        for sprite, position in zip(sprites, positions or (), strict=True):
+            sprite._position = position
+    elif positions is None:
+        for sprite, turn in zip(sprites, angles, strict=True):
+            sprite._angle = turn
+    else:
+        for sprite, position, turn in zip(sprites, positions, angles, strict=True):
+            sprite._position = position
+            sprite._angle = turn
 
 
 def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:

@@ -27,12 +27,6 @@ _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
 _POSITION_TYPES = frozenset({tuple})
 
 
-def use_setters(sprite: arcade.Sprite, xy: FloatArray, angle: float) -> None:
-    """Move a sprite through its class's public setters."""
-    sprite.position = (float(xy[0]), float(xy[1]))
-    sprite.angle = angle
-
-
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
     """The record ``ref`` holds, if any (None without private fields, or once freed)."""
     return None if ref is None else ref()
@@ -328,21 +322,19 @@ class PoseMirror:
             slow = self._slow
             rows = slow[(moved | turned)[slow]]
             for row in rows.tolist():
-                use_setters(self.sprites[row], xy[row], float(angle[row]))
+                # The class's own setters, which may store another pose (clamping).
+                self.sprites[row].position = (float(xy[row, 0]), float(xy[row, 1]))
+                self.sprites[row].angle = float(angle[row])
             if rows.size:
                 kept = self._setters_changed(rows, xy, angle)
             moved[slow] = False
             turned[slow] = False
         any_moved, any_turned = bool(moved.any()), bool(turned.any())
-        if any_moved and any_turned:
-            self._write_sprites(moved | turned, xy, angle)
-        elif any_moved:
-            self._write_sprites(moved, xy, None)
-        elif any_turned:
-            self._write_sprites(turned, None, angle)
         if any_moved or any_turned:
+            changed = moved | turned
+            self._write_sprites(changed, xy if any_moved else None, angle if any_turned else None)
             self._write_lists(xy, angle, moved, turned)
-            internals.report_shared(self._log, self._row_of_watcher, moved | turned)
+            internals.report_shared(self._log, self._row_of_watcher, changed)
         self.xy = xy
         self.angle = angle
         return kept
@@ -376,14 +368,11 @@ class PoseMirror:
             sprites = [self.sprites[i] for i in picked.tolist()]
             picked_xy = None if xy is None else xy[picked]
             picked_angle = None if angle is None else angle[picked]
-        positions = None if picked_xy is None else _tuples(picked_xy)
-        angles = None if picked_angle is None else picked_angle.tolist()
-        if positions is not None and angles is not None:
-            internals.store_sprite_poses(sprites, positions, angles)
-        elif positions is not None:
-            internals.store_sprite_positions(sprites, positions)
-        elif angles is not None:
-            internals.store_sprite_angles(sprites, angles)
+        internals.store_sprite_poses(
+            sprites,
+            None if picked_xy is None else _tuples(picked_xy),
+            None if picked_angle is None else picked_angle.tolist(),
+        )
         for row in np.flatnonzero(self._written_boxes & changed).tolist():
             internals.store_box_pose(
                 self.sprites[row],
