@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.arcade_internals import read_sizes, size_marks
 from arcade_collide.arcade.handlers import Body
+from arcade_collide.arcade.pose_mirror import swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -50,12 +51,9 @@ class DerivedShapes:
 
     def remove(self, row: int, body: Body) -> None:
         """Drop ``row`` (of ``body``); the last row takes its place."""
-        last = len(self._derived) - 1
-        for array in (self._size, self._texture, self._derived):
-            array[row] = array[last]
-        self._size = self._size[:last]
-        self._texture = self._texture[:last]
-        self._derived = self._derived[:last]
+        self._size = swap_removed(self._size, row)
+        self._texture = swap_removed(self._texture, row)
+        self._derived = swap_removed(self._derived, row)
         self._hulls.pop(body.entity, None)
         self._marks = None
 

@@ -27,6 +27,16 @@ _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
 _POSITION_TYPES = frozenset({tuple})
 
 
+def swap_removed(array: NDArray[Any], row: int) -> NDArray[Any]:
+    """``array`` without ``row``, whose place the last row takes (a view, nothing shifted).
+
+    >>> swap_removed(np.array([10, 11, 12, 13]), 1).tolist()
+    [10, 13, 12]
+    """
+    array[row] = array[-1]
+    return array[:-1]
+
+
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
     """The record ``ref`` holds, if any (None without private fields, or once freed)."""
     return None if ref is None else ref()
@@ -90,7 +100,7 @@ class PoseMirror:
     moved, and the sprite lists' buffers only in their rows. The pose is stored on the
     sprite only, so it logs nothing: its hit box reads the sprite's pose
     (:func:`~.arcade_internals.follow`); a box the game replaces is made to follow in
-    turn (:meth:`_follow_new_boxes`), and a box of the game's own class is written
+    turn (:meth:`_mend_boxes`), and a box of the game's own class is written
     every tick.
 
     **Sprite lists.** Which rows each list holds, and at which slots, is kept while
@@ -165,34 +175,25 @@ class PoseMirror:
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
-        last = len(self.sprites) - 1
-        gone = _record(self._watchers[row])
+        gone, gone_box = _record(self._watchers[row]), self._boxes[row]
         if gone is not None:
             internals.unwatch(gone, self._log)
             del self._row_of_watcher[id(gone)]
-        if row != last:
-            moved = _record(self._watchers[last])
-            if moved is not None:
-                self._row_of_watcher[id(moved)] = row
-        self.sprites[row] = self.sprites[last]
-        gone_box, moved_box = self._boxes[row], self._boxes[last]
         if gone_box is not None:
             del self._box_rows[id(gone_box)]
-        if moved_box is not None and row != last:
-            self._box_rows[id(moved_box)] = row
-        self._slow_rows[row] = self._slow_rows[last]
-        self._slow_rows = self._slow_rows[:last]
-        self._boxes[row] = moved_box
-        self._written_boxes[row] = self._written_boxes[last]
-        self._written_boxes = self._written_boxes[:last]
-        self._watchers[row] = self._watchers[last]
-        del self.sprites[last], self._boxes[last], self._watchers[last]
-        self.xy[row] = self.xy[last]
-        self.angle[row] = self.angle[last]
-        self._always[row] = self._always[last]
-        self.xy = self.xy[:last]
-        self.angle = self.angle[:last]
-        self._always = self._always[:last]
+        moved, moved_box = _record(self._watchers[-1]), self._boxes[-1]
+        if row != len(self.sprites) - 1:
+            if moved is not None:
+                self._row_of_watcher[id(moved)] = row
+            if moved_box is not None:
+                self._box_rows[id(moved_box)] = row
+        self.sprites[row], self._boxes[row] = self.sprites[-1], moved_box
+        self._watchers[row] = self._watchers[-1]
+        del self.sprites[-1], self._boxes[-1], self._watchers[-1]
+        self._slow_rows, self._written_boxes, self._always, self.xy, self.angle = (
+            swap_removed(array, row)
+            for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
+        )
         self._changed_rows()
 
     def _changed_rows(self) -> None:
