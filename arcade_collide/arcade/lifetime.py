@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import arcade
@@ -104,12 +106,12 @@ def delete_own_world(name: str) -> None:
     esper.delete_world(name)
 
 
-def remove_processors(name: str, *kinds: type[esper.Processor]) -> None:
-    """Take the processors of ``kinds`` out of the esper world ``name``."""
+@contextmanager
+def in_world(name: str) -> Iterator[None]:
+    """Make esper world ``name`` the current one for the ``with`` block, then restore."""
     previous = esper.current_world
     esper.switch_world(name)
     try:
-        for kind in kinds:
-            esper.remove_processor(kind)
+        yield
     finally:
         esper.switch_world(previous)

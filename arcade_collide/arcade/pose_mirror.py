@@ -1,9 +1,6 @@
-"""The pose mirror: a world's sprites' poses as arrays, the game's moves found and the
-world's moves written back, touching only what changed.
-
-The private fields and class switches this needs are in :mod:`.arcade_internals`;
-with Arcade's public API alone (a version it was not tested with) every sprite is read
-each tick and written through its setters.
+"""The pose mirror: a world's sprites' poses as arrays; the game's moves found, the
+world's moves written back, touching only what changed (private fields and class
+switches: :mod:`.arcade_internals`).
 """
 
 from __future__ import annotations
@@ -77,34 +74,25 @@ class HandMoves(NamedTuple):
 class PoseMirror:
     """The poses one world last saw on (or wrote to) each of its sprites, row by row.
 
-    **Finding the game's moves cheaply.** Every Arcade setter that changes a sprite
-    iterates its ``sprite_lists``; the mirror makes that a list subclass
-    (:func:`~.arcade_internals.watch_memberships`) whose first iteration since the
-    last read logs the sprite and disarms itself. :meth:`hand_moves` reads only the
-    logged sprites and :meth:`accept` re-arms them.
+    **Finding the game's moves.** Every Arcade setter that changes a sprite iterates
+    its ``sprite_lists``, which the mirror makes a record that logs the first such
+    iteration (:func:`~.arcade_internals.watch_memberships`). :meth:`hand_moves` reads
+    the logged sprites and :meth:`accept` re-arms them. Read every tick regardless:
 
-    Read every tick, whatever the log says:
+    * sprites whose class overrides the pose setters (see
+      :func:`~.arcade_internals.has_fast_pose`), and positions that are not tuples (a
+      list could be changed in place);
+    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``,
+      and while the game moves more than a quarter of them by hand.
 
-    * sprites whose class overrides the pose setters (see :func:`~.arcade_internals.has_fast_pose`):
-      their setters need not iterate ``sprite_lists``;
-    * sprites whose position is not a tuple (a list could be changed in place);
-    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``
-      (the freed record's weak-reference callback tells the mirror);
-    * every sprite, while the game moves more than a quarter of them by hand
-      (re-arming one by one would cost more).
+    Moves made by writing Arcade's private fields (``sprite._position = ...``) are not
+    seen while the log is in use.
 
-    Moves made by writing Arcade's private fields (``sprite._position = ...``) bypass
-    the setters and are not seen while the log is in use.
-
-    **Writing back only what changed.** :meth:`write` touches only the sprites that
-    moved, and the sprite lists' buffers only in their rows. The pose is stored on the
-    sprite only, so it logs nothing: its hit box reads the sprite's pose
-    (:func:`~.arcade_internals.follow`); a box the game replaces is made to follow in
-    turn (:meth:`_mend_boxes`), and a box of the game's own class is written
-    every tick.
-
-    **Sprite lists.** Which rows each list holds, and at which slots, is kept while
-    the lists' records count no change; otherwise it is rebuilt.
+    **Writing back.** :meth:`write` touches only the sprites that moved, and the
+    sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
+    list). The pose is stored on the sprite only, so it logs nothing: its hit box
+    follows the sprite (:func:`~.arcade_internals.follow`; :meth:`_mend_boxes`), and
+    a box of the game's own class is written every tick.
 
     **Without private fields** (:func:`~.arcade_internals.use_private_fields`), every
     sprite is read every tick and written through its setters.

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import arcade
@@ -47,7 +47,7 @@ from arcade_collide.arcade.lifetime import (
     delete_dropped_worlds,
     delete_own_world,
     forget_when_dropped,
-    remove_processors,
+    in_world,
 )
 from arcade_collide.arcade.pose_mirror import PoseMirror
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
@@ -81,13 +81,11 @@ class CollisionWorld:
             added to it, :meth:`step` runs ``esper.process`` there (so the game's own
             processors in that world run on each step too), and :meth:`close` takes
             the world's processors out again. That world must not have its own
-            MovementSystem or CollisionSystem.
-
-    In a joined world the write-back and the event delivery happen inside
-    ``esper.process``, right after the MovementSystem (priority 2): the game's
-    processors of priority 1 added before the join run first, those of priority 0 or
-    lower after the collision callbacks (and not at all in a step whose callback
-    raised). How long the esper world lives: :mod:`.lifetime`.
+            MovementSystem or CollisionSystem. The write-back and the callbacks then
+            run inside ``esper.process`` after the MovementSystem (priority 2): the
+            game's processors of priority 1 added before the join run first, those of
+            priority 0 or lower after the callbacks (not at all in a step whose
+            callback raised). How long the esper world lives: :mod:`.lifetime`.
 
     Raises:
         ValueError: the esper world to join already has a MovementSystem or a
@@ -517,7 +515,9 @@ class CollisionWorld:
 
     def _release_esper_world(self) -> None:
         if not self._owns_world:
-            remove_processors(self.name, MovementSystem, _WriteBack, CollisionSystem)
+            with self._in_world():
+                for kind in (MovementSystem, _WriteBack, CollisionSystem):
+                    esper.remove_processor(kind)
             return
         if self._forget is not None:
             self._forget.detach()
@@ -527,14 +527,8 @@ class CollisionWorld:
         if self._closed:
             raise RuntimeError(f"CollisionWorld {self.name!r} was closed")
 
-    @contextmanager
-    def _in_world(self) -> Iterator[None]:
-        previous = esper.current_world
-        esper.switch_world(self.name)
-        try:
-            yield
-        finally:
-            esper.switch_world(previous)
+    def _in_world(self) -> AbstractContextManager[None]:
+        return in_world(self.name)
 
 
 class _WriteBack(esper.Processor):
@@ -553,14 +547,9 @@ class _WriteBack(esper.Processor):
             write_back()
 
 
-# --- the ECS storage the bridge reads and writes ----------------------------------------
-# The only place the bridge reaches past the components into ECS storage: the pose
-# write-back and the hand moves are one gather or scatter on the Position table
-# instead of a property call per sprite. Call these inside the world's esper world.
-
-
 def _store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None:
-    """Put poses into the Position table rows ``table_rows``, in one scatter."""
+    """Put poses into the Position table rows ``table_rows`` of the current esper world,
+    in one scatter rather than a component setter call per sprite."""
     pool = world_pools().positions
     pool.data[table_rows, 0:2] = xy
     pool.data[table_rows, 2] = angle
