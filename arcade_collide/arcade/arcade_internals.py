@@ -127,6 +127,13 @@ def pose_objects(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any]
     return list(map(_POSITION, sprites)), list(map(_ANGLE, sprites))
 
 
+def as_arrays(pairs: Sequence[Any], values: Sequence[Any]) -> tuple[FloatArray, FloatArray]:
+    """``(x, y)`` pairs as an ``(N, 2)`` float64 array, and numbers as an ``(N,)`` one."""
+    n = len(pairs)
+    xy = np.fromiter(chain.from_iterable(pairs), np.float64, count=2 * n)
+    return xy.reshape(n, 2), np.fromiter(values, np.float64, count=n)
+
+
 def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray]:
     """The sprites' positions ``(N, 2)`` and clockwise angles ``(N,)`` as float64.
 
@@ -134,10 +141,7 @@ def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray
     >>> xy.tolist(), angle.tolist()
     ([[1.0, 2.0]], [30.0])
     """
-    n = len(sprites)
-    xy = np.fromiter(chain.from_iterable(map(_POSITION, sprites)), np.float64, count=2 * n)
-    angle = np.fromiter(map(_ANGLE, sprites), np.float64, count=n)
-    return xy.reshape(n, 2), angle
+    return as_arrays(*pose_objects(sprites))
 
 
 def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np.int64]]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from itertools import chain
 from typing import Any, NamedTuple
 
 import arcade
@@ -216,21 +215,16 @@ class PoseMirror:
             if read.size == 0:
                 return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], read, None, reported)
             sprites = [sprites[i] for i in read.tolist()]
-        n = len(sprites)
         positions, angles = internals.pose_objects(sprites)
-        xy = np.fromiter(chain.from_iterable(positions), np.float64, count=2 * n).reshape(n, 2)
-        angle = np.fromiter(angles, np.float64, count=n)
+        xy, angle = internals.as_arrays(positions, angles)
         loose = None
         if not _POSITION_TYPES.issuperset(map(type, positions)):
             loose = np.fromiter(
-                (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=n
+                (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=len(sprites)
             )
-        if read is None:
-            changed = _differ(xy, angle, self.xy, self.angle)
-            rows = np.flatnonzero(changed)
-        else:
-            changed = _differ(xy, angle, self.xy[read], self.angle[read])
-            rows = read[changed]
+        old = slice(None) if read is None else read
+        changed = _differ(xy, angle, self.xy[old], self.angle[old])
+        rows = np.flatnonzero(changed) if read is None else read[changed]
         return HandMoves(rows, xy[changed], angle[changed], read, loose, reported)
 
     def accept(self, moves: HandMoves) -> None:
