@@ -52,13 +52,13 @@ def version_tested(version: str) -> bool:
 PRIVATE = False
 """Whether the private-field paths are in use (see :func:`use_private_fields`)."""
 
-_POSITION = attrgetter("position")
-_ANGLE = attrgetter("angle")
-_SIZE = attrgetter("width", "height")
-_WIDTH = attrgetter("width")
-_HEIGHT = attrgetter("height")
-_TEXTURE = attrgetter("texture")
-hit_box_of: attrgetter[Any] = attrgetter("hit_box")
+# The getters of the fields below: set by use_private_fields.
+_POSITION: attrgetter[Any]
+_ANGLE: attrgetter[Any]
+_SIZE: attrgetter[Any]
+_TEXTURE: attrgetter[Any]
+_MARKS: attrgetter[Any]
+hit_box_of: attrgetter[Any]
 """``hit_box_of(sprite)``: the hit box ``sprite`` holds now."""
 _fast_classes: dict[type, bool] = {}
 
@@ -70,16 +70,14 @@ def use_private_fields(enabled: bool) -> None:
     Chosen at import from Arcade's version; tests call it to run the public paths. Call
     it before any CollisionWorld is created: a world keeps the choice it was made with.
     """
-    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, _TEXTURE, hit_box_of
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, _TEXTURE, _MARKS, hit_box_of
     PRIVATE = enabled
     prefix = "_" if enabled else ""
-    _POSITION = attrgetter(prefix + "position")
-    _ANGLE = attrgetter(prefix + "angle")
+    _POSITION, _ANGLE, _TEXTURE, hit_box_of = (
+        attrgetter(prefix + name) for name in ("position", "angle", "texture", "hit_box")
+    )
     _SIZE = attrgetter(prefix + "width", prefix + "height")
-    _WIDTH = attrgetter(prefix + "width")
-    _HEIGHT = attrgetter(prefix + "height")
-    _TEXTURE = attrgetter(prefix + "texture")
-    hit_box_of = attrgetter(prefix + "hit_box")
+    _MARKS = attrgetter(prefix + "width", prefix + "height", prefix + "texture")
     _fast_classes.clear()
 
 
@@ -160,12 +158,12 @@ def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np
     return size.reshape(n, 2), textures
 
 
-def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], list[Any]]:
+def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any, Any]]:
     """The objects behind the sprites' widths, heights and textures, for a cheap change test.
 
     Arcade replaces these objects (never changes them in place) when a sprite is
-    scaled or given a new texture, so two results compare equal (``==`` on lists
-    tests identity first, then value) only when no sprite's size or texture changed
+    scaled or given a new texture, so two results compare equal (``==`` on lists and
+    tuples tests identity first, then value) only when no sprite's size or texture changed
     in between; only then can :func:`read_sizes` be skipped.
 
     >>> sprite = arcade.SpriteSolidColor(4, 4)
@@ -176,11 +174,7 @@ def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], 
     >>> size_marks([sprite]) == before
     False
     """
-    return (
-        list(map(_WIDTH, sprites)),
-        list(map(_HEIGHT, sprites)),
-        list(map(_TEXTURE, sprites)),
-    )
+    return list(map(_MARKS, sprites))
 
 
 # --- writing sprites ------------------------------------------------------------------

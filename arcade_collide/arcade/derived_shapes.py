@@ -35,7 +35,7 @@ class DerivedShapes:
         self._derived: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         self._hulls: dict[int, Body] = {}
         """Bodies with a derived hull shape, by entity."""
-        self._marks: tuple[list[Any], list[Any], list[Any]] | None = None
+        self._marks: list[tuple[Any, Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
 
     def add(self, body: Body, derived: bool) -> None:
