@@ -265,18 +265,15 @@ class PoseMirror:
 
     def _rewatch(self) -> None:
         """Give a watched record to every sprite that no longer holds its own."""
-        log = self._log
-        row_of = self._row_of_watcher
         for row, sprite in enumerate(self.sprites):
             old = _record(self._watchers[row])
             if old is not None and internals.holds(sprite, old):
                 continue
             if old is not None:
-                internals.unwatch(old, log)
-            watcher = internals.watch_memberships(sprite, log)
+                internals.unwatch(old, self._log)
+            watcher = internals.watch_memberships(sprite, self._log)
             if self._armed:
                 internals.arm([watcher])
-            row_of[id(watcher)] = row
             self._watchers[row] = weakref.ref(watcher, self._record_dropped)
         # Ids of freed records may be reused: map the live ones afresh.
         self._row_of_watcher = {
@@ -343,18 +340,15 @@ class PoseMirror:
         phase = self._check_phase
         self._check_phase = (phase + 1) % 32
         self._mend_boxes(range(phase, len(self.sprites), 32))
-        if changed.all():
-            sprites = self.sprites
-            picked_xy, picked_angle = xy, angle
-        else:
+        picked: slice | IntArray = slice(None)
+        sprites = self.sprites
+        if not changed.all():
             picked = np.flatnonzero(changed)
-            sprites = [self.sprites[i] for i in picked.tolist()]
-            picked_xy = None if xy is None else xy[picked]
-            picked_angle = None if angle is None else angle[picked]
+            sprites = [sprites[i] for i in picked.tolist()]
         internals.store_sprite_poses(
             sprites,
-            None if picked_xy is None else _tuples(picked_xy),
-            None if picked_angle is None else picked_angle.tolist(),
+            None if xy is None else _tuples(xy[picked]),
+            None if angle is None else angle[picked].tolist(),
         )
         for row in np.flatnonzero(self._written_boxes & changed).tolist():
             internals.store_box_pose(
