@@ -49,7 +49,7 @@ from arcade_collide.arcade.lifetime import (
     forget_when_dropped,
     in_world,
 )
-from arcade_collide.arcade.pose_mirror import PoseMirror
+from arcade_collide.arcade.pose_mirror import PoseMirror, swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.validation import (
     require_callable,
@@ -219,17 +219,14 @@ class CollisionWorld:
         row = self._row_of.pop(sprite, None)
         if row is None:
             return
-        body = self._bodies[row]
-        last = len(self._bodies) - 1
-        if row != last:
-            # Swap-remove keeps every per-row array dense without shifting.
-            moved = self._bodies[last]
-            self._bodies[row] = moved
-            self._row_of[moved.sprite] = row
-            self._rows[row] = self._rows[last]
+        # Swap-remove keeps every per-row array dense without shifting.
+        body, moved = self._bodies[row], self._bodies[-1]
+        self._bodies[row] = moved
         self._bodies.pop()
+        if moved is not body:
+            self._row_of[moved.sprite] = row
+        self._rows = swap_removed(self._rows, row)
         self._mirror.remove(row)
-        self._rows = self._rows[:last]
         self._derived.remove(row, body)
         del self._body_of_entity[body.entity]
         self._hook.detach(sprite)
