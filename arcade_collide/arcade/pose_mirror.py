@@ -106,8 +106,6 @@ class PoseMirror:
         """``(N,)`` clockwise angles as last seen or written."""
         self._slow_rows: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows written through the setters (see :func:`~.arcade_internals.has_fast_pose`)."""
-        self._slow: IntArray = _NO_ROWS
-        """The indices of :attr:`_slow_rows`."""
         self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows read every tick: slow sprites and positions that are not tuples."""
         self._watching = internals.PRIVATE
@@ -134,9 +132,6 @@ class PoseMirror:
         self._lists: list[ListSlots] | None = None
         self._changes_seen = -1
 
-    def __len__(self) -> int:
-        return len(self.sprites)
-
     def add(self, sprite: arcade.Sprite) -> None:
         """Append ``sprite`` as the last row, at its current pose."""
         xy, angle = internals.read_poses([sprite])
@@ -158,7 +153,7 @@ class PoseMirror:
         self.angle = np.concatenate([self.angle, angle])
         loose = type(internals.pose_objects([sprite])[0][0]) not in _POSITION_TYPES
         self._always = np.append(self._always, loose or not fast)
-        self._changed_rows()
+        self._lists = None
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
@@ -181,10 +176,6 @@ class PoseMirror:
             swap_removed(array, row)
             for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
         )
-        self._changed_rows()
-
-    def _changed_rows(self) -> None:
-        self._slow = np.flatnonzero(self._slow_rows)
         self._lists = None
 
     def hand_moves(self) -> HandMoves:
@@ -298,8 +289,8 @@ class PoseMirror:
         moved = (xy[:, 0] != self.xy[:, 0]) | (xy[:, 1] != self.xy[:, 1])
         turned = angle != self.angle
         kept = _NO_ROWS
-        if self._slow.size:
-            slow = self._slow
+        slow = np.flatnonzero(self._slow_rows)
+        if slow.size:
             rows = slow[(moved | turned)[slow]]
             for row in rows.tolist():
                 # The class's own setters, which may store another pose (clamping).
