@@ -350,8 +350,6 @@ class _Armed(_Memberships):
 Record = _Memberships
 """A watched ``sprite_lists`` record (see :func:`watch_memberships`)."""
 
-_WATCHED = (_Memberships, _Armed)
-
 _SHARED: dict[int, weakref.ref[_Memberships]] = {}
 """Records of the sprites held by more than one pose mirror (several worlds), by id
 (lists are unhashable); a freed record's entry is dropped when next read."""
@@ -361,7 +359,7 @@ def watch_memberships(sprite: arcade.Sprite, log: dict[int, Record]) -> Record:
     """Make ``sprite.sprite_lists`` a watched record (same lists, same order) reporting
     to ``log``, and return it."""
     memberships = sprite.sprite_lists
-    if isinstance(memberships, _Memberships) and type(memberships) in _WATCHED:
+    if isinstance(memberships, _Memberships) and type(memberships) in (_Memberships, _Armed):
         watched = memberships
     else:
         watched = _Memberships(memberships)

@@ -92,11 +92,6 @@ def delete_dropped_worlds() -> None:
             esper.delete_world(name)
 
 
-def any_dropped() -> bool:
-    """Whether some dropped world awaits :func:`delete_dropped_worlds`."""
-    return bool(_DROPPED)
-
-
 def delete_own_world(name: str) -> None:
     """Delete a CollisionWorld's own esper world, if it still exists."""
     if name not in esper.list_worlds():

@@ -43,7 +43,6 @@ from arcade_collide.arcade.handlers import (
 )
 from arcade_collide.arcade.lifetime import (
     RemovalHook,
-    any_dropped,
     delete_dropped_worlds,
     delete_own_world,
     forget_when_dropped,
@@ -412,8 +411,7 @@ class CollisionWorld:
         require_real(delta_time, "delta_time")
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
-        if any_dropped():
-            delete_dropped_worlds()
+        delete_dropped_worlds()
         caller = esper.current_world
         try:
             with self._in_world():
