@@ -66,13 +66,9 @@ class DerivedShapes:
     ) -> list[Body]:
         """Rebuild the derived shapes of sprites whose size, texture or hull hit box changed.
 
-        Only the ``touched`` rows are read (Arcade's size and texture setters report to
-        the pose mirror's log); when ``touched`` is None, only if
-        :func:`~.arcade_internals.size_marks` changed. Sprites with a derived hull are
-        checked for a new hit box each step, since that reports nothing.
-
-        Every new shape is built before anything is stored (a sprite of zero size
-        raises), so a failed step keeps nothing and the next one sees the same changes.
+        Sizes are read for the ``touched`` rows (reported by Arcade's setters), or, when
+        ``touched`` is None, if :func:`~.arcade_internals.size_marks` changed. All new
+        shapes are built before any is stored, so a failed step keeps nothing.
 
         Returns:
             The bodies given a new ``geometry``; their Shape components are the caller's.

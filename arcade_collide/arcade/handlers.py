@@ -41,11 +41,8 @@ _Match = tuple[Any, "Body", "Body"]
 
 @dataclass(slots=True)
 class Body:
-    """What a world remembers about one registered sprite.
-
-    Slotted: event delivery reads a few fields of two bodies per event, straight from
-    the object rather than through an instance dict.
-    """
+    """What a world remembers about one registered sprite (slotted: event delivery reads
+    a few fields of two bodies per event)."""
 
     sprite: arcade.Sprite
     entity: int
@@ -61,9 +58,8 @@ class Body:
     layer: int
     """The layer bits of the sprite's Shape (for layer handlers)."""
     hull_points: Any = None
-    """For a derived ``hull=True`` shape, the hit-box points it was built from: Arcade
-    gives a sprite a new hit box (``hit_box = ...``, ``sync_hit_box_to_texture()``)
-    without a setter the pose mirror hears, so the world compares these each step."""
+    """For a derived ``hull=True`` shape, the hit-box points it was built from (a new
+    hit box reports nothing: :mod:`.derived_shapes` compares these each step)."""
 
 
 def sprite_method(sprite: arcade.Sprite, name: str) -> Any:
