@@ -1,12 +1,8 @@
-"""How long a CollisionWorld's esper world and its hold on sprites last.
-
-* A sprite taken out with ``remove_from_sprite_lists()`` leaves every world it is in:
-  each world registers a :class:`RemovalHook` with ``sprite.register_physics_engine``.
-* A world of its own (no esper world named, or a name not yet in use) is deleted by
-  ``close()``, or, once the CollisionWorld was garbage collected without ``close()``,
-  by the next CollisionWorld created or stepped (:func:`forget_when_dropped`,
-  :func:`delete_dropped_worlds`). A joined esper world only loses the processors the
-  CollisionWorld added to it.
+"""How long a CollisionWorld's esper world and its hold on sprites last: removal hooks
+(:class:`RemovalHook`) and the deletion of a world's own esper world by ``close()`` or,
+once it was garbage collected without ``close()``, by the next CollisionWorld created
+or stepped (:func:`forget_when_dropped`). A joined esper world only loses the
+processors the CollisionWorld added to it.
 """
 
 from __future__ import annotations
