@@ -91,10 +91,9 @@ class PoseMirror:
     sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
     list). The pose is stored on the sprite only, so it logs nothing: its hit box
     follows the sprite (:func:`~.arcade_internals.follow`; :meth:`_mend_boxes`), and
-    a box of the game's own class is written every tick.
-
-    **Without private fields** (:func:`~.arcade_internals.use_private_fields`), every
-    sprite is read every tick and written through its setters.
+    a box of the game's own class is written every tick. Without private fields
+    (:func:`~.arcade_internals.use_private_fields`) every sprite is read every tick and
+    written through its setters.
     """
 
     def __init__(self) -> None:

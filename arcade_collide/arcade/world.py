@@ -93,7 +93,6 @@ class CollisionWorld:
 
     def __init__(self, name: str | None = None) -> None:
         delete_dropped_worlds()
-        # A world named here but not created yet is this world's own, deleted by close().
         self._owns_world = name is None or name not in esper.list_worlds()
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
         if not self._owns_world:
@@ -452,9 +451,7 @@ class CollisionWorld:
         mirror = self._mirror
         poses = world_pools().positions.data[self._rows]
         kept = mirror.write(poses[:, 0:2], poses[:, 2])
-        if kept.size:
-            # Setters of the sprite's class made another pose of the world's (clamping,
-            # say): the components take what the sprites hold once the tick is over.
+        if kept.size:  # the sprites' own setters made other poses (see the module docstring)
             self._kept = (
                 [self._bodies[row].position for row in kept.tolist()],
                 self._rows[kept], mirror.xy[kept], mirror.angle[kept],
