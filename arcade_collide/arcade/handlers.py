@@ -81,7 +81,8 @@ class Router:
         """The pairs whose start was delivered and whose end was not, with that contact."""
         self._pairs: dict[tuple[Hashable, Hashable], tuple[list[Any], list[Any]]] = {}
         """The start and end handlers of each pair of kinds."""
-        self._layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
+        self.layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
+        """The layer handlers: ``(layer_a, layer_b, start, end)`` in registration order."""
         self._removal_ends: list[tuple[Body, Body]] = []
         """Pairs ended by a removal during delivery, due after the current event."""
         self._delivering = False
@@ -130,12 +131,6 @@ class Router:
         if end is not None:
             ends.append(end)
 
-    def add_layers(
-        self, layer_a: int, layer_b: int, start: StartHandler | None, end: EndHandler | None
-    ) -> None:
-        """Register handlers for pairs of sprites on ``layer_a`` and ``layer_b``."""
-        self._layers.append((layer_a, layer_b, start, end))
-
     # --- routing ------------------------------------------------------------------------
 
     def route(self, event: CollisionStarted | CollisionEnded | None) -> None:
@@ -157,14 +152,14 @@ class Router:
                 return
             active[a, b] = contact
             body_a, body_b = found_a, found_b
-            if not (body_a.on_start or body_b.on_start or self._pairs or self._layers):
+            if not (body_a.on_start or body_b.on_start or self._pairs or self.layers):
                 return
         elif event is not None:
             # A pair ended by a removal already had its end events.
             if active.pop((event.a, event.b), None) is None:
                 return
             body_a, body_b = self.bodies[event.a], self.bodies[event.b]
-            if not (body_a.on_end or body_b.on_end or self._pairs or self._layers):
+            if not (body_a.on_end or body_b.on_end or self._pairs or self.layers):
                 return
         self._delivering = True
         try:
@@ -205,7 +200,7 @@ class Router:
             run(body_a.on_end, body_b.sprite)
         if body_b.on_end is not None:
             run(body_b.on_end, body_a.sprite)
-        if self._layers or self._pairs:
+        if self.layers or self._pairs:
             for end, first, second in chain(
                 self._layer_matches(body_a, body_b, start=False),
                 self._pair_matches(body_a, body_b, start=False),
@@ -227,7 +222,7 @@ class Router:
                 callback(body_a.sprite, contact.flipped())
             except Exception as error:  # re-raised by route
                 self._delivery.errors.append(error)
-        if self._pairs or self._layers:
+        if self._pairs or self.layers:
             run = self._delivery.call
             for start, first, second in chain(
                 self._pair_matches(body_a, body_b, start=True),
@@ -248,7 +243,7 @@ class Router:
 
     def _layer_matches(self, body_a: Body, body_b: Body, start: bool) -> Iterator[_Match]:
         """The start (or end) layer handlers matching the two bodies, first body first."""
-        for layer_a, layer_b, on_start, on_end in list(self._layers):
+        for layer_a, layer_b, on_start, on_end in list(self.layers):
             handler = on_start if start else on_end
             if handler is None:
                 continue

@@ -368,7 +368,7 @@ class CollisionWorld:
         bits_a = require_layer(layer_a, "layer_a")
         bits_b = require_layer(layer_b, "layer_b")
         require_callable(start=start, end=end)
-        self._router.add_layers(bits_a, bits_b, start, end)
+        self._router.layers.append((bits_a, bits_b, start, end))
 
     def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step, with the contact reported when they met.
