@@ -119,8 +119,6 @@ class Router:
         subscription.on_started = subscription.on_ended = self._weak_route
         subscription.world = None
 
-    # --- registration -------------------------------------------------------------------
-
     def add_pair(
         self, kind_a: Hashable, kind_b: Hashable, start: StartHandler | None, end: EndHandler | None
     ) -> None:
@@ -130,8 +128,6 @@ class Router:
             starts.append(start)
         if end is not None:
             ends.append(end)
-
-    # --- routing ------------------------------------------------------------------------
 
     def route(self, event: CollisionStarted | CollisionEnded | None) -> None:
         """Deliver an event to both sprites and the matching handlers, then any ends of

@@ -303,7 +303,11 @@ class PoseMirror:
         if any_moved or any_turned:
             changed = moved | turned
             self._write_sprites(changed, xy if any_moved else None, angle if any_turned else None)
-            self._write_lists(xy, angle, moved, turned)
+            lists = self._lists
+            if lists is None or not self._lists_hold(lists):
+                lists = self._index_lists()
+            for entry in lists:
+                internals.store_in_sprite_list(entry, self.sprites, xy, angle, moved, turned)
             internals.report_shared(self._log, self._row_of_watcher, changed)
         self.xy = xy
         self.angle = angle
@@ -390,19 +394,6 @@ class PoseMirror:
                     self._follow_row(row)
             elif written[row] and internals.can_follow(current):
                 self._follow_row(row)  # a box that could not follow, replaced by one that can
-
-    def _write_lists(
-        self,
-        xy: FloatArray,
-        angle: FloatArray,
-        moved: NDArray[np.bool_],
-        turned: NDArray[np.bool_],
-    ) -> None:
-        lists = self._lists
-        if lists is None or not self._lists_hold(lists):
-            lists = self._index_lists()
-        for entry in lists:
-            internals.store_in_sprite_list(entry, self.sprites, xy, angle, moved, turned)
 
     def _lists_hold(self, lists: list[ListSlots]) -> bool:
         """Whether the cached rows and slots of every sprite list are still right."""
