@@ -6,7 +6,7 @@ work in bulk:
 
 * sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_texture``,
   ``_hit_box``; ``sprite_lists`` is replaced by a list subclass that counts its changes
-  and reports the next setter call (:class:`_Memberships`, :class:`_Armed`);
+  and reports the next setter call (:class:`Record`, :class:`_Armed`);
 * hit boxes: a sprite's ``RotatableHitBox`` becomes a :class:`FollowingHitBox` (a class
   switch) that reads the sprite's pose, or gets ``_position``, ``_angle`` and
   ``_adjusted_cache_dirty`` written;
@@ -290,7 +290,7 @@ def store_in_sprite_list(
 # --- sprite_lists records: joins, leaves and setter calls ------------------------------
 
 _membership_changes = [0]
-"""How many times a :class:`_Memberships` list was changed (any sprite, any world)."""
+"""How many times a :class:`Record` list was changed (any sprite, any world)."""
 
 
 def membership_changes() -> int:
@@ -298,8 +298,9 @@ def membership_changes() -> int:
     return _membership_changes[0]
 
 
-class _Memberships(list[Any]):
-    """A sprite's ``sprite_lists`` that counts its changes in ``_membership_changes``.
+class Record(list[Any]):
+    """A watched ``sprite_lists``: it counts its changes in ``_membership_changes``
+    (see :func:`watch_memberships`).
 
     Arcade changes ``sprite.sprite_lists`` exactly when the sprite joins or leaves a
     sprite list, the only way its slot in a list can change besides
@@ -310,7 +311,7 @@ class _Memberships(list[Any]):
 
     __slots__ = ("__weakref__", "logs")
 
-    logs: list[dict[int, _Memberships]]
+    logs: list[dict[int, Record]]
     """The touch logs of the pose mirrors holding this sprite."""
 
 
@@ -327,30 +328,27 @@ def _counted(name: str) -> Any:
 
 
 for _name in ("append", "extend", "insert", "remove", "pop", "clear", "__setitem__", "__delitem__"):
-    setattr(_Memberships, _name, _counted(_name))
+    setattr(Record, _name, _counted(_name))
 
 
-class _Armed(_Memberships):
-    """A :class:`_Memberships` waiting for its sprite's next pose, size or list change.
+class _Armed(Record):
+    """A :class:`Record` waiting for its sprite's next pose, size or list change.
 
     Every Arcade setter that changes a sprite iterates ``sprite.sprite_lists``; the
     first such iteration notes the record in each touch log and turns it back into a
-    plain :class:`_Memberships` until a pose mirror re-arms it.
+    plain :class:`Record` until a pose mirror re-arms it.
     """
 
     __slots__ = ()
 
     def __iter__(self) -> Iterator[Any]:
-        self.__class__ = _Memberships  # type: ignore[assignment]
+        self.__class__ = Record  # type: ignore[assignment]
         for log in self.logs:
             log[id(self)] = self
         return list.__iter__(self)
 
 
-Record = _Memberships
-"""A watched ``sprite_lists`` record (see :func:`watch_memberships`)."""
-
-_SHARED: dict[int, weakref.ref[_Memberships]] = {}
+_SHARED: dict[int, weakref.ref[Record]] = {}
 """Records of the sprites held by more than one pose mirror (several worlds), by id
 (lists are unhashable); a freed record's entry is dropped when next read."""
 
@@ -359,10 +357,10 @@ def watch_memberships(sprite: arcade.Sprite, log: dict[int, Record]) -> Record:
     """Make ``sprite.sprite_lists`` a watched record (same lists, same order) reporting
     to ``log``, and return it."""
     memberships = sprite.sprite_lists
-    if isinstance(memberships, _Memberships) and type(memberships) in (_Memberships, _Armed):
+    if isinstance(memberships, Record) and type(memberships) in (Record, _Armed):
         watched = memberships
     else:
-        watched = _Memberships(memberships)
+        watched = Record(memberships)
         watched.logs = []
         sprite.sprite_lists = watched
     if not any(known is log for known in watched.logs):

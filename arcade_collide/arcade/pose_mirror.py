@@ -303,10 +303,7 @@ class PoseMirror:
         if any_moved or any_turned:
             changed = moved | turned
             self._write_sprites(changed, xy if any_moved else None, angle if any_turned else None)
-            lists = self._lists
-            if lists is None or not self._lists_hold(lists):
-                lists = self._index_lists()
-            for entry in lists:
+            for entry in self._sprite_lists():
                 internals.store_in_sprite_list(entry, self.sprites, xy, angle, moved, turned)
             internals.report_shared(self._log, self._row_of_watcher, changed)
         self.xy = xy
@@ -395,21 +392,23 @@ class PoseMirror:
             elif written[row] and internals.can_follow(current):
                 self._follow_row(row)  # a box that could not follow, replaced by one that can
 
-    def _lists_hold(self, lists: list[ListSlots]) -> bool:
-        """Whether the cached rows and slots of every sprite list are still right."""
-        if internals.membership_changes() != self._changes_seen or self._records_dropped:
-            return False
-        return all(entry.current() for entry in lists)
-
-    def _index_lists(self) -> list[ListSlots]:
-        if self._records_dropped:
-            self._rewatch()
-        sprites = self.sprites
-        self._changes_seen = internals.membership_changes()
-        fast = ~self._slow_rows
-        entries = [
-            internals.slots_in(sprite_list, sprites, fast)
-            for sprite_list in internals.lists_of(sprites)
-        ]
-        self._lists = entries
-        return entries
+    def _sprite_lists(self) -> list[ListSlots]:
+        """The rows and slots of each sprite list holding the sprites: kept while no
+        sprite joined or left a list and each list keeps its slot dict, else found anew."""
+        lists = self._lists
+        if (
+            lists is None
+            or internals.membership_changes() != self._changes_seen
+            or self._records_dropped
+            or not all(entry.current() for entry in lists)
+        ):
+            if self._records_dropped:
+                self._rewatch()
+            self._changes_seen = internals.membership_changes()
+            fast = ~self._slow_rows
+            lists = [
+                internals.slots_in(each, self.sprites, fast)
+                for each in internals.lists_of(self.sprites)
+            ]
+            self._lists = lists
+        return lists
