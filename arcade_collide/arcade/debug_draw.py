@@ -52,8 +52,7 @@ def world_outline(shape: AnyShape, x: float, y: float, angle: float) -> list[Vec
 
 def _loop_segments(points: list[Vec2], out: list[Vec2]) -> None:
     for i, point in enumerate(points):
-        out.append(points[i - 1])
-        out.append(point)
+        out.extend((points[i - 1], point))
 
 
 def draw_world_debug(

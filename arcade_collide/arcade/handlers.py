@@ -92,12 +92,9 @@ class Router:
         """The subscription's callback between steps (see :meth:`subscribe_weakly`)."""
 
     def subscribe_weakly(self, system: CollisionSystem) -> Subscription:
-        """Subscribe :meth:`route` to ``system``'s events through a weak reference.
-
-        The esper world keeps its CollisionSystem, and so the subscription, in a
-        process-wide registry; the sprites and handlers the router holds often hold
-        their world, which must stay collectable (a level dropped with its sprites).
-        """
+        """Subscribe :meth:`route` to ``system``'s events through a weak reference: esper
+        keeps the subscription in a process-wide registry, and the sprites and handlers
+        the router holds often hold their world, which must stay collectable."""
         ref = weakref.ref(self)
 
         def on_event(event: CollisionStarted | CollisionEnded) -> None:

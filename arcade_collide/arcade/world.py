@@ -524,11 +524,9 @@ class CollisionWorld:
 
 
 class _WriteBack(esper.Processor):
-    """Runs a world's write-back between its movement and its collision detection, so
-    that the collision callbacks see the new poses.
-
-    Holds the world weakly: esper's registry of worlds must not keep it alive.
-    """
+    """Runs a world's write-back between its movement and its collision detection (so
+    the callbacks see the new poses); holds the world weakly, as esper's registry must
+    not keep it alive."""
 
     def __init__(self, write_back: weakref.WeakMethod[Callable[[], None]]) -> None:
         self._write_back = write_back
