@@ -449,7 +449,8 @@ class CollisionWorld:
         if not self._stepping:
             return
         mirror = self._mirror
-        poses = world_pools().positions.data[self._rows]
+        # take(): a copy (the mirror keeps it), made faster than by fancy indexing.
+        poses = world_pools().positions.data.take(self._rows, axis=0)
         kept = mirror.write(poses[:, 0:2], poses[:, 2])
         if kept.size:  # the sprites' own setters made other poses (see the module docstring)
             self._kept = (
