@@ -385,11 +385,6 @@ def arm(records: Iterable[Record | None]) -> None:
             record.__class__ = _Armed
 
 
-def holds(sprite: arcade.Sprite, record: Record) -> bool:
-    """Whether ``sprite`` still holds ``record`` as its ``sprite_lists``."""
-    return sprite.sprite_lists is record
-
-
 def report_shared(
     own: dict[int, Record], row_of: dict[int, int], stored: NDArray[np.bool_]
 ) -> None:

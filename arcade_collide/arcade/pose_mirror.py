@@ -193,7 +193,7 @@ class PoseMirror:
                 if row is None:
                     continue
                 # A record the log keeps alive, though the game replaced it.
-                if not internals.holds(sprites[row], watcher):
+                if sprites[row].sprite_lists is not watcher:
                     self._records_dropped = True
                     break
                 logged.append(row)
@@ -257,7 +257,7 @@ class PoseMirror:
         """Give a watched record to every sprite that no longer holds its own."""
         for row, sprite in enumerate(self.sprites):
             old = _record(self._watchers[row])
-            if old is not None and internals.holds(sprite, old):
+            if old is not None and sprite.sprite_lists is old:
                 continue
             if old is not None:
                 internals.unwatch(old, self._log)
