@@ -6,7 +6,7 @@ work in bulk:
 
 * sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_texture``,
   ``_hit_box``; ``sprite_lists`` is replaced by a list subclass that counts its changes
-  and reports the next setter call (:class:`_Memberships`, :class:`_Armed`);
+  and reports the next setter call (:class:`Record`, :class:`_Armed`);
 * hit boxes: a sprite's ``RotatableHitBox`` becomes a :class:`FollowingHitBox` (a class
   switch) that reads the sprite's pose, or gets ``_position``, ``_angle`` and
   ``_adjusted_cache_dirty`` written;
@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain, repeat
 from operator import attrgetter
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import arcade
 import numpy as np
@@ -52,13 +52,14 @@ def version_tested(version: str) -> bool:
 PRIVATE = False
 """Whether the private-field paths are in use (see :func:`use_private_fields`)."""
 
-_POSITION = attrgetter("position")
-_ANGLE = attrgetter("angle")
-_SIZE = attrgetter("width", "height")
-_WIDTH = attrgetter("width")
-_HEIGHT = attrgetter("height")
-_TEXTURE = attrgetter("texture")
-_HIT_BOX = attrgetter("hit_box")
+# The getters of the fields below: set by use_private_fields.
+_POSITION: attrgetter[Any]
+_ANGLE: attrgetter[Any]
+_SIZE: attrgetter[Any]
+_TEXTURE: attrgetter[Any]
+_MARKS: attrgetter[Any]
+hit_box_of: attrgetter[Any]
+"""``hit_box_of(sprite)``: the hit box ``sprite`` holds now."""
 _fast_classes: dict[type, bool] = {}
 
 
@@ -69,16 +70,14 @@ def use_private_fields(enabled: bool) -> None:
     Chosen at import from Arcade's version; tests call it to run the public paths. Call
     it before any CollisionWorld is created: a world keeps the choice it was made with.
     """
-    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, _TEXTURE, _HIT_BOX
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, _TEXTURE, _MARKS, hit_box_of
     PRIVATE = enabled
     prefix = "_" if enabled else ""
-    _POSITION = attrgetter(prefix + "position")
-    _ANGLE = attrgetter(prefix + "angle")
+    _POSITION, _ANGLE, _TEXTURE, hit_box_of = (
+        attrgetter(prefix + name) for name in ("position", "angle", "texture", "hit_box")
+    )
     _SIZE = attrgetter(prefix + "width", prefix + "height")
-    _WIDTH = attrgetter(prefix + "width")
-    _HEIGHT = attrgetter(prefix + "height")
-    _TEXTURE = attrgetter(prefix + "texture")
-    _HIT_BOX = attrgetter(prefix + "hit_box")
+    _MARKS = attrgetter(prefix + "width", prefix + "height", prefix + "texture")
     _fast_classes.clear()
 
 
@@ -126,6 +125,13 @@ def pose_objects(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any]
     return list(map(_POSITION, sprites)), list(map(_ANGLE, sprites))
 
 
+def as_arrays(pairs: Sequence[Any], values: Sequence[Any]) -> tuple[FloatArray, FloatArray]:
+    """``(x, y)`` pairs as an ``(N, 2)`` float64 array, and numbers as an ``(N,)`` one."""
+    n = len(pairs)
+    xy = np.fromiter(chain.from_iterable(pairs), np.float64, count=2 * n)
+    return xy.reshape(n, 2), np.fromiter(values, np.float64, count=n)
+
+
 def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray]:
     """The sprites' positions ``(N, 2)`` and clockwise angles ``(N,)`` as float64.
 
@@ -133,10 +139,7 @@ def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray
     >>> xy.tolist(), angle.tolist()
     ([[1.0, 2.0]], [30.0])
     """
-    n = len(sprites)
-    xy = np.fromiter(chain.from_iterable(map(_POSITION, sprites)), np.float64, count=2 * n)
-    angle = np.fromiter(map(_ANGLE, sprites), np.float64, count=n)
-    return xy.reshape(n, 2), angle
+    return as_arrays(*pose_objects(sprites))
 
 
 def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np.int64]]:
@@ -155,12 +158,12 @@ def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np
     return size.reshape(n, 2), textures
 
 
-def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], list[Any]]:
+def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any, Any]]:
     """The objects behind the sprites' widths, heights and textures, for a cheap change test.
 
     Arcade replaces these objects (never changes them in place) when a sprite is
-    scaled or given a new texture, so two results compare equal (``==`` on lists
-    tests identity first, then value) only when no sprite's size or texture changed
+    scaled or given a new texture, so two results compare equal (``==`` on lists and
+    tuples tests identity first, then value) only when no sprite's size or texture changed
     in between; only then can :func:`read_sizes` be skipped.
 
     >>> sprite = arcade.SpriteSolidColor(4, 4)
@@ -171,42 +174,28 @@ def size_marks(sprites: Sequence[arcade.Sprite]) -> tuple[list[Any], list[Any], 
     >>> size_marks([sprite]) == before
     False
     """
-    return (
-        list(map(_WIDTH, sprites)),
-        list(map(_HEIGHT, sprites)),
-        list(map(_TEXTURE, sprites)),
-    )
-
-
-def hit_box_of(sprite: arcade.Sprite) -> Any:
-    """The hit box ``sprite`` holds now."""
-    return _HIT_BOX(sprite)
+    return list(map(_MARKS, sprites))
 
 
 # --- writing sprites ------------------------------------------------------------------
-# Separate loops for positions, angles and both, not one loop with flags: at 5,000
-# sprites every attribute access counts. Only sprites with has_fast_pose() are given.
 
 
 def store_sprite_poses(
-    sprites: Sequence[arcade.Sprite], positions: list[Any], angles: list[Any]
+    sprites: Sequence[arcade.Sprite], positions: list[Any] | None, angles: list[Any] | None
 ) -> None:
-    """Store positions and angles on the sprites only (their hit boxes follow them)."""
-    for sprite, position, turn in zip(sprites, positions, angles, strict=True):
-        sprite._position = position
-        sprite._angle = turn
-
-
-def store_sprite_positions(sprites: Sequence[arcade.Sprite], positions: list[Any]) -> None:
-    """Store positions on the sprites only."""
-    for sprite, position in zip(sprites, positions, strict=True):
-        sprite._position = position
-
-
-def store_sprite_angles(sprites: Sequence[arcade.Sprite], angles: list[Any]) -> None:
-    """Store angles on the sprites only."""
-    for sprite, turn in zip(sprites, angles, strict=True):
-        sprite._angle = turn
+    """Store positions and angles (None: keep them) on sprites with :func:`has_fast_pose`
+    only; their hit boxes follow them."""
+    # A loop per case, not one loop with flags: at 5,000 sprites every access counts.
+    if angles is None:
+        for sprite, position in zip(sprites, positions or (), strict=True):
+            sprite._position = position
+    elif positions is None:
+        for sprite, turn in zip(sprites, angles, strict=True):
+            sprite._angle = turn
+    else:
+        for sprite, position, turn in zip(sprites, positions, angles, strict=True):
+            sprite._position = position
+            sprite._angle = turn
 
 
 def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:
@@ -220,12 +209,31 @@ def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:
     box._adjusted_cache_dirty = True
 
 
+class ListSlots(NamedTuple):
+    """The rows of a pose mirror's sprites that one sprite list holds, and their slots."""
+
+    sprite_list: arcade.SpriteList[Any]
+    slot_dict: dict[Any, int]
+    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
+    rows: IntArray
+    slots: IntArray
+    """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
+    row_span: IntArray | slice
+    """:attr:`rows`, or the slice standing for them when they are consecutive."""
+    slot_span: IntArray | slice
+    """:attr:`slots`, or the slice standing for them when they are consecutive."""
+
+    def current(self) -> bool:
+        """Whether the list still has the slot dict the rows were found with."""
+        return self.sprite_list.sprite_slot is self.slot_dict
+
+
 def slots_in(
     sprite_list: arcade.SpriteList[Any],
     sprites: Sequence[arcade.Sprite],
     eligible: NDArray[np.bool_],
-) -> tuple[IntArray, IntArray]:
-    """Rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
+) -> ListSlots:
+    """The rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
 
     A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
     it has no slot there and is left out.
@@ -233,32 +241,27 @@ def slots_in(
     slot_of = sprite_list.sprite_slot.get
     slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
     rows = np.flatnonzero((slots >= 0) & eligible)
-    return rows, slots[rows]
-
-
-def slot_dict(sprite_list: arcade.SpriteList[Any]) -> dict[Any, int]:
-    """The list's slot of each sprite (a new dict after ``clear(deep=False)``)."""
-    return sprite_list.sprite_slot
+    slots = slots[rows]
+    return ListSlots(
+        sprite_list, sprite_list.sprite_slot, rows, slots, as_slice(rows), as_slice(slots)
+    )
 
 
 def store_in_sprite_list(
-    sprite_list: arcade.SpriteList[Any],
+    entry: ListSlots,
     sprites: Sequence[arcade.Sprite],
-    rows: IntArray,
-    slots: IntArray,
     xy: FloatArray,
     angle: FloatArray,
     moved: NDArray[np.bool_],
     turned: NDArray[np.bool_],
 ) -> None:
-    """Update ``sprite_list``'s buffer (and spatial hash) for its ``rows`` that moved or turned.
+    """Update a sprite list's buffer (and spatial hash) for its rows that moved or turned.
 
-    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``;
-    ``slots[k]`` is the list's slot of ``sprites[rows[k]]``.
+    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``.
     """
+    sprite_list, _, rows, slots, row_span, slot_span = entry
     # Usually a list holds the world's sprites in the world's order, in consecutive
     # slots: then slices stand for rows and slots, and numpy copies blocks.
-    row_span, slot_span = as_slice(rows), as_slice(slots)
     moves = moved[row_span]
     turns = turned[row_span]
     if not (moves.any() or turns.any()):
@@ -287,7 +290,7 @@ def store_in_sprite_list(
 # --- sprite_lists records: joins, leaves and setter calls ------------------------------
 
 _membership_changes = [0]
-"""How many times a :class:`_Memberships` list was changed (any sprite, any world)."""
+"""How many times a :class:`Record` list was changed (any sprite, any world)."""
 
 
 def membership_changes() -> int:
@@ -295,8 +298,9 @@ def membership_changes() -> int:
     return _membership_changes[0]
 
 
-class _Memberships(list[Any]):
-    """A sprite's ``sprite_lists`` that counts its changes in ``_membership_changes``.
+class Record(list[Any]):
+    """A watched ``sprite_lists``: it counts its changes in ``_membership_changes``
+    (see :func:`watch_memberships`).
 
     Arcade changes ``sprite.sprite_lists`` exactly when the sprite joins or leaves a
     sprite list, the only way its slot in a list can change besides
@@ -307,7 +311,7 @@ class _Memberships(list[Any]):
 
     __slots__ = ("__weakref__", "logs")
 
-    logs: list[dict[int, _Memberships]]
+    logs: list[dict[int, Record]]
     """The touch logs of the pose mirrors holding this sprite."""
 
 
@@ -324,32 +328,27 @@ def _counted(name: str) -> Any:
 
 
 for _name in ("append", "extend", "insert", "remove", "pop", "clear", "__setitem__", "__delitem__"):
-    setattr(_Memberships, _name, _counted(_name))
+    setattr(Record, _name, _counted(_name))
 
 
-class _Armed(_Memberships):
-    """A :class:`_Memberships` waiting for its sprite's next pose, size or list change.
+class _Armed(Record):
+    """A :class:`Record` waiting for its sprite's next pose, size or list change.
 
     Every Arcade setter that changes a sprite iterates ``sprite.sprite_lists``; the
     first such iteration notes the record in each touch log and turns it back into a
-    plain :class:`_Memberships` until a pose mirror re-arms it.
+    plain :class:`Record` until a pose mirror re-arms it.
     """
 
     __slots__ = ()
 
     def __iter__(self) -> Iterator[Any]:
-        self.__class__ = _Memberships  # type: ignore[assignment]
+        self.__class__ = Record  # type: ignore[assignment]
         for log in self.logs:
             log[id(self)] = self
         return list.__iter__(self)
 
 
-Record = _Memberships
-"""A watched ``sprite_lists`` record (see :func:`watch_memberships`)."""
-
-_WATCHED = (_Memberships, _Armed)
-
-_SHARED: dict[int, weakref.ref[_Memberships]] = {}
+_SHARED: dict[int, weakref.ref[Record]] = {}
 """Records of the sprites held by more than one pose mirror (several worlds), by id
 (lists are unhashable); a freed record's entry is dropped when next read."""
 
@@ -358,10 +357,10 @@ def watch_memberships(sprite: arcade.Sprite, log: dict[int, Record]) -> Record:
     """Make ``sprite.sprite_lists`` a watched record (same lists, same order) reporting
     to ``log``, and return it."""
     memberships = sprite.sprite_lists
-    if isinstance(memberships, _Memberships) and type(memberships) in _WATCHED:
+    if isinstance(memberships, Record) and type(memberships) in (Record, _Armed):
         watched = memberships
     else:
-        watched = _Memberships(memberships)
+        watched = Record(memberships)
         watched.logs = []
         sprite.sprite_lists = watched
     if not any(known is log for known in watched.logs):
@@ -384,11 +383,6 @@ def arm(records: Iterable[Record | None]) -> None:
     for record in records:
         if record is not None:
             record.__class__ = _Armed
-
-
-def holds(sprite: arcade.Sprite, record: Record) -> bool:
-    """Whether ``sprite`` still holds ``record`` as its ``sprite_lists``."""
-    return sprite.sprite_lists is record
 
 
 def report_shared(

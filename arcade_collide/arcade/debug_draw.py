@@ -52,8 +52,7 @@ def world_outline(shape: AnyShape, x: float, y: float, angle: float) -> list[Vec
 
 def _loop_segments(points: list[Vec2], out: list[Vec2]) -> None:
     for i, point in enumerate(points):
-        out.append(points[i - 1])
-        out.append(point)
+        out.extend((points[i - 1], point))
 
 
 def draw_world_debug(
@@ -67,18 +66,9 @@ def draw_world_debug(
     normals: RGBOrA255,
     normal_length: float,
 ) -> None:
-    """Draw ``shapes`` at their poses, their bounding boxes and ``contacts``' normals.
-
-    Args:
-        shapes: Local-frame shapes.
-        xy: ``(N, 2)`` positions.
-        angle: ``(N,)`` clockwise angles in degrees.
-        contacts: Contacts whose normals to draw from their points.
-        outline: Outline colour.
-        bounds: Bounding-box colour, or ``None`` to skip them.
-        normals: Normal colour.
-        normal_length: Drawn normal length, pixels.
-    """
+    """Draw local-frame ``shapes`` at ``(N, 2)`` positions ``xy`` and ``(N,)`` clockwise
+    ``angle`` degrees, their bounding boxes and the normals of ``contacts`` from their
+    points; the keywords are those of :meth:`.CollisionWorld.draw_debug`."""
     outline_lines: list[Vec2] = []
     bound_lines: list[Vec2] = []
     for shape, (x, y), turn in zip(shapes, xy.tolist(), angle.tolist(), strict=True):
@@ -88,14 +78,12 @@ def draw_world_debug(
             continue
         _loop_segments(points, outline_lines)
         if bounds is not None:
-            xs = [p[0] for p in points]
-            ys = [p[1] for p in points]
+            # The polygonal outline lies inside a circle; the bounds must not.
             if isinstance(shape, Circle):
-                # The polygonal outline lies inside the circle; the bounds must not.
                 r = shape.radius
-                left, right, bottom, top = x - r, x + r, y - r, y + r
-            else:
-                left, right, bottom, top = min(xs), max(xs), min(ys), max(ys)
+                points = [(x - r, y - r), (x + r, y + r)]
+            xs, ys = [p[0] for p in points], [p[1] for p in points]
+            left, right, bottom, top = min(xs), max(xs), min(ys), max(ys)
             box = [(left, bottom), (right, bottom), (right, top), (left, top)]
             _loop_segments(box, bound_lines)
     normal_lines: list[Vec2] = []

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.arcade_internals import read_sizes, size_marks
 from arcade_collide.arcade.handlers import Body
+from arcade_collide.arcade.pose_mirror import swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -34,7 +35,7 @@ class DerivedShapes:
         self._derived: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         self._hulls: dict[int, Body] = {}
         """Bodies with a derived hull shape, by entity."""
-        self._marks: tuple[list[Any], list[Any], list[Any]] | None = None
+        self._marks: list[tuple[Any, Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
 
     def add(self, body: Body, derived: bool) -> None:
@@ -50,12 +51,9 @@ class DerivedShapes:
 
     def remove(self, row: int, body: Body) -> None:
         """Drop ``row`` (of ``body``); the last row takes its place."""
-        last = len(self._derived) - 1
-        for array in (self._size, self._texture, self._derived):
-            array[row] = array[last]
-        self._size = self._size[:last]
-        self._texture = self._texture[:last]
-        self._derived = self._derived[:last]
+        self._size = swap_removed(self._size, row)
+        self._texture = swap_removed(self._texture, row)
+        self._derived = swap_removed(self._derived, row)
         self._hulls.pop(body.entity, None)
         self._marks = None
 
@@ -68,13 +66,9 @@ class DerivedShapes:
     ) -> list[Body]:
         """Rebuild the derived shapes of sprites whose size, texture or hull hit box changed.
 
-        Only the ``touched`` rows are read (Arcade's size and texture setters report to
-        the pose mirror's log); when ``touched`` is None, only if
-        :func:`~.arcade_internals.size_marks` changed. Sprites with a derived hull are
-        checked for a new hit box each step, since that reports nothing.
-
-        Every new shape is built before anything is stored (a sprite of zero size
-        raises), so a failed step keeps nothing and the next one sees the same changes.
+        Sizes are read for the ``touched`` rows (reported by Arcade's setters), or, when
+        ``touched`` is None, if :func:`~.arcade_internals.size_marks` changed. All new
+        shapes are built before any is stored, so a failed step keeps nothing.
 
         Returns:
             The bodies given a new ``geometry``; their Shape components are the caller's.

@@ -19,8 +19,9 @@ A :class:`Router` is subscribed to its world's
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 import arcade
@@ -34,15 +35,14 @@ StartHandler = Callable[[arcade.Sprite, arcade.Sprite, Contact], Any]
 """``fn(sprite_a, sprite_b, contact)``; ``contact.normal`` points from a to b."""
 EndHandler = Callable[[arcade.Sprite, arcade.Sprite], Any]
 """``fn(sprite_a, sprite_b)``."""
+_Match = tuple[Any, "Body", "Body"]
+"""A pair or layer handler, with the body to pass first and the one to pass second."""
 
 
 @dataclass(slots=True)
 class Body:
-    """What a world remembers about one registered sprite.
-
-    Slotted: event delivery reads a few fields of two bodies per event, straight from
-    the object rather than through an instance dict.
-    """
+    """What a world remembers about one registered sprite (slotted: event delivery reads
+    a few fields of two bodies per event)."""
 
     sprite: arcade.Sprite
     entity: int
@@ -58,21 +58,14 @@ class Body:
     layer: int
     """The layer bits of the sprite's Shape (for layer handlers)."""
     hull_points: Any = None
-    """For a derived ``hull=True`` shape, the hit-box points it was built from: Arcade
-    gives a sprite a new hit box (``hit_box = ...``, ``sync_hit_box_to_texture()``)
-    without a setter the pose mirror hears, so the world compares these each step."""
+    """For a derived ``hull=True`` shape, the hit-box points it was built from (a new
+    hit box reports nothing: :mod:`.derived_shapes` compares these each step)."""
 
 
 def sprite_method(sprite: arcade.Sprite, name: str) -> Any:
     """The sprite's bound ``name`` method, or None when it has none (or it is not callable)."""
     method = getattr(sprite, name, None)
     return method if callable(method) else None
-
-
-@dataclass
-class _PairHandlers:
-    start: list[StartHandler] = field(default_factory=list)
-    end: list[EndHandler] = field(default_factory=list)
 
 
 class Router:
@@ -86,8 +79,10 @@ class Router:
         self.bodies = bodies
         self.active: dict[tuple[int, int], Contact] = {}
         """The pairs whose start was delivered and whose end was not, with that contact."""
-        self._pairs: dict[tuple[Hashable, Hashable], _PairHandlers] = {}
-        self._layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
+        self._pairs: dict[tuple[Hashable, Hashable], tuple[list[Any], list[Any]]] = {}
+        """The start and end handlers of each pair of kinds."""
+        self.layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
+        """The layer handlers: ``(layer_a, layer_b, start, end)`` in registration order."""
         self._removal_ends: list[tuple[Body, Body]] = []
         """Pairs ended by a removal during delivery, due after the current event."""
         self._delivering = False
@@ -97,12 +92,9 @@ class Router:
         """The subscription's callback between steps (see :meth:`subscribe_weakly`)."""
 
     def subscribe_weakly(self, system: CollisionSystem) -> Subscription:
-        """Subscribe :meth:`route` to ``system``'s events through a weak reference.
-
-        The esper world keeps its CollisionSystem, and so the subscription, in a
-        process-wide registry; the sprites and handlers the router holds often hold
-        their world, which must stay collectable (a level dropped with its sprites).
-        """
+        """Subscribe :meth:`route` to ``system``'s events through a weak reference: esper
+        keeps the subscription in a process-wide registry, and the sprites and handlers
+        the router holds often hold their world, which must stay collectable."""
         ref = weakref.ref(self)
 
         def on_event(event: CollisionStarted | CollisionEnded) -> None:
@@ -124,25 +116,15 @@ class Router:
         subscription.on_started = subscription.on_ended = self._weak_route
         subscription.world = None
 
-    # --- registration -------------------------------------------------------------------
-
     def add_pair(
         self, kind_a: Hashable, kind_b: Hashable, start: StartHandler | None, end: EndHandler | None
     ) -> None:
         """Register handlers for pairs of sprites of ``kind_a`` and ``kind_b``."""
-        handlers = self._pairs.setdefault((kind_a, kind_b), _PairHandlers())
+        starts, ends = self._pairs.setdefault((kind_a, kind_b), ([], []))
         if start is not None:
-            handlers.start.append(start)
+            starts.append(start)
         if end is not None:
-            handlers.end.append(end)
-
-    def add_layers(
-        self, layer_a: int, layer_b: int, start: StartHandler | None, end: EndHandler | None
-    ) -> None:
-        """Register handlers for pairs of sprites on ``layer_a`` and ``layer_b``."""
-        self._layers.append((layer_a, layer_b, start, end))
-
-    # --- routing ------------------------------------------------------------------------
+            ends.append(end)
 
     def route(self, event: CollisionStarted | CollisionEnded | None) -> None:
         """Deliver an event to both sprites and the matching handlers, then any ends of
@@ -163,14 +145,14 @@ class Router:
                 return
             active[a, b] = contact
             body_a, body_b = found_a, found_b
-            if not (body_a.on_start or body_b.on_start or self._pairs or self._layers):
+            if not (body_a.on_start or body_b.on_start or self._pairs or self.layers):
                 return
         elif event is not None:
             # A pair ended by a removal already had its end events.
             if active.pop((event.a, event.b), None) is None:
                 return
             body_a, body_b = self.bodies[event.a], self.bodies[event.b]
-            if not (body_a.on_end or body_b.on_end or self._pairs or self._layers):
+            if not (body_a.on_end or body_b.on_end or self._pairs or self.layers):
                 return
         self._delivering = True
         try:
@@ -211,26 +193,12 @@ class Router:
             run(body_a.on_end, body_b.sprite)
         if body_b.on_end is not None:
             run(body_b.on_end, body_a.sprite)
-        if not (self._layers or self._pairs):
-            return
-        for layer_a, layer_b, _, end in list(self._layers):
-            if end is None:
-                continue
-            if body_a.layer & layer_a and body_b.layer & layer_b:
-                run(end, body_a.sprite, body_b.sprite)
-            elif body_b.layer & layer_a and body_a.layer & layer_b:
-                run(end, body_b.sprite, body_a.sprite)
-        if not self._pairs:
-            return
-        forward = self._pairs.get((body_a.kind, body_b.kind))
-        if forward is not None:
-            for end in list(forward.end):
-                run(end, body_a.sprite, body_b.sprite)
-        if body_a.kind != body_b.kind:
-            backward = self._pairs.get((body_b.kind, body_a.kind))
-            if backward is not None:
-                for end in list(backward.end):
-                    run(end, body_b.sprite, body_a.sprite)
+        if self.layers or self._pairs:
+            for end, first, second in chain(
+                self._layer_matches(body_a, body_b, start=False),
+                self._pair_matches(body_a, body_b, start=False),
+            ):
+                run(end, first.sprite, second.sprite)
 
     def _start_pair(self, body_a: Body, body_b: Body, contact: Contact) -> None:
         # The sprites' own callbacks are called inline (most events reach only them),
@@ -247,24 +215,32 @@ class Router:
                 callback(body_a.sprite, contact.flipped())
             except Exception as error:  # re-raised by route
                 self._delivery.errors.append(error)
-        if not (self._pairs or self._layers):
-            return
-        run = self._delivery.call
-        forward = self._pairs.get((body_a.kind, body_b.kind))
-        if forward is not None:
-            for start in list(forward.start):
-                run(start, body_a.sprite, body_b.sprite, contact)
-        if body_a.kind != body_b.kind:
-            backward = self._pairs.get((body_b.kind, body_a.kind))
-            if backward is not None:
-                flipped = contact.flipped()
-                for start in list(backward.start):
-                    run(start, body_b.sprite, body_a.sprite, flipped)
-        for layer_a, layer_b, start_fn, _ in list(self._layers):
-            if start_fn is None:
+        if self._pairs or self.layers:
+            run = self._delivery.call
+            for start, first, second in chain(
+                self._pair_matches(body_a, body_b, start=True),
+                self._layer_matches(body_a, body_b, start=True),
+            ):
+                run(start, first.sprite, second.sprite,
+                    contact if first is body_a else contact.flipped())
+
+    def _pair_matches(self, body_a: Body, body_b: Body, start: bool) -> Iterator[_Match]:
+        """The start (or end) pair handlers of the two bodies' kinds, in both orders."""
+        which = 0 if start else 1
+        for first, second in ((body_a, body_b), (body_b, body_a)):
+            handlers = self._pairs.get((first.kind, second.kind))
+            if handlers is not None:
+                yield from ((handler, first, second) for handler in list(handlers[which]))
+            if body_a.kind == body_b.kind:
+                return
+
+    def _layer_matches(self, body_a: Body, body_b: Body, start: bool) -> Iterator[_Match]:
+        """The start (or end) layer handlers matching the two bodies, first body first."""
+        for layer_a, layer_b, on_start, on_end in list(self.layers):
+            handler = on_start if start else on_end
+            if handler is None:
                 continue
             if body_a.layer & layer_a and body_b.layer & layer_b:
-                run(start_fn, body_a.sprite, body_b.sprite, contact)
+                yield handler, body_a, body_b
             elif body_b.layer & layer_a and body_a.layer & layer_b:
-                run(start_fn, body_b.sprite, body_a.sprite, contact.flipped())
-
+                yield handler, body_b, body_a

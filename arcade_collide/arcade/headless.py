@@ -80,8 +80,7 @@ def run_view(
     if draw_every < 1:
         raise ValueError(f"draw_every must be >= 1, got {draw_every}")
     own_window = window is None
-    if window is None:
-        window = arcade.Window(size[0], size[1], title)
+    window = arcade.Window(size[0], size[1], title) if window is None else window
     try:
         view = make_view()
         window.show_view(view)

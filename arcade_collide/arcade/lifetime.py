@@ -1,17 +1,15 @@
-"""How long a CollisionWorld's esper world and its hold on sprites last.
-
-* A sprite taken out with ``remove_from_sprite_lists()`` leaves every world it is in:
-  each world registers a :class:`RemovalHook` with ``sprite.register_physics_engine``.
-* A world of its own (no esper world named, or a name not yet in use) is deleted by
-  ``close()``, or, once the CollisionWorld was garbage collected without ``close()``,
-  by the next CollisionWorld created or stepped (:func:`forget_when_dropped`,
-  :func:`delete_dropped_worlds`). A joined esper world only loses the processors the
-  CollisionWorld added to it.
+"""How long a CollisionWorld's esper world and its hold on sprites last: removal hooks
+(:class:`RemovalHook`) and the deletion of a world's own esper world by ``close()`` or,
+once it was garbage collected without ``close()``, by the next CollisionWorld created
+or stepped (:func:`forget_when_dropped`). A joined esper world only loses the
+processors the CollisionWorld added to it.
 """
 
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 import arcade
@@ -90,11 +88,6 @@ def delete_dropped_worlds() -> None:
             esper.delete_world(name)
 
 
-def any_dropped() -> bool:
-    """Whether some dropped world awaits :func:`delete_dropped_worlds`."""
-    return bool(_DROPPED)
-
-
 def delete_own_world(name: str) -> None:
     """Delete a CollisionWorld's own esper world, if it still exists."""
     if name not in esper.list_worlds():
@@ -104,12 +97,12 @@ def delete_own_world(name: str) -> None:
     esper.delete_world(name)
 
 
-def remove_processors(name: str, *kinds: type[esper.Processor]) -> None:
-    """Take the processors of ``kinds`` out of the esper world ``name``."""
+@contextmanager
+def in_world(name: str) -> Iterator[None]:
+    """Make esper world ``name`` the current one for the ``with`` block, then restore."""
     previous = esper.current_world
     esper.switch_world(name)
     try:
-        for kind in kinds:
-            esper.remove_processor(kind)
+        yield
     finally:
         esper.switch_world(previous)

@@ -1,17 +1,12 @@
-"""The pose mirror: a world's sprites' poses as arrays, the game's moves found and the
-world's moves written back, touching only what changed.
-
-The private fields and class switches this needs are in :mod:`.arcade_internals`;
-with Arcade's public API alone (a version it was not tested with) every sprite is read
-each tick and written through its setters.
+"""The pose mirror: a world's sprites' poses as arrays; the game's moves found, the
+world's moves written back, touching only what changed (private fields and class
+switches: :mod:`.arcade_internals`).
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable
-from dataclasses import dataclass
-from itertools import chain
 from typing import Any, NamedTuple
 
 import arcade
@@ -19,7 +14,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
-from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record
+from arcade_collide.arcade.arcade_internals import FollowingHitBox, ListSlots, Record
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -28,15 +23,29 @@ _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
 _POSITION_TYPES = frozenset({tuple})
 
 
-def use_setters(sprite: arcade.Sprite, xy: FloatArray, angle: float) -> None:
-    """Move a sprite through its class's public setters."""
-    sprite.position = (float(xy[0]), float(xy[1]))
-    sprite.angle = angle
+def swap_removed(array: NDArray[Any], row: int) -> NDArray[Any]:
+    """``array`` without ``row``, whose place the last row takes (a view, nothing shifted).
+
+    >>> swap_removed(np.array([10, 11, 12, 13]), 1).tolist()
+    [10, 13, 12]
+    """
+    array[row] = array[-1]
+    return array[:-1]
 
 
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
     """The record ``ref`` holds, if any (None without private fields, or once freed)."""
     return None if ref is None else ref()
+
+
+def _differ(
+    xy: FloatArray, angle: FloatArray, old_xy: FloatArray, old_angle: FloatArray
+) -> NDArray[np.bool_]:
+    """Per row, whether its position or angle differs from the old one (column by
+    column: a reduction over axis 1 costs several times more)."""
+    differ: NDArray[np.bool_] = (xy[:, 0] != old_xy[:, 0]) | (xy[:, 1] != old_xy[:, 1])
+    differ |= angle != old_angle
+    return differ
 
 
 def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
@@ -61,51 +70,30 @@ class HandMoves(NamedTuple):
     """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
 
 
-@dataclass
-class _ListRows:
-    """The rows one sprite list holds, with their slots."""
-
-    sprite_list: arcade.SpriteList[Any]
-    slot_dict: dict[Any, int]
-    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
-    rows: IntArray
-    slots: IntArray
-
-
 class PoseMirror:
     """The poses one world last saw on (or wrote to) each of its sprites, row by row.
 
-    **Finding the game's moves cheaply.** Every Arcade setter that changes a sprite
-    iterates its ``sprite_lists``; the mirror makes that a list subclass
-    (:func:`~.arcade_internals.watch_memberships`) whose first iteration since the
-    last read logs the sprite and disarms itself. :meth:`hand_moves` reads only the
-    logged sprites and :meth:`accept` re-arms them.
+    **Finding the game's moves.** Every Arcade setter that changes a sprite iterates
+    its ``sprite_lists``, which the mirror makes a record that logs the first such
+    iteration (:func:`~.arcade_internals.watch_memberships`). :meth:`hand_moves` reads
+    the logged sprites and :meth:`accept` re-arms them. Read every tick regardless:
 
-    Read every tick, whatever the log says:
+    * sprites whose class overrides the pose setters (see
+      :func:`~.arcade_internals.has_fast_pose`), and positions that are not tuples (a
+      list could be changed in place);
+    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``,
+      and while the game moves more than a quarter of them by hand.
 
-    * sprites whose class overrides the pose setters (see :func:`~.arcade_internals.has_fast_pose`):
-      their setters need not iterate ``sprite_lists``;
-    * sprites whose position is not a tuple (a list could be changed in place);
-    * every sprite, in the tick after a game gave some sprite a new ``sprite_lists``
-      (the freed record's weak-reference callback tells the mirror);
-    * every sprite, while the game moves more than a quarter of them by hand
-      (re-arming one by one would cost more).
+    Moves made by writing Arcade's private fields (``sprite._position = ...``) are not
+    seen while the log is in use.
 
-    Moves made by writing Arcade's private fields (``sprite._position = ...``) bypass
-    the setters and are not seen while the log is in use.
-
-    **Writing back only what changed.** :meth:`write` touches only the sprites that
-    moved, and the sprite lists' buffers only in their rows. The pose is stored on the
-    sprite only, so it logs nothing: its hit box reads the sprite's pose
-    (:func:`~.arcade_internals.follow`); a box the game replaces is made to follow in
-    turn (:meth:`_follow_new_boxes`), and a box of the game's own class is written
-    every tick.
-
-    **Sprite lists.** Which rows each list holds, and at which slots, is kept while
-    the lists' records count no change; otherwise it is rebuilt.
-
-    **Without private fields** (:func:`~.arcade_internals.use_private_fields`), every
-    sprite is read every tick and written through its setters.
+    **Writing back.** :meth:`write` touches only the sprites that moved, and the
+    sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
+    list). The pose is stored on the sprite only, so it logs nothing: its hit box
+    follows the sprite (:func:`~.arcade_internals.follow`; :meth:`_mend_boxes`), and
+    a box of the game's own class is written every tick. Without private fields
+    (:func:`~.arcade_internals.use_private_fields`) every sprite is read every tick and
+    written through its setters.
     """
 
     def __init__(self) -> None:
@@ -117,8 +105,6 @@ class PoseMirror:
         """``(N,)`` clockwise angles as last seen or written."""
         self._slow_rows: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows written through the setters (see :func:`~.arcade_internals.has_fast_pose`)."""
-        self._slow: IntArray = _NO_ROWS
-        """The indices of :attr:`_slow_rows`."""
         self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows read every tick: slow sprites and positions that are not tuples."""
         self._watching = internals.PRIVATE
@@ -142,11 +128,8 @@ class PoseMirror:
         """Whether the log is in use (else every pose is read each tick)."""
         self._records_dropped = False
         """Whether some row's record was freed (replaced by the game) since the last rewatch."""
-        self._lists: list[_ListRows] | None = None
+        self._lists: list[ListSlots] | None = None
         self._changes_seen = -1
-
-    def __len__(self) -> int:
-        return len(self.sprites)
 
     def add(self, sprite: arcade.Sprite) -> None:
         """Append ``sprite`` as the last row, at its current pose."""
@@ -169,42 +152,29 @@ class PoseMirror:
         self.angle = np.concatenate([self.angle, angle])
         loose = type(internals.pose_objects([sprite])[0][0]) not in _POSITION_TYPES
         self._always = np.append(self._always, loose or not fast)
-        self._changed_rows()
+        self._lists = None
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
-        last = len(self.sprites) - 1
-        gone = _record(self._watchers[row])
+        gone, gone_box = _record(self._watchers[row]), self._boxes[row]
         if gone is not None:
             internals.unwatch(gone, self._log)
             del self._row_of_watcher[id(gone)]
-        if row != last:
-            moved = _record(self._watchers[last])
-            if moved is not None:
-                self._row_of_watcher[id(moved)] = row
-        self.sprites[row] = self.sprites[last]
-        gone_box, moved_box = self._boxes[row], self._boxes[last]
         if gone_box is not None:
             del self._box_rows[id(gone_box)]
-        if moved_box is not None and row != last:
-            self._box_rows[id(moved_box)] = row
-        self._slow_rows[row] = self._slow_rows[last]
-        self._slow_rows = self._slow_rows[:last]
-        self._boxes[row] = moved_box
-        self._written_boxes[row] = self._written_boxes[last]
-        self._written_boxes = self._written_boxes[:last]
-        self._watchers[row] = self._watchers[last]
-        del self.sprites[last], self._boxes[last], self._watchers[last]
-        self.xy[row] = self.xy[last]
-        self.angle[row] = self.angle[last]
-        self._always[row] = self._always[last]
-        self.xy = self.xy[:last]
-        self.angle = self.angle[:last]
-        self._always = self._always[:last]
-        self._changed_rows()
-
-    def _changed_rows(self) -> None:
-        self._slow = np.flatnonzero(self._slow_rows)
+        moved, moved_box = _record(self._watchers[-1]), self._boxes[-1]
+        if row != len(self.sprites) - 1:
+            if moved is not None:
+                self._row_of_watcher[id(moved)] = row
+            if moved_box is not None:
+                self._box_rows[id(moved_box)] = row
+        self.sprites[row], self._boxes[row] = self.sprites[-1], moved_box
+        self._watchers[row] = self._watchers[-1]
+        del self.sprites[-1], self._boxes[-1], self._watchers[-1]
+        self._slow_rows, self._written_boxes, self._always, self.xy, self.angle = (
+            swap_removed(array, row)
+            for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
+        )
         self._lists = None
 
     def hand_moves(self) -> HandMoves:
@@ -223,7 +193,7 @@ class PoseMirror:
                 if row is None:
                     continue
                 # A record the log keeps alive, though the game replaced it.
-                if not internals.holds(sprites[row], watcher):
+                if sprites[row].sprite_lists is not watcher:
                     self._records_dropped = True
                     break
                 logged.append(row)
@@ -235,21 +205,16 @@ class PoseMirror:
             if read.size == 0:
                 return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], read, None, reported)
             sprites = [sprites[i] for i in read.tolist()]
-        n = len(sprites)
         positions, angles = internals.pose_objects(sprites)
-        xy = np.fromiter(chain.from_iterable(positions), np.float64, count=2 * n).reshape(n, 2)
-        angle = np.fromiter(angles, np.float64, count=n)
+        xy, angle = internals.as_arrays(positions, angles)
         loose = None
         if not _POSITION_TYPES.issuperset(map(type, positions)):
             loose = np.fromiter(
-                (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=n
+                (type(p) not in _POSITION_TYPES for p in positions), np.bool_, count=len(sprites)
             )
-        if read is None:
-            changed = (xy != self.xy).any(axis=1) | (angle != self.angle)
-            rows = np.flatnonzero(changed)
-        else:
-            changed = (xy != self.xy[read]).any(axis=1) | (angle != self.angle[read])
-            rows = read[changed]
+        old = slice(None) if read is None else read
+        changed = _differ(xy, angle, self.xy[old], self.angle[old])
+        rows = np.flatnonzero(changed) if read is None else read[changed]
         return HandMoves(rows, xy[changed], angle[changed], read, loose, reported)
 
     def accept(self, moves: HandMoves) -> None:
@@ -290,18 +255,15 @@ class PoseMirror:
 
     def _rewatch(self) -> None:
         """Give a watched record to every sprite that no longer holds its own."""
-        log = self._log
-        row_of = self._row_of_watcher
         for row, sprite in enumerate(self.sprites):
             old = _record(self._watchers[row])
-            if old is not None and internals.holds(sprite, old):
+            if old is not None and sprite.sprite_lists is old:
                 continue
             if old is not None:
-                internals.unwatch(old, log)
-            watcher = internals.watch_memberships(sprite, log)
+                internals.unwatch(old, self._log)
+            watcher = internals.watch_memberships(sprite, self._log)
             if self._armed:
                 internals.arm([watcher])
-            row_of[id(watcher)] = row
             self._watchers[row] = weakref.ref(watcher, self._record_dropped)
         # Ids of freed records may be reused: map the live ones afresh.
         self._row_of_watcher = {
@@ -323,28 +285,27 @@ class PoseMirror:
             The rows whose class's setters stored another pose than the one given
             (clamping, snapping): ``xy`` and ``angle`` now hold what those sprites hold.
         """
-        moved = (xy != self.xy).any(axis=1)
+        moved = (xy[:, 0] != self.xy[:, 0]) | (xy[:, 1] != self.xy[:, 1])
         turned = angle != self.angle
         kept = _NO_ROWS
-        if self._slow.size:
-            slow = self._slow
+        slow = np.flatnonzero(self._slow_rows)
+        if slow.size:
             rows = slow[(moved | turned)[slow]]
             for row in rows.tolist():
-                use_setters(self.sprites[row], xy[row], float(angle[row]))
+                # The class's own setters, which may store another pose (clamping).
+                self.sprites[row].position = (float(xy[row, 0]), float(xy[row, 1]))
+                self.sprites[row].angle = float(angle[row])
             if rows.size:
                 kept = self._setters_changed(rows, xy, angle)
             moved[slow] = False
             turned[slow] = False
         any_moved, any_turned = bool(moved.any()), bool(turned.any())
-        if any_moved and any_turned:
-            self._write_sprites(moved | turned, xy, angle)
-        elif any_moved:
-            self._write_sprites(moved, xy, None)
-        elif any_turned:
-            self._write_sprites(turned, None, angle)
         if any_moved or any_turned:
-            self._write_lists(xy, angle, moved, turned)
-            internals.report_shared(self._log, self._row_of_watcher, moved | turned)
+            changed = moved | turned
+            self._write_sprites(changed, xy if any_moved else None, angle if any_turned else None)
+            for entry in self._sprite_lists():
+                internals.store_in_sprite_list(entry, self.sprites, xy, angle, moved, turned)
+            internals.report_shared(self._log, self._row_of_watcher, changed)
         self.xy = xy
         self.angle = angle
         return kept
@@ -354,7 +315,7 @@ class PoseMirror:
         now holds another (finite) pose than ``xy``/``angle`` say; their rows there are
         set to it. A non-finite result is left for the next step's check to name."""
         xy_now, angle_now = internals.read_poses([self.sprites[row] for row in rows.tolist()])
-        differ = (xy_now != xy[rows]).any(axis=1) | (angle_now != angle[rows])
+        differ = _differ(xy_now, angle_now, xy[rows], angle[rows])
         differ &= np.isfinite(xy_now).all(axis=1) & np.isfinite(angle_now)
         changed: IntArray = rows[differ]
         xy[changed] = xy_now[differ]
@@ -370,22 +331,16 @@ class PoseMirror:
         phase = self._check_phase
         self._check_phase = (phase + 1) % 32
         self._mend_boxes(range(phase, len(self.sprites), 32))
-        if changed.all():
-            sprites = self.sprites
-            picked_xy, picked_angle = xy, angle
-        else:
+        picked: slice | IntArray = slice(None)
+        sprites = self.sprites
+        if not changed.all():
             picked = np.flatnonzero(changed)
-            sprites = [self.sprites[i] for i in picked.tolist()]
-            picked_xy = None if xy is None else xy[picked]
-            picked_angle = None if angle is None else angle[picked]
-        positions = None if picked_xy is None else _tuples(picked_xy)
-        angles = None if picked_angle is None else picked_angle.tolist()
-        if positions is not None and angles is not None:
-            internals.store_sprite_poses(sprites, positions, angles)
-        elif positions is not None:
-            internals.store_sprite_positions(sprites, positions)
-        elif angles is not None:
-            internals.store_sprite_angles(sprites, angles)
+            sprites = [sprites[i] for i in picked.tolist()]
+        internals.store_sprite_poses(
+            sprites,
+            None if xy is None else _tuples(xy[picked]),
+            None if angle is None else angle[picked].tolist(),
+        )
         for row in np.flatnonzero(self._written_boxes & changed).tolist():
             internals.store_box_pose(
                 self.sprites[row],
@@ -437,36 +392,23 @@ class PoseMirror:
             elif written[row] and internals.can_follow(current):
                 self._follow_row(row)  # a box that could not follow, replaced by one that can
 
-    def _write_lists(
-        self,
-        xy: FloatArray,
-        angle: FloatArray,
-        moved: NDArray[np.bool_],
-        turned: NDArray[np.bool_],
-    ) -> None:
+    def _sprite_lists(self) -> list[ListSlots]:
+        """The rows and slots of each sprite list holding the sprites: kept while no
+        sprite joined or left a list and each list keeps its slot dict, else found anew."""
         lists = self._lists
-        if lists is None or not self._lists_hold(lists):
-            lists = self._index_lists()
-        for entry in lists:
-            internals.store_in_sprite_list(
-                entry.sprite_list, self.sprites, entry.rows, entry.slots, xy, angle, moved, turned
-            )
-
-    def _lists_hold(self, lists: list[_ListRows]) -> bool:
-        """Whether the cached rows and slots of every sprite list are still right."""
-        if internals.membership_changes() != self._changes_seen or self._records_dropped:
-            return False
-        return all(internals.slot_dict(entry.sprite_list) is entry.slot_dict for entry in lists)
-
-    def _index_lists(self) -> list[_ListRows]:
-        if self._records_dropped:
-            self._rewatch()
-        sprites = self.sprites
-        self._changes_seen = internals.membership_changes()
-        fast = ~self._slow_rows
-        entries = []
-        for sprite_list in internals.lists_of(sprites):
-            rows, slots = internals.slots_in(sprite_list, sprites, fast)
-            entries.append(_ListRows(sprite_list, internals.slot_dict(sprite_list), rows, slots))
-        self._lists = entries
-        return entries
+        if (
+            lists is None
+            or internals.membership_changes() != self._changes_seen
+            or self._records_dropped
+            or not all(entry.current() for entry in lists)
+        ):
+            if self._records_dropped:
+                self._rewatch()
+            self._changes_seen = internals.membership_changes()
+            fast = ~self._slow_rows
+            lists = [
+                internals.slots_in(each, self.sprites, fast)
+                for each in internals.lists_of(self.sprites)
+            ]
+            self._lists = lists
+        return lists

@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
+from contextlib import AbstractContextManager
 from typing import Any
 
 import arcade
@@ -43,13 +43,12 @@ from arcade_collide.arcade.handlers import (
 )
 from arcade_collide.arcade.lifetime import (
     RemovalHook,
-    any_dropped,
     delete_dropped_worlds,
     delete_own_world,
     forget_when_dropped,
-    remove_processors,
+    in_world,
 )
-from arcade_collide.arcade.pose_mirror import PoseMirror
+from arcade_collide.arcade.pose_mirror import PoseMirror, swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.validation import (
     require_callable,
@@ -81,13 +80,11 @@ class CollisionWorld:
             added to it, :meth:`step` runs ``esper.process`` there (so the game's own
             processors in that world run on each step too), and :meth:`close` takes
             the world's processors out again. That world must not have its own
-            MovementSystem or CollisionSystem.
-
-    In a joined world the write-back and the event delivery happen inside
-    ``esper.process``, right after the MovementSystem (priority 2): the game's
-    processors of priority 1 added before the join run first, those of priority 0 or
-    lower after the collision callbacks (and not at all in a step whose callback
-    raised). How long the esper world lives: :mod:`.lifetime`.
+            MovementSystem or CollisionSystem. The write-back and the callbacks then
+            run inside ``esper.process`` after the MovementSystem (priority 2): the
+            game's processors of priority 1 added before the join run first, those of
+            priority 0 or lower after the callbacks (not at all in a step whose
+            callback raised). How long the esper world lives: :mod:`.lifetime`.
 
     Raises:
         ValueError: the esper world to join already has a MovementSystem or a
@@ -96,7 +93,6 @@ class CollisionWorld:
 
     def __init__(self, name: str | None = None) -> None:
         delete_dropped_worlds()
-        # A world named here but not created yet is this world's own, deleted by close().
         self._owns_world = name is None or name not in esper.list_worlds()
         self.name = name if name is not None else f"arcade_collide.world.{id(self):x}"
         if not self._owns_world:
@@ -221,17 +217,14 @@ class CollisionWorld:
         row = self._row_of.pop(sprite, None)
         if row is None:
             return
-        body = self._bodies[row]
-        last = len(self._bodies) - 1
-        if row != last:
-            # Swap-remove keeps every per-row array dense without shifting.
-            moved = self._bodies[last]
-            self._bodies[row] = moved
-            self._row_of[moved.sprite] = row
-            self._rows[row] = self._rows[last]
+        # Swap-remove keeps every per-row array dense without shifting.
+        body, moved = self._bodies[row], self._bodies[-1]
+        self._bodies[row] = moved
         self._bodies.pop()
+        if moved is not body:
+            self._row_of[moved.sprite] = row
+        self._rows = swap_removed(self._rows, row)
         self._mirror.remove(row)
-        self._rows = self._rows[:last]
         self._derived.remove(row, body)
         del self._body_of_entity[body.entity]
         self._hook.detach(sprite)
@@ -375,7 +368,7 @@ class CollisionWorld:
         bits_a = require_layer(layer_a, "layer_a")
         bits_b = require_layer(layer_b, "layer_b")
         require_callable(start=start, end=end)
-        self._router.add_layers(bits_a, bits_b, start, end)
+        self._router.layers.append((bits_a, bits_b, start, end))
 
     def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step, with the contact reported when they met.
@@ -417,8 +410,7 @@ class CollisionWorld:
         require_real(delta_time, "delta_time")
         if not math.isfinite(delta_time) or delta_time < 0.0:
             raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
-        if any_dropped():
-            delete_dropped_worlds()
+        delete_dropped_worlds()
         caller = esper.current_world
         try:
             with self._in_world():
@@ -457,11 +449,10 @@ class CollisionWorld:
         if not self._stepping:
             return
         mirror = self._mirror
-        poses = world_pools().positions.data[self._rows]
+        # take(): a copy (the mirror keeps it), made faster than by fancy indexing.
+        poses = world_pools().positions.data.take(self._rows, axis=0)
         kept = mirror.write(poses[:, 0:2], poses[:, 2])
-        if kept.size:
-            # Setters of the sprite's class made another pose of the world's (clamping,
-            # say): the components take what the sprites hold once the tick is over.
+        if kept.size:  # the sprites' own setters made other poses (see the module docstring)
             self._kept = (
                 [self._bodies[row].position for row in kept.tolist()],
                 self._rows[kept], mirror.xy[kept], mirror.angle[kept],
@@ -517,7 +508,9 @@ class CollisionWorld:
 
     def _release_esper_world(self) -> None:
         if not self._owns_world:
-            remove_processors(self.name, MovementSystem, _WriteBack, CollisionSystem)
+            with self._in_world():
+                for kind in (MovementSystem, _WriteBack, CollisionSystem):
+                    esper.remove_processor(kind)
             return
         if self._forget is not None:
             self._forget.detach()
@@ -527,22 +520,14 @@ class CollisionWorld:
         if self._closed:
             raise RuntimeError(f"CollisionWorld {self.name!r} was closed")
 
-    @contextmanager
-    def _in_world(self) -> Iterator[None]:
-        previous = esper.current_world
-        esper.switch_world(self.name)
-        try:
-            yield
-        finally:
-            esper.switch_world(previous)
+    def _in_world(self) -> AbstractContextManager[None]:
+        return in_world(self.name)
 
 
 class _WriteBack(esper.Processor):
-    """Runs a world's write-back between its movement and its collision detection, so
-    that the collision callbacks see the new poses.
-
-    Holds the world weakly: esper's registry of worlds must not keep it alive.
-    """
+    """Runs a world's write-back between its movement and its collision detection (so
+    the callbacks see the new poses); holds the world weakly, as esper's registry must
+    not keep it alive."""
 
     def __init__(self, write_back: weakref.WeakMethod[Callable[[], None]]) -> None:
         self._write_back = write_back
@@ -553,14 +538,9 @@ class _WriteBack(esper.Processor):
             write_back()
 
 
-# --- the ECS storage the bridge reads and writes ----------------------------------------
-# The only place the bridge reaches past the components into ECS storage: the pose
-# write-back and the hand moves are one gather or scatter on the Position table
-# instead of a property call per sprite. Call these inside the world's esper world.
-
-
 def _store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None:
-    """Put poses into the Position table rows ``table_rows``, in one scatter."""
+    """Put poses into the Position table rows ``table_rows`` of the current esper world,
+    in one scatter rather than a component setter call per sprite."""
     pool = world_pools().positions
     pool.data[table_rows, 0:2] = xy
     pool.data[table_rows, 2] = angle

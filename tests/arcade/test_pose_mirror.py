@@ -461,5 +461,5 @@ def test_removing_sprites_leaves_no_bookkeeping_behind() -> None:
         mirror.add(sprite)
     for row in (5, 0, 2, 2, 1, 0):  # the last row, then swap-removes, down to none
         mirror.remove(row)
-    assert len(mirror) == 0
+    assert len(mirror.sprites) == 0
     assert mirror._box_rows == {} and mirror._row_of_watcher == {} and mirror._log == {}
