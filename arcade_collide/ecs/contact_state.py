@@ -2,14 +2,13 @@
 
 A pair of entities ``a < b`` is the key ``a << 32 | b``. Each tick's keys are kept
 sorted (:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in
-linear time (a counting sort, :func:`pair_order`) and merges them with last tick's keys:
-new keys started, missing ones ended.
+linear time and merges them with last tick's keys: new keys started, missing ones ended.
 """
 
 from __future__ import annotations
 
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -49,6 +48,9 @@ class KeyedPairs(NamedTuple):
 def _pair_order(
     i: Int64Array, j: Int64Array, rank: Int64Array, counts: Int64Array, order: Int64Array
 ) -> None:
+    """The order sorting pairs by ``(min(rank[i], rank[j]), max(rank[i], rank[j]))`` into
+    ``order`` (``counts`` is work space, one more than the ranks): linear time for rows
+    with few partners each. Ties keep their input order."""
     m = len(i)
     counts[:] = 0
     for p in range(m):
@@ -76,56 +78,30 @@ def _pair_order(
         order[k + 1] = q
 
 
-def pair_order(i: Int64Array, j: Int64Array, rank: Int64Array) -> Int64Array:
-    """The order that sorts pairs by ``(min(rank[i], rank[j]), max(rank[i], rank[j]))``.
-
-    Linear time for pairs with few partners per row: a counting sort on the lower rank,
-    then insertion within each group. Ties keep their input order.
-
-    Args:
-        i: One side of the pairs (row indices).
-        j: The other side.
-        rank: A rank per row, each of ``0 .. len(rank) - 1`` once.
-
-    >>> rank = np.array([0, 2, 1])  # row 1 ranks last
-    >>> pair_order(np.array([1, 0, 2]), np.array([2, 1, 0]), rank).tolist()
-    [2, 1, 0]
-    """
-    order = np.empty(len(i), dtype=np.int64)
-    counts = np.empty(len(rank) + 1, dtype=np.int64)
-    _pair_order(
-        np.ascontiguousarray(i, dtype=np.int64),
-        np.ascontiguousarray(j, dtype=np.int64),
-        np.ascontiguousarray(rank, dtype=np.int64),
-        counts,
-        order,
-    )
-    return order
-
+_INDEX = "int64[::1]"
 
 
 @kernel(
-    "void(int64[::1], int64[::1], int64[::1], int64[::1], boolean[::1], int64[::1],"
-    " int64[::1], int64[::1], int64[::1], boolean[::1], boolean[::1],"
-    " int64[::1], int64[::1], int64[::1])"
+    f"Tuple(({_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}))"
+    f"({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_INDEX})"
 )
-def _fill(
+def _keyed(
     i: Int64Array,
     j: Int64Array,
     entities: Int64Array,
-    order: Int64Array,
+    rank: Int64Array,
     sensor: BoolArray,
     old: Int64Array,
-    keys: Int64Array,
-    rows_i: Int64Array,
-    rows_j: Int64Array,
-    flip: BoolArray,
-    sensed: BoolArray,
-    started: Int64Array,
-    ended: Int64Array,
-    counts: Int64Array,
-) -> None:
-    m = len(order)
+) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array]:
+    """The fields of :func:`keyed_pairs`' result, in order."""
+    m = len(i)
+    order = np.empty(m, dtype=np.int64)
+    _pair_order(i, j, rank, np.empty(len(rank) + 1, dtype=np.int64), order)
+    keys = np.empty(m, dtype=np.int64)
+    rows_i = np.empty(m, dtype=np.int64)
+    rows_j = np.empty(m, dtype=np.int64)
+    flip = np.empty(m, dtype=np.bool_)
+    sensed = np.empty(m, dtype=np.bool_)
     for p in range(m):
         q = order[p]
         ri = i[q]
@@ -137,6 +113,8 @@ def _fill(
         rows_j[p] = rj
         flip[p] = ea > eb
         sensed[p] = sensor[ri] or sensor[rj]
+    started = np.empty(m, dtype=np.int64)
+    ended = np.empty(len(old), dtype=np.int64)
     # Both runs are sorted and unique: one merge finds the keys only one of them has.
     a = 0
     b = 0
@@ -163,8 +141,7 @@ def _fill(
         ended[n_ended] = b
         n_ended += 1
         b += 1
-    counts[0] = n_started
-    counts[1] = n_ended
+    return keys, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
 
 
 def keyed_pairs(
@@ -197,27 +174,10 @@ def keyed_pairs(
     >>> keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old).ended.tolist()
     [0, 1]
     """
-    i = np.ascontiguousarray(i, dtype=np.int64)
-    j = np.ascontiguousarray(j, dtype=np.int64)
-    old = np.ascontiguousarray(old_keys, dtype=np.int64)
-    m = len(i)
-    order = pair_order(i, j, rank)
-    keys = np.empty(m, dtype=np.int64)
-    rows_i = np.empty(m, dtype=np.int64)
-    rows_j = np.empty(m, dtype=np.int64)
-    flip = np.empty(m, dtype=np.bool_)
-    sensed = np.empty(m, dtype=np.bool_)
-    started = np.empty(m, dtype=np.int64)
-    ended = np.empty(len(old), dtype=np.int64)
-    counts = np.zeros(2, dtype=np.int64)
-    _fill(
-        i, j, np.ascontiguousarray(entities, dtype=np.int64), order,
-        np.ascontiguousarray(sensor, dtype=np.bool_), old, keys, rows_i, rows_j,
-        flip, sensed, started, ended, counts,
-    )
-    return KeyedPairs(
-        keys, rows_i, rows_j, flip, sensed, started[: counts[0]], ended[: counts[1]]
-    )
+    def c(a: NDArray[Any], dtype: type = np.int64) -> NDArray[Any]:
+        return np.ascontiguousarray(a, dtype=dtype)
+
+    return KeyedPairs(*_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys)))
 
 
 _PAIR_LOW = (1 << PAIR_SHIFT) - 1

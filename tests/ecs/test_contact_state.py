@@ -1,4 +1,4 @@
-"""keyed_pairs and pair_order against plain sorts and set differences."""
+"""keyed_pairs against plain sorts and set differences."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.ecs.contact_state import PAIR_SHIFT, keyed_pairs, pair_order
+from arcade_collide.ecs.contact_state import PAIR_SHIFT, keyed_pairs
 
 
 @st.composite
@@ -60,18 +60,3 @@ def test_no_pairs_end_every_old_key() -> None:
     out = keyed_pairs(none, none, np.array([4, 9]), np.array([0, 1]), np.zeros(2, bool),
                       np.array([4 << PAIR_SHIFT | 9]))
     assert out.keys.size == 0 and out.started.size == 0 and out.ended.tolist() == [0]
-
-
-def test_pair_order_sorts_by_lower_then_higher_rank() -> None:
-    rng = np.random.default_rng(2)
-    for _ in range(50):
-        n = int(rng.integers(1, 40))
-        m = int(rng.integers(0, 120))
-        rank = rng.permutation(n)
-        i, j = rng.integers(0, n, m), rng.integers(0, n, m)
-        order = pair_order(i, j, rank)
-        low, high = np.minimum(rank[i], rank[j]), np.maximum(rank[i], rank[j])
-        assert sorted(order.tolist()) == list(range(m))
-        expected = np.lexsort((high, low))
-        assert low[order].tolist() == low[expected].tolist()
-        assert high[order].tolist() == high[expected].tolist()
