@@ -19,7 +19,7 @@ import warnings
 import weakref
 from functools import partial
 from types import ModuleType
-from typing import Any, NamedTuple, get_args
+from typing import Any, NamedTuple
 
 import numba
 import numpy as np
@@ -29,7 +29,6 @@ from arcade_collide.geometry.arrays import (
     BatchContacts,
     BoolArray,
     FloatArray,
-    PolygonArrays,
     ShapeArrays,
 )
 from arcade_collide.geometry.compiled import kernel, specialise
@@ -54,6 +53,7 @@ from arcade_collide.geometry.query import (
 )
 from arcade_collide.geometry.query.kernel_base import (
     CHAIN,
+    RECORD_KINDS,
     Int64Array,
     WorldRows,
     chain,
@@ -164,11 +164,10 @@ NO_CONTACTS = np.empty((0, 5))
 
 _SHAPE_KIND: dict[type, int] = {t: int(t.kind) for t in SHAPE_TYPES}
 """Shape type -> kind number (a plain int: numba converts an IntEnum argument slowly)."""
-_ARRAYS_KIND: dict[type, ShapeKind] = dict(zip(get_args(ShapeArrays), ShapeKind, strict=True))
 
 
 def _arrays_kind(arrays: object, name: str) -> ShapeKind:
-    kind = _ARRAYS_KIND.get(type(arrays))
+    kind = RECORD_KINDS.get(type(arrays))
     if kind is None:
         raise TypeError(
             f"{name} must be a PointArrays, CircleArrays, RectArrays, TriangleArrays or "
@@ -177,29 +176,12 @@ def _arrays_kind(arrays: object, name: str) -> ShapeKind:
     return kind
 
 
-def _join(a: ShapeArrays, b: ShapeArrays) -> ShapeArrays:
-    """Two records of one kind stacked (polygon rows padded to one width by repeating
-    their last vertex, as :func:`~arcade_collide.geometry.arrays.pack` pads)."""
-    if isinstance(a, PolygonArrays) and isinstance(b, PolygonArrays):
-        width = max(a.vertices.shape[1], b.vertices.shape[1])
-        padded = [
-            np.concatenate([v, np.repeat(v[:, -1:], width - v.shape[1], axis=1)], axis=1)
-            for v in (a.vertices, b.vertices)
-        ]
-        return PolygonArrays(np.concatenate(padded), np.concatenate([a.nverts, b.nverts]))
-    return type(a)(*(np.concatenate([x, y]) for x, y in zip(a, b, strict=True)))
+_Batch = tuple[WorldRows, Int64Array, Int64Array, Int64Array, Int64Array]
 
 
-def _float_record(arrays: ShapeArrays) -> ShapeArrays:
-    """The record with float64 coordinates (integer vertex counts kept)."""
-    if isinstance(arrays, PolygonArrays):
-        return PolygonArrays(np.asarray(arrays.vertices, dtype=np.float64), arrays.nverts)
-    return type(arrays)(*(np.asarray(x, dtype=np.float64) for x in arrays))
-
-
-def _batch_table(a: object, b: object) -> tuple[WorldRows, Int64Array, Int64Array, Int64Array]:
-    """Check two batch records; return a table holding ``a`` then ``b``, the pairs of
-    their rows ``(i, j)`` and the slot bounds (see :data:`SLOTS`) of those pairs."""
+def _batch_table(a: object, b: object) -> _Batch:
+    """Check two batch records; return a table holding them, the pairs of their rows
+    ``(i, j)``, the order of the pairs and their slot bounds (see :data:`SLOTS`)."""
     kind_a = _arrays_kind(a, "a")
     kind_b = _arrays_kind(b, "b")
     m = len(a[0])  # type: ignore[index]
@@ -207,19 +189,13 @@ def _batch_table(a: object, b: object) -> tuple[WorldRows, Int64Array, Int64Arra
         raise ValueError(
             f"a and b must have the same number of rows, got {m} and {len(b[0])}"  # type: ignore[index]
         )
-    first = _float_record(a)  # type: ignore[arg-type]
-    second = _float_record(b)  # type: ignore[arg-type]
-    if kind_a == kind_b:
-        world = {kind_a: _join(first, second)}
-        start = {kind_a: 0}
-    else:
-        world = {kind_a: first, kind_b: second}
-        start = {kind_a: 0, kind_b: m}
-    kinds = np.repeat(np.array([kind_a, kind_b], dtype=np.int8), m)
     i = np.arange(m, dtype=np.int64)
+    j = i + m
     counts = np.zeros(SLOTS + 1, dtype=np.int64)
     counts[min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b) + 1 :] = m
-    return world_rows(kinds, world, start), i, i + m, counts
+    if kind_a > kind_b:  # the table holds B's kind first
+        return world_rows(b, a), j, i, i, counts  # type: ignore[arg-type]
+    return world_rows(a, b), i, j, i, counts  # type: ignore[arg-type]
 
 
 # The scalar queries: each shape enters compiled code as its kind, two sizes (a
@@ -438,9 +414,9 @@ def intersects_batch(a: ShapeArrays, b: ShapeArrays) -> BoolArray:
     >>> intersects_batch(rects, circles).tolist()  # hit, miss, touching
     [True, False, True]
     """
-    rows, i, j, counts = _batch_table(a, b)
+    rows, i, j, order, counts = _batch_table(a, b)
     out = np.empty(len(i), dtype=np.bool_)
-    run_pairs(rows, i, j, i, counts, False, out, NO_CONTACTS)
+    run_pairs(rows, i, j, order, counts, False, out, NO_CONTACTS)
     return out
 
 
@@ -461,8 +437,8 @@ def contact_batch(a: ShapeArrays, b: ShapeArrays) -> BatchContacts:
     >>> r.hit.tolist(), r.depth.tolist(), r.normal[0].tolist()  # hit, miss, touching
     ([True, False, True], [0.5, 0.0, 0.0], [1.0, -0.0])
     """
-    rows, i, j, counts = _batch_table(a, b)
+    rows, i, j, order, counts = _batch_table(a, b)
     hit = np.empty(len(i), dtype=np.bool_)
     out = np.empty((len(i), 5))
-    run_pairs(rows, i, j, i, counts, True, hit, out)
+    run_pairs(rows, i, j, order, counts, True, hit, out)
     return BatchContacts(hit, out[:, 0:2].copy(), out[:, 2].copy(), out[:, 3:5].copy())

@@ -16,7 +16,7 @@ links one copy of :func:`chain` per pair.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, get_args
 
 import numba
 import numpy as np
@@ -66,42 +66,74 @@ class WorldRows(NamedTuple):
     polygon_nverts: Int64Array
 
 
-def world_rows(
-    kinds: NDArray[np.int8], world: dict[ShapeKind, ShapeArrays], start: dict[ShapeKind, int]
-) -> WorldRows:
-    """Bundle a table's per-kind world records (``start``: first table row of each kind).
+RECORD_KINDS: dict[type, ShapeKind] = dict(zip(get_args(ShapeArrays), ShapeKind, strict=True))
+"""Batch record type -> its shape kind."""
+
+
+def world_rows(*records: ShapeArrays) -> WorldRows:
+    """A table of world-space batch records: each record's rows in turn, in the order
+    given. The records of one kind must be consecutive; they are joined (polygon rows
+    padded to one width by repeating their last vertex, as ``pack`` pads them).
 
     >>> from arcade_collide.geometry.arrays import pack
     >>> from arcade_collide.geometry.shapes import Circle
-    >>> rows = world_rows(np.array([1], dtype=np.int8),
-    ...                   {ShapeKind.CIRCLE: pack([Circle(2)], [(0, 0)])}, {ShapeKind.CIRCLE: 0})
-    >>> rows.circle_radius.tolist(), rows.rect_vertices.shape
-    ([2.0], (0, 4, 2))
+    >>> rows = world_rows(pack([Circle(2)], [(0, 0)]), pack([Circle(3)], [(5, 0)]))
+    >>> rows.circle_radius.tolist(), rows.start.tolist(), rows.rect_vertices.shape
+    ([2.0, 3.0], [0, 0, 0, 0, 0], (0, 4, 2))
     """
-    starts = np.zeros(5, dtype=np.int64)
-    for kind, first in start.items():
-        starts[kind] = first
-    points = world.get(ShapeKind.POINT)
-    circles = world.get(ShapeKind.CIRCLE)
-    rects = world.get(ShapeKind.RECT)
-    triangles = world.get(ShapeKind.TRIANGLE)
-    polygons = world.get(ShapeKind.POLYGON)
-    c = np.ascontiguousarray
+    starts = np.zeros(len(ShapeKind), dtype=np.int64)
+    blocks: dict[ShapeKind, list[ShapeArrays]] = {}
+    kinds: list[NDArray[np.int8]] = []
+    for record in records:
+        kind = RECORD_KINDS[type(record)]
+        if kind not in blocks:
+            starts[kind] = sum(map(len, kinds))
+            blocks[kind] = []
+        elif RECORD_KINDS[type(records[len(kinds) - 1])] != kind:
+            raise ValueError(f"the {kind.name.lower()} records must be consecutive")
+        blocks[kind].append(record)
+        kinds.append(np.full(len(record[0]), kind, dtype=np.int8))
+    joined = {kind: _joined(block) for kind, block in blocks.items()}
+    points = joined.get(ShapeKind.POINT)
+    circles = joined.get(ShapeKind.CIRCLE)
+    rects = joined.get(ShapeKind.RECT)
+    triangles = joined.get(ShapeKind.TRIANGLE)
+    polygons = joined.get(ShapeKind.POLYGON)
     two, one = _NONE_2, _NONE_1
     return WorldRows(
-        c(kinds, dtype=np.int8),
+        np.concatenate(kinds) if kinds else np.empty(0, dtype=np.int8),
         starts,
-        c(points.xy) if isinstance(points, PointArrays) else two,
-        c(circles.center) if isinstance(circles, CircleArrays) else two,
-        c(circles.radius) if isinstance(circles, CircleArrays) else one,
-        c(rects.center) if isinstance(rects, RectArrays) else two,
-        c(rects.axis) if isinstance(rects, RectArrays) else two,
-        c(rects.half) if isinstance(rects, RectArrays) else two,
-        c(rects.vertices) if isinstance(rects, RectArrays) else _NONE_4,
-        c(triangles.vertices) if isinstance(triangles, TriangleArrays) else _NONE_3,
-        c(polygons.vertices) if isinstance(polygons, PolygonArrays) else _NONE_3,
-        c(polygons.nverts, dtype=np.int64) if isinstance(polygons, PolygonArrays) else _NO_ROWS,
+        _c(points.xy) if isinstance(points, PointArrays) else two,
+        _c(circles.center) if isinstance(circles, CircleArrays) else two,
+        _c(circles.radius) if isinstance(circles, CircleArrays) else one,
+        _c(rects.center) if isinstance(rects, RectArrays) else two,
+        _c(rects.axis) if isinstance(rects, RectArrays) else two,
+        _c(rects.half) if isinstance(rects, RectArrays) else two,
+        _c(rects.vertices) if isinstance(rects, RectArrays) else _NONE_4,
+        _c(triangles.vertices) if isinstance(triangles, TriangleArrays) else _NONE_3,
+        _c(polygons.vertices) if isinstance(polygons, PolygonArrays) else _NONE_3,
+        _c(polygons.nverts, np.int64) if isinstance(polygons, PolygonArrays) else _NO_ROWS,
     )
+
+
+def _c(field: NDArray[Any], dtype: type = np.float64) -> NDArray[Any]:
+    return np.ascontiguousarray(field, dtype=dtype)
+
+
+def _joined(records: list[ShapeArrays]) -> ShapeArrays:
+    """Records of one kind stacked."""
+    first = records[0]
+    if len(records) == 1:
+        return first
+    if isinstance(first, PolygonArrays):
+        width = max(r.vertices.shape[1] for r in records)  # type: ignore[union-attr]
+        vertices = [
+            np.concatenate([v, np.repeat(v[:, -1:], width - v.shape[1], axis=1)], axis=1)
+            for v in (r.vertices for r in records)  # type: ignore[union-attr]
+        ]
+        nverts = [r.nverts for r in records]  # type: ignore[union-attr]
+        return PolygonArrays(np.concatenate(vertices), np.concatenate(nverts))
+    return type(first)(*(np.concatenate(fields) for fields in zip(*records, strict=True)))
 
 
 # The fields of kinds a table does not hold: shared, since no kernel writes to its rows.
@@ -112,7 +144,7 @@ _NONE_4 = np.empty((0, 4, 2))
 _NO_ROWS = np.empty(0, dtype=np.int64)
 
 
-ROWS: Any = _numba.typeof(world_rows(np.empty(0, dtype=np.int8), {}, {}))
+ROWS: Any = _numba.typeof(world_rows())
 """The numba type of :class:`WorldRows`."""
 INTERSECTS: Any = types.boolean(ROWS, types.int64, types.int64)
 """Signature of every boolean pair kernel."""

@@ -40,15 +40,15 @@ _KINDS = len(ShapeKind)
 
 
 class PairFilter(NamedTuple):
-    """Per-row collision filter bits: a pair passes when ``layer[a] & mask[b]`` and
-    ``layer[b] & mask[a]`` are both non-zero."""
+    """Per-row collision filter bits (contiguous int64): a pair passes when
+    ``layer[a] & mask[b]`` and ``layer[b] & mask[a]`` are both non-zero."""
 
     layer: Int64Array
     mask: Int64Array
 
 
 class PoseCircles(NamedTuple):
-    """Per-row pose origins and inner/outer radii (see
+    """Per-row pose origins and inner/outer radii (contiguous float64, see
     :mod:`~arcade_collide.geometry.bounding_circles`), with the absolute ``slack``."""
 
     origin_x: FloatArray
@@ -160,23 +160,11 @@ def _grouped(
     order = np.empty(len(i), dtype=np.int64)
     f = pair_filter if pair_filter is not None else _NO_FILTER
     c = circles if circles is not None else _NO_CIRCLES
+    # The table's columns are already contiguous arrays of the kernel's types.
     _screen(
-        i,
-        j,
-        rows.kinds,
-        pair_filter is not None,
-        np.ascontiguousarray(f.layer, dtype=np.int64),
-        np.ascontiguousarray(f.mask, dtype=np.int64),
-        circles is not None,
-        np.ascontiguousarray(c.origin_x, dtype=np.float64),
-        np.ascontiguousarray(c.origin_y, dtype=np.float64),
-        np.ascontiguousarray(c.inner, dtype=np.float64),
-        np.ascontiguousarray(c.outer, dtype=np.float64),
-        float(c.slack),
-        out,
-        counts,
-        order,
-    )
+        i, j, rows.kinds, pair_filter is not None, f.layer, f.mask,
+        circles is not None, *c[:4], float(c.slack), out, counts, order,
+    )  # fmt: skip
     return order, counts
 
 
@@ -202,10 +190,8 @@ def touching_rows(
 
     >>> from arcade_collide.geometry.arrays import pack
     >>> from arcade_collide.geometry.shapes import Circle, Rect
-    >>> kinds = np.array([ShapeKind.CIRCLE, ShapeKind.CIRCLE, ShapeKind.RECT], dtype=np.int8)
-    >>> world = {ShapeKind.CIRCLE: pack([Circle(1), Circle(1)], [(0, 0), (2, 0)]),
-    ...          ShapeKind.RECT: pack([Rect(2, 2)], [(5, 0)])}
-    >>> rows = world_rows(kinds, world, {ShapeKind.CIRCLE: 0, ShapeKind.RECT: 2})
+    >>> rows = world_rows(pack([Circle(1), Circle(1)], [(0, 0), (2, 0)]),
+    ...                   pack([Rect(2, 2)], [(5, 0)]))
     >>> pairs = np.array([0, 0, 1]), np.array([1, 2, 2])  # touching, a miss, a miss
     >>> touching_rows(*pairs, rows).tolist()
     [True, False, False]
@@ -236,9 +222,7 @@ def contact_rows(
 
     >>> from arcade_collide.geometry.arrays import pack
     >>> from arcade_collide.geometry.shapes import Circle
-    >>> kinds = np.full(3, ShapeKind.CIRCLE, dtype=np.int8)
-    >>> rows = world_rows(kinds, {ShapeKind.CIRCLE: pack([Circle(1)] * 3,
-    ...                   [(0, 0), (1.5, 0), (5, 0)])}, {ShapeKind.CIRCLE: 0})
+    >>> rows = world_rows(pack([Circle(1)] * 3, [(0, 0), (1.5, 0), (5, 0)]))
     >>> hit, normal, depth, point = contact_rows(np.array([0, 0]), np.array([1, 2]), rows)
     >>> hit.tolist(), normal.tolist(), depth.tolist(), point.tolist()  # a hit, a miss
     ([True, False], [[1.0, 0.0], [0.0, 0.0]], [0.5, 0.0], [[0.75, 0.0], [0.0, 0.0]])

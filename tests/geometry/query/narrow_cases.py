@@ -225,18 +225,6 @@ def pair_ids(pair: tuple[ShapeKind, ShapeKind]) -> str:
     return f"{pair[0].name.lower()}-{pair[1].name.lower()}"
 
 
-def concat_records(a: ShapeArrays, b: ShapeArrays) -> ShapeArrays:
-    """One record holding the rows of ``a`` then ``b`` (same kind)."""
-    if isinstance(a, PolygonArrays) and isinstance(b, PolygonArrays):
-        width = max(a.vertices.shape[1], b.vertices.shape[1])
-        padded = [
-            np.concatenate([v, np.repeat(v[:, -1:], width - v.shape[1], axis=1)], axis=1)
-            for v in (a.vertices, b.vertices)
-        ]
-        return PolygonArrays(np.concatenate(padded), np.concatenate([a.nverts, b.nverts]))
-    return type(a)(*(np.concatenate([x, y]) for x, y in zip(a, b, strict=True)))  # type: ignore[arg-type]
-
-
 def lattice_shape(kind: ShapeKind, rng: np.random.Generator) -> AnyShape:
     """Integer-sized shapes: with integer poses and quarter turns, touching is exact."""
     if kind is ShapeKind.CIRCLE:
@@ -285,13 +273,8 @@ def table_rows_for(
 ) -> tuple[np.ndarray, np.ndarray, object, np.ndarray]:  # type: ignore[type-arg]
     """A two-kind (or one-kind) world table holding ``a`` then ``b``, and row pairs."""
     ka, kb = pair
-    if ka == kb:
-        kinds = np.full(2 * n, ka, dtype=np.int8)
-        rows = world_rows(kinds, {ka: concat_records(a, b)}, {ka: 0})
-        return np.arange(n), np.arange(n, 2 * n), rows, kinds
     kinds = np.concatenate([np.full(n, ka), np.full(n, kb)]).astype(np.int8)
-    rows = world_rows(kinds, {ka: a, kb: b}, {ka: 0, kb: n})
-    return np.arange(n), np.arange(n, 2 * n), rows, kinds
+    return np.arange(n), np.arange(n, 2 * n), world_rows(a, b), kinds
 
 
 SCENES = [  # (lattice, offset) for paired_scene

@@ -58,16 +58,13 @@ def _mixed_table(
     rng = np.random.default_rng(seed)
     shapes: list[object] = []
     poses: list[tuple[float, float, float]] = []
-    world = {}
-    start = {}
+    records = []
     for kind in KINDS:
-        start[kind] = len(shapes)
         s, p = random_shapes(kind, n, rng), random_poses(n, rng)
-        world[kind] = pack(s, p)
+        records.append(pack(s, p))
         shapes += s
         poses += p
-    kinds = np.repeat(np.array(KINDS, dtype=np.int8), n)
-    return shapes, poses, world_rows(kinds, world, start)  # type: ignore[arg-type]
+    return shapes, poses, world_rows(*records)  # type: ignore[arg-type]
 
 
 def test_a_mixed_table_answers_as_the_public_queries_pair_by_pair() -> None:
@@ -109,11 +106,8 @@ def test_batch_queries_equal_the_table_pass() -> None:
 def test_lattice_scenes_include_exact_touching() -> None:
     # A circle of radius 1 at (2, 0) touches a 2x2 square at the origin; one at (2.5, 0)
     # does not; one at (1.5, 0) overlaps.
-    kinds = np.array([ShapeKind.CIRCLE] * 3 + [ShapeKind.RECT], dtype=np.int8)
     circles = pack([Circle(1.0)] * 3, [(2.0, 0.0), (2.5, 0.0), (1.5, 0.0)])
-    rect = pack([Rect(2.0, 2.0)], [(0.0, 0.0)])
-    rows = world_rows(kinds, {ShapeKind.CIRCLE: circles, ShapeKind.RECT: rect},
-                      {ShapeKind.CIRCLE: 0, ShapeKind.RECT: 3})
+    rows = world_rows(circles, pack([Rect(2.0, 2.0)], [(0.0, 0.0)]))
     hit = touching_rows(np.array([0, 1, 2]), np.array([3, 3, 3]), rows)
     assert hit.tolist() == [True, False, True]
 
@@ -128,8 +122,8 @@ def test_filter_and_pose_circles_change_no_answer(pair: tuple[ShapeKind, ShapeKi
     radii = np.array([pose_circles(s) for s in sa + sb])
     origins = np.array([p[:2] for p in pa + pb])
     boxes = np.hstack([origins - radii[:, 1:], origins + radii[:, 1:]])
-    circles = PoseCircles(origins[:, 0], origins[:, 1], radii[:, 0], radii[:, 1],
-                          coordinate_slack(boxes))
+    columns = np.ascontiguousarray(np.hstack([origins, radii]).T)
+    circles = PoseCircles(*columns, coordinate_slack(boxes))
     assert touching_rows(i, j, rows, circles=circles).tolist() == expected.tolist()
     rng = np.random.default_rng(5)
     layer = rng.integers(0, 4, 2 * n)
@@ -141,19 +135,15 @@ def test_filter_and_pose_circles_change_no_answer(pair: tuple[ShapeKind, ShapeKi
 
 
 def test_empty_input() -> None:
-    kinds = np.array([ShapeKind.POINT], dtype=np.int8)
-    rows = world_rows(kinds, {ShapeKind.POINT: PointArrays(np.zeros((1, 2)))}, {ShapeKind.POINT: 0})
+    rows = world_rows(PointArrays(np.zeros((1, 2))))
     none = np.empty(0, dtype=np.int64)
     assert touching_rows(none, none, rows).shape == (0,)
     assert contact_rows(none, none, rows)[1].shape == (0, 2)
 
 
 def test_a_hit_a_miss_and_a_touching_contact() -> None:
-    kinds = np.array([ShapeKind.CIRCLE] * 3 + [ShapeKind.RECT], dtype=np.int8)
     circles = pack([Circle(1.0)] * 3, [(1.5, 0.0), (2.5, 0.0), (2.0, 0.0)])
-    rect = pack([Rect(2.0, 2.0)], [(0.0, 0.0)])
-    rows = world_rows(kinds, {ShapeKind.CIRCLE: circles, ShapeKind.RECT: rect},
-                      {ShapeKind.CIRCLE: 0, ShapeKind.RECT: 3})
+    rows = world_rows(circles, pack([Rect(2.0, 2.0)], [(0.0, 0.0)]))
     hit, normal, depth, point = contact_rows(np.array([0, 1, 2]), np.array([3, 3, 3]), rows)
     assert hit.tolist() == [True, False, True]
     assert normal.tolist() == [[-1.0, 0.0], [0.0, 0.0], [-1.0, 0.0]]
