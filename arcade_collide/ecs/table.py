@@ -30,8 +30,6 @@ from arcade_collide.geometry.query.placement import empty_rows, place_table
 from arcade_collide.geometry.query.rows import PairFilter, PoseCircles, WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
 
-_CONVEX = (ShapeKind.RECT, ShapeKind.TRIANGLE, ShapeKind.POLYGON)
-
 TABLE_QUERY = (Position, Shape)
 """The component query the table's layout comes from (``esper.get_components``)."""
 
@@ -254,52 +252,25 @@ class _Layout(NamedTuple):
         rects = slice(bounds[ShapeKind.RECT], bounds[ShapeKind.TRIANGLE])
         size_x[rects] = [g.half_width for g in geoms[rects]]  # type: ignore[union-attr]
         size_y[rects] = [g.half_height for g in geoms[rects]]  # type: ignore[union-attr]
-        blocks: list[FloatArray] = []
-        counts: list[Int64Array] = []
-        for kind in _CONVEX:
-            rows = slice(bounds[kind], bounds[kind + 1])
-            block, count = _outlines(kind, geoms[rows], size_x[rows], size_y[rows])
-            if len(block):
-                inner[rows], outer[rows] = convex_pose_circles(block)
-            blocks.append(block)
-            counts.append(count)
-        width = max(block.shape[1] for block in blocks)
-        local = np.concatenate([_pad(block, width) for block in blocks])
+        # Convex outlines padded to one width with their last vertex.
+        convex = slice(bounds[ShapeKind.RECT], n)
+        outlines = [g.local_vertices() for g in geoms[convex]]  # type: ignore[union-attr]
+        width = max(map(len, outlines), default=4)
+        padded = [v + (v[-1],) * (width - len(v)) for v in outlines]
+        local = np.array(padded, dtype=np.float64).reshape(len(outlines), width, 2)
+        if outlines:
+            inner[convex], outer[convex] = convex_pose_circles(local)
+        polygons = outlines[bounds[ShapeKind.POLYGON] - bounds[ShapeKind.RECT] :]
         return _Layout(
             entities, PooledRows([position for _, (position, _) in live]), kinds,
             np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
-            inner, outer, size_x, size_y, local, np.concatenate(counts),
-            empty_rows(kinds, blocks[-1].shape[1]),
+            inner, outer, size_x, size_y, local,
+            np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
+            empty_rows(kinds, max(map(len, polygons), default=3)),
             np.empty((n, 4)), np.empty(n), np.empty(n),
         )  # fmt: skip
-
-
-_CORNERS = np.array([(-1.0, -1.0), (1.0, -1.0), (1.0, 1.0), (-1.0, 1.0)])
-"""A rectangle's corners per half size, in :meth:`Rect.local_vertices` order."""
-
-
-def _outlines(
-    kind: ShapeKind, geoms: list[Any], half_x: FloatArray, half_y: FloatArray
-) -> tuple[FloatArray, Int64Array]:
-    """Local vertices ``(M, K, 2)`` of ``M`` convex shapes of one kind (polygons padded
-    with their last vertex) and each one's vertex count."""
-    m = len(geoms)
-    if kind is ShapeKind.RECT:
-        half = np.stack([half_x, half_y], axis=1)
-        return half[:, None, :] * _CORNERS, np.full(m, 4, dtype=np.int64)
-    outlines = [g.local_vertices() for g in geoms]
-    k = max(map(len, outlines), default=3)
-    padded = [v + (v[-1],) * (k - len(v)) for v in outlines]
-    count = np.fromiter(map(len, outlines), dtype=np.int64, count=m)
-    return np.array(padded, dtype=np.float64).reshape(m, k, 2), count
-
-
-def _pad(block: FloatArray, width: int) -> FloatArray:
-    """``block`` ``(M, K, 2)`` widened to ``width`` vertices by repeating its last one."""
-    extra = np.repeat(block[:, -1:], width - block.shape[1], axis=1)
-    return np.concatenate([block, extra], axis=1)
 
 
 def table_for_current_world() -> ShapeTable:
