@@ -25,8 +25,8 @@ from arcade_collide.ecs.storage import PooledRows
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
 from arcade_collide.geometry.bounding_circles import circle_pose_circles, convex_pose_circles
-from arcade_collide.geometry.query.kernel_base import Int64Array
-from arcade_collide.geometry.query.placement import empty_rows, place_table
+from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
+from arcade_collide.geometry.query.placement import place_table
 from arcade_collide.geometry.query.rows import PairFilter, PoseCircles, WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -241,10 +241,7 @@ class _Layout(NamedTuple):
                 s._epochs += (epoch,)
         geoms = [s._geometry for s in shapes]
         kinds = np.fromiter((g.kind for g in geoms), dtype=np.int8, count=n)
-        size_x = np.zeros(n)
-        size_y = np.zeros(n)
-        inner = np.zeros(n)
-        outer = np.zeros(n)
+        size_x, size_y, inner, outer = np.zeros((4, n))
         bounds = np.searchsorted(kinds, np.arange(len(ShapeKind) + 1), side="left").tolist()
         circles = slice(bounds[ShapeKind.CIRCLE], bounds[ShapeKind.RECT])
         size_x[circles] = [g.radius for g in geoms[circles]]  # type: ignore[union-attr]

@@ -57,11 +57,12 @@ from arcade_collide.geometry.query.kernel_base import (
     Int64Array,
     WorldRows,
     chain,
+    empty_rows,
     end_of_chain,
     types,
     world_rows,
 )
-from arcade_collide.geometry.query.placement import empty_rows, place_row
+from arcade_collide.geometry.query.placement import place_row
 from arcade_collide.geometry.shapes import (
     SHAPE_TYPES,
     AnyShape,

@@ -24,18 +24,15 @@ from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import (
     BoolArray,
-    CircleArrays,
     FloatArray,
-    PointArrays,
     PolygonArrays,
-    RectArrays,
     ShapeArrays,
-    TriangleArrays,
 )
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.shapes import ShapeKind
 
 Int64Array = NDArray[np.int64]
+_KINDS = len(ShapeKind)
 
 _numba: Any = numba  # numba's annotations are partial: its type constructors are untyped
 types = _numba.types
@@ -81,43 +78,32 @@ def world_rows(*records: ShapeArrays) -> WorldRows:
     >>> rows.circle_radius.tolist(), rows.start.tolist(), rows.rect_vertices.shape
     ([2.0, 3.0], [0, 0, 0, 0, 0], (0, 4, 2))
     """
-    starts = np.zeros(len(ShapeKind), dtype=np.int64)
+    kinds = [RECORD_KINDS[type(record)] for record in records]
+    sizes = [len(record[0]) for record in records]
+    rows = empty_rows(np.repeat(np.array(kinds, dtype=np.int8), sizes), 0)
     blocks: dict[ShapeKind, list[ShapeArrays]] = {}
-    kinds: list[NDArray[np.int8]] = []
-    for record in records:
-        kind = RECORD_KINDS[type(record)]
-        if kind not in blocks:
-            starts[kind] = sum(map(len, kinds))
-            blocks[kind] = []
-        elif RECORD_KINDS[type(records[len(kinds) - 1])] != kind:
-            raise ValueError(f"the {kind.name.lower()} records must be consecutive")
-        blocks[kind].append(record)
-        kinds.append(np.full(len(record[0]), kind, dtype=np.int8))
-    joined = {kind: _joined(block) for kind, block in blocks.items()}
-    points = joined.get(ShapeKind.POINT)
-    circles = joined.get(ShapeKind.CIRCLE)
-    rects = joined.get(ShapeKind.RECT)
-    triangles = joined.get(ShapeKind.TRIANGLE)
-    polygons = joined.get(ShapeKind.POLYGON)
-    two, one = _NONE_2, _NONE_1
-    return WorldRows(
-        np.concatenate(kinds) if kinds else np.empty(0, dtype=np.int8),
-        starts,
-        _c(points.xy) if isinstance(points, PointArrays) else two,
-        _c(circles.center) if isinstance(circles, CircleArrays) else two,
-        _c(circles.radius) if isinstance(circles, CircleArrays) else one,
-        _c(rects.center) if isinstance(rects, RectArrays) else two,
-        _c(rects.axis) if isinstance(rects, RectArrays) else two,
-        _c(rects.half) if isinstance(rects, RectArrays) else two,
-        _c(rects.vertices) if isinstance(rects, RectArrays) else _NONE_4,
-        _c(triangles.vertices) if isinstance(triangles, TriangleArrays) else _NONE_3,
-        _c(polygons.vertices) if isinstance(polygons, PolygonArrays) else _NONE_3,
-        _c(polygons.nverts, np.int64) if isinstance(polygons, PolygonArrays) else _NO_ROWS,
-    )
+    for k, record in enumerate(records):
+        if kinds[k] not in blocks:
+            rows.start[kinds[k]] = sum(sizes[:k])
+        elif kinds[k - 1] != kinds[k]:
+            raise ValueError(f"the {kinds[k].name.lower()} records must be consecutive")
+        blocks.setdefault(kinds[k], []).append(record)
+    fields: dict[str, Any] = {}
+    for kind, block in blocks.items():
+        for name, field in zip(_FIELDS[kind], _joined(block), strict=True):
+            dtype = np.int64 if name == "polygon_nverts" else np.float64
+            fields[name] = np.ascontiguousarray(field, dtype=dtype)
+    return rows._replace(**fields)
 
 
-def _c(field: NDArray[Any], dtype: type = np.float64) -> NDArray[Any]:
-    return np.ascontiguousarray(field, dtype=dtype)
+_FIELDS = (
+    ("point_xy",),
+    ("circle_center", "circle_radius"),
+    ("rect_center", "rect_axis", "rect_half", "rect_vertices"),
+    ("triangle_vertices",),
+    ("polygon_vertices", "polygon_nverts"),
+)
+"""Per kind, the fields of :class:`WorldRows` that hold its batch record's fields."""
 
 
 def _joined(records: list[ShapeArrays]) -> ShapeArrays:
@@ -136,16 +122,45 @@ def _joined(records: list[ShapeArrays]) -> ShapeArrays:
     return type(first)(*(np.concatenate(fields) for fields in zip(*records, strict=True)))
 
 
-# The fields of kinds a table does not hold: shared, since no kernel writes to its rows.
-_NONE_1 = np.empty(0)
-_NONE_2 = np.empty((0, 2))
-_NONE_3 = np.empty((0, 3, 2))
-_NONE_4 = np.empty((0, 4, 2))
-_NO_ROWS = np.empty(0, dtype=np.int64)
-
-
-ROWS: Any = _numba.typeof(world_rows())
+_F1, _F2, _F3 = types.float64[::1], types.float64[:, ::1], types.float64[:, :, ::1]
+_I1 = types.int64[::1]
+ROWS: Any = types.NamedTuple(
+    (types.int8[::1], _I1, _F2, _F2, _F1, _F2, _F2, _F2, _F3, _F3, _F3, _I1), WorldRows
+)
 """The numba type of :class:`WorldRows`."""
+
+
+@kernel(ROWS(types.int8[::1], types.int64))
+def empty_rows(kinds: NDArray[np.int8], polygon_width: int) -> WorldRows:
+    """Unwritten :class:`WorldRows` for a table whose rows have ``kinds`` (in kind order),
+    polygons ``polygon_width`` vertices wide.
+
+    >>> rows = empty_rows(np.array([1, 1, 2], dtype=np.int8), 0)
+    >>> rows.start.tolist(), rows.circle_radius.shape, rows.rect_vertices.shape
+    ([0, 0, 2, 3, 3], (2,), (1, 4, 2))
+    """
+    n = np.zeros(_KINDS, dtype=np.int64)
+    for kind in kinds:
+        n[kind] += 1
+    start = np.zeros(_KINDS, dtype=np.int64)
+    for kind in range(1, _KINDS):
+        start[kind] = start[kind - 1] + n[kind - 1]
+    return WorldRows(
+        kinds,
+        start,
+        np.empty((n[0], 2)),
+        np.empty((n[1], 2)),
+        np.empty(n[1]),
+        np.empty((n[2], 2)),
+        np.empty((n[2], 2)),
+        np.empty((n[2], 2)),
+        np.empty((n[2], 4, 2)),
+        np.empty((n[3], 3, 2)),
+        np.empty((n[4], polygon_width, 2)),
+        np.empty(n[4], dtype=np.int64),
+    )
+
+
 INTERSECTS: Any = types.boolean(ROWS, types.int64, types.int64)
 """Signature of every boolean pair kernel."""
 CONTACT: Any = types.boolean(ROWS, types.int64, types.int64, types.float64[::1])

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import FloatArray, world_point
 from arcade_collide.geometry.bounding_circles import coordinate_slack
@@ -22,7 +21,6 @@ from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRow
 from arcade_collide.geometry.shapes import ShapeKind
 
 _POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
-_KINDS = len(ShapeKind)
 _LOCAL = types.float64[:, ::1]
 
 
@@ -207,35 +205,3 @@ def place_table(
             boxes[t, 2] += slack
             boxes[t, 3] += slack
     return -1, slack
-
-
-@kernel(ROWS(types.int8[::1], types.int64))
-def empty_rows(kinds: NDArray[np.int8], polygon_width: int) -> WorldRows:
-    """Unwritten :class:`WorldRows` for a table whose rows have ``kinds`` (in kind order),
-    polygons ``polygon_width`` vertices wide; :func:`place_table` or :func:`place_row`
-    fill them.
-
-    >>> rows = empty_rows(np.array([1, 1, 2], dtype=np.int8), 0)
-    >>> rows.start.tolist(), rows.circle_radius.shape, rows.rect_vertices.shape
-    ([0, 0, 2, 3, 3], (2,), (1, 4, 2))
-    """
-    n = np.zeros(_KINDS, dtype=np.int64)
-    for kind in kinds:
-        n[kind] += 1
-    start = np.zeros(_KINDS, dtype=np.int64)
-    for kind in range(1, _KINDS):
-        start[kind] = start[kind - 1] + n[kind - 1]
-    return WorldRows(
-        kinds,
-        start,
-        np.empty((n[_POINT], 2)),
-        np.empty((n[_CIRCLE], 2)),
-        np.empty(n[_CIRCLE]),
-        np.empty((n[_RECT], 2)),
-        np.empty((n[_RECT], 2)),
-        np.empty((n[_RECT], 2)),
-        np.empty((n[_RECT], 4, 2)),
-        np.empty((n[_TRIANGLE], 3, 2)),
-        np.empty((n[_POLYGON], polygon_width, 2)),
-        np.empty(n[_POLYGON], dtype=np.int64),
-    )

@@ -16,7 +16,8 @@ from arcade_collide.geometry.arrays import (
 )
 from arcade_collide.geometry.bounding_circles import COORDINATE_MARGIN
 from arcade_collide.geometry.pose import rotation
-from arcade_collide.geometry.query.placement import empty_rows, place_table, turn
+from arcade_collide.geometry.query.kernel_base import empty_rows
+from arcade_collide.geometry.query.placement import place_table, turn
 from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Polygon, Rect, Triangle
 
 
