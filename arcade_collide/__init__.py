@@ -9,6 +9,7 @@ from arcade_collide.ecs import (
     MovementSystem,
     Position,
     Shape,
+    Static,
     Subscription,
     Velocity,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "Rect",
     "Shape",
     "ShapeKind",
+    "Static",
     "Subscription",
     "Triangle",
     "Velocity",

@@ -16,7 +16,7 @@ stages of a tick and states the event rules. Nothing here imports arcade.
 """
 
 from arcade_collide.ecs.collision import CollisionSystem
-from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Velocity
+from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Static, Velocity
 from arcade_collide.ecs.events import (
     ON_COLLISION_ENDED,
     ON_COLLISION_STARTED,
@@ -38,6 +38,7 @@ __all__ = [
     "MovementSystem",
     "Position",
     "Shape",
+    "Static",
     "Subscription",
     "Velocity",
 ]

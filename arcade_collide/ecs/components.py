@@ -1,4 +1,4 @@
-"""The components: :class:`Position`, :class:`Velocity` and :class:`Shape`.
+"""The components: :class:`Position`, :class:`Velocity`, :class:`Shape` and :class:`Static`.
 
 ``Position`` and ``Velocity`` are handles on a row of their world's pools
 (:mod:`~arcade_collide.ecs.storage`); every assignment is validated. Edits of a
@@ -278,3 +278,24 @@ class Shape:
     def __reduce__(self) -> tuple[type[Shape], tuple[AnyShape, int, int, bool]]:
         # A copy belongs to no world's table yet.
         return (Shape, (self._geometry, self._layer, self._mask, self._sensor))
+
+
+class Static:
+    """Marks an entity as part of the level: a tile, a wall, a platform.
+
+    Two static shapes are never tested against each other, and no pair of two static
+    shapes is ever reported. A static entity may still be moved by hand (its
+    :class:`Position` edited); that is correct, only not free. Without this marker an
+    entity is not static, even without a :class:`Velocity`: the game may move it by
+    hand and it collides with everything.
+
+    >>> from arcade_collide.geometry.shapes import Rect
+    >>> tile = (Position(0, 0), Shape(Rect(32, 32)), Static())  # esper.create_entity(*tile)
+    >>> tile[2]
+    Static()
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "Static()"

@@ -19,7 +19,7 @@ import esper
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.components import Position, Shape
+from arcade_collide.ecs.components import Position, Shape, Static
 from arcade_collide.ecs.esper_internals import holders, pending_deletions
 from arcade_collide.ecs.storage import PooledRows
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
@@ -158,6 +158,9 @@ class ShapeTable:
         self.layer = layout.layer
         self.mask = layout.mask
         self.sensor = layout.sensor
+        self.static = layout.static
+        """``(N,)`` True where the entity has :class:`~arcade_collide.ecs.components.Static`."""
+        self.has_static = bool(layout.static.any())
         self.inner = layout.inner
         """``(N,)`` inner radius of each row's shape about its pose origin
         (:func:`~arcade_collide.geometry.bounding_circles.pose_circles`)."""
@@ -199,6 +202,7 @@ class _Layout(NamedTuple):
     layer: IntArray
     mask: IntArray
     sensor: BoolArray
+    static: BoolArray
     inner: FloatArray
     outer: FloatArray
     size_x: FloatArray
@@ -215,13 +219,13 @@ class _Layout(NamedTuple):
     @staticmethod
     def build(
         source: list[tuple[int, tuple[Position, Shape]]],
-        holders: Collection[int],
+        shaped: Collection[int],
         dead: Collection[int],
         epoch: ShapeEpoch,
     ) -> _Layout:
-        if len(holders) != len(source):
+        if len(shaped) != len(source):
             placed = {entity for entity, _ in source}
-            missing = sorted(e for e in holders if e not in placed and e not in dead)
+            missing = sorted(e for e in shaped if e not in placed and e not in dead)
             if missing:
                 raise ValueError(
                     f"entity {missing[0]} has a Shape but no Position: add a Position "
@@ -263,6 +267,7 @@ class _Layout(NamedTuple):
             np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
+            np.isin(entities, np.fromiter(holders(Static), dtype=np.int64)),
             inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
             empty_rows(kinds, max(map(len, polygons), default=3)),
