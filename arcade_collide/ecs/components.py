@@ -39,7 +39,7 @@ class _Pooled:
         self._pool = pool
         self._row = pool.allocate()
         pool.data[self._row] = checked
-        pool.version += 1
+        pool.touch(self._row)
 
     def __del__(self) -> None:
         row = getattr(self, "_row", None)
@@ -91,7 +91,7 @@ class _Column:
 
     def __set__(self, obj: _Pooled, value: float) -> None:
         obj._pool.data[obj._row, self.column] = check_number(value, self.label)
-        obj._pool.version += 1
+        obj._pool.touch(obj._row)
 
 
 class Position(_Pooled):

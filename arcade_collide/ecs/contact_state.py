@@ -95,8 +95,18 @@ def _keyed(
 ) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array]:
     """The fields of :func:`keyed_pairs`' result, in order."""
     m = len(i)
-    order = np.empty(m, dtype=np.int64)
-    _pair_order(i, j, rank, np.empty(len(rank) + 1, dtype=np.int64), order)
+    n = len(rank)
+    if 8 * m < n:
+        # Few pairs in a large table (moving shapes over a level): sort the pairs, not
+        # the table's ranks.
+        by_rank = np.empty(m, dtype=np.int64)
+        for p in range(m):
+            a, b = rank[i[p]], rank[j[p]]
+            by_rank[p] = min(a, b) * n + max(a, b)
+        order = np.argsort(by_rank)
+    else:
+        order = np.empty(m, dtype=np.int64)
+        _pair_order(i, j, rank, np.empty(n + 1, dtype=np.int64), order)
     keys = np.empty(m, dtype=np.int64)
     rows_i = np.empty(m, dtype=np.int64)
     rows_j = np.empty(m, dtype=np.int64)

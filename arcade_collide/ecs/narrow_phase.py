@@ -15,11 +15,7 @@ __all__ = ["WorldRows", "pair_contacts", "touching_pairs"]
 
 
 def touching_pairs(table: ShapeTable, i: IntArray, j: IntArray) -> tuple[IntArray, IntArray]:
-    """The candidate table-row pairs ``(i[k], j[k])`` whose shapes touch and may collide
-    (two static shapes never do)."""
-    if table.has_static:
-        moving = ~(table.static[i] & table.static[j])
-        i, j = i[moving], j[moving]
+    """The candidate table-row pairs ``(i[k], j[k])`` whose shapes touch and may collide."""
     rows, pair_filter, circles = table.kernel_view()
     hit = touching_rows(i, j, rows, pair_filter, circles)
     return i[hit], j[hit]

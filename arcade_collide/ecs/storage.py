@@ -19,6 +19,11 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
+_LOG_LIMIT = 4096
+"""Entries :attr:`RowPool.written` keeps before it stops listing rows (a world whose
+table never looks would otherwise grow it without bound)."""
+
+
 class RowPool:
     """A growable table of float rows with a free list.
 
@@ -53,8 +58,10 @@ class RowPool:
         self._push = heapq.heappush
         self._pop = heapq.heappop
         self.version = 0
-        """Bumped whenever a row is written through a component object; systems that
-        write :attr:`data` directly bump it too (see :meth:`touch`)."""
+        """Bumped whenever rows are written (see :meth:`touch`)."""
+        self.written: list[Any] | None = []
+        """The rows written since the world's shape table last looked (ints, slices or
+        row arrays), or None when some writes did not say which rows."""
 
     def allocate(self) -> int:
         """Reserve a row (zeroed) and return its index."""
@@ -72,9 +79,19 @@ class RowPool:
         """Give a row back for reuse."""
         self._push(self._free, row)
 
-    def touch(self) -> None:
-        """Record that rows were written (systems compare :attr:`version` to skip work)."""
+    def touch(self, rows: int | slice | IntArray | None = None) -> None:
+        """Record that ``rows`` were written (None: rows not said, maybe all).
+
+        Every writer calls it: component setters, systems writing :attr:`data` in bulk.
+        Systems compare :attr:`version` to skip work; the shape table reads
+        :attr:`written` to re-place only what moved.
+        """
         self.version += 1
+        log = self.written
+        if rows is None or log is None or len(log) >= _LOG_LIMIT:
+            self.written = None
+        else:
+            log.append(rows)
 
     @property
     def live(self) -> int:
@@ -134,7 +151,7 @@ class PooledRows:
         """Store ``values`` (one row per handle) and :meth:`RowPool.touch` the pools."""
         for pool, at, rows in self._groups:
             pool.data[rows] = values if at is None else values[at]
-            pool.touch()
+            pool.touch(rows)
 
     def stamp(self) -> tuple[object, ...]:
         """What :meth:`unchanged_since` compares: each pool's table and version."""

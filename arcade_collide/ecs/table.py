@@ -21,10 +21,14 @@ from numpy.typing import NDArray
 
 from arcade_collide.ecs.components import Position, Shape, Static
 from arcade_collide.ecs.esper_internals import holders, pending_deletions
-from arcade_collide.ecs.storage import PooledRows
+from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
-from arcade_collide.geometry.bounding_circles import circle_pose_circles, convex_pose_circles
+from arcade_collide.geometry.bounding_circles import (
+    circle_pose_circles,
+    convex_pose_circles,
+    coordinate_slack,
+)
 from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
 from arcade_collide.geometry.query.placement import place_table
 from arcade_collide.geometry.query.rows import PairFilter, PoseCircles, WorldRows
@@ -46,11 +50,14 @@ class ShapeTable:
         self._adopt(_Layout.build([], [], (), self._shape_epoch))
         self.slack = 0.0
         """:func:`~arcade_collide.geometry.bounding_circles.coordinate_slack` of the
-        shapes' exact boxes: the pad of :attr:`aabbs` and the pose circles' slack."""
+        farthest any shape has reached: the pad of :attr:`aabbs` and the pose circles'
+        slack. It only grows, so the boxes of shapes that did not move keep a valid pad."""
         self.revision = 0
         """Bumped by every refresh that changed anything."""
         self.layout = 0
         """Bumped whenever rows were reassigned (entities added, removed, regrouped)."""
+        self.static_revision = 0
+        """Bumped whenever the static rows' boxes were written."""
         self._source: object = None
         self._epoch = -1
         self._dead: frozenset[int] = frozenset()
@@ -113,25 +120,43 @@ class ShapeTable:
             else:
                 layout = self._build(key)
         self._prepared = None
-        poses = layout.positions.read()
-        bad, slack = place_table(
-            layout.rows, poses, layout.size_x, layout.size_y, layout.local,
-            layout.nlocal, layout.aabbs, layout.origin_x, layout.origin_y,
-        )  # fmt: skip
+        rebuilt = layout is not self._current
+        poses, pose_rows = layout.poses()
+        # Static rows are placed again only when one of them was written.
+        static_moved = rebuilt or layout.static_written()
+        which = layout.all_rows if static_moved else layout.dynamic_rows
+        bad, reach = self._place(layout, poses, pose_rows, which)
         if bad >= 0:
-            x, y, angle = poses[bad].tolist()
+            x, y, angle = poses[pose_rows[bad]].tolist()
             raise ValueError(
                 f"entity {int(layout.entities[bad])}: Position is not finite "
                 f"(x={x!r}, y={y!r}, angle={angle!r})"
             )
-        if layout is not self._current:
+        if coordinate_slack(reach) > self.slack:
+            # Shapes reach farther than before: every box gets the wider pad.
+            self.slack = coordinate_slack(reach)
+            static_moved = True
+            self._place(layout, poses, pose_rows, layout.all_rows)
+        if layout.pool is not None:
+            layout.pool.written = []
+        if rebuilt:
             self._adopt(layout)
             self.layout += 1
             self._source, self._epoch = key[0], key[2]
             self._dead = frozenset(key[3])
-        self.slack = slack
         self._stamp = self._positions.stamp()
         self.revision += 1
+        if static_moved:
+            self.static_revision += 1
+
+    def _place(
+        self, layout: _Layout, poses: FloatArray, pose_rows: Int64Array, which: Int64Array
+    ) -> tuple[int, float]:
+        return place_table(
+            layout.rows, poses, pose_rows, which, layout.size_x, layout.size_y,
+            layout.local, layout.nlocal, layout.aabbs, layout.origin_x, layout.origin_y,
+            self.slack,
+        )  # fmt: skip
 
     def _structure(self) -> tuple[_StructureKey, bool]:
         """What the layout depends on, and whether it differs from the current layout's."""
@@ -160,7 +185,11 @@ class ShapeTable:
         self.sensor = layout.sensor
         self.static = layout.static
         """``(N,)`` True where the entity has :class:`~arcade_collide.ecs.components.Static`."""
-        self.has_static = bool(layout.static.any())
+        self.static_rows = layout.static_rows
+        """The static rows, ascending."""
+        self.dynamic_rows = layout.dynamic_rows
+        """The other rows, ascending."""
+        self.has_static = bool(len(layout.static_rows))
         self.inner = layout.inner
         """``(N,)`` inner radius of each row's shape about its pose origin
         (:func:`~arcade_collide.geometry.bounding_circles.pose_circles`)."""
@@ -203,6 +232,15 @@ class _Layout(NamedTuple):
     mask: IntArray
     sensor: BoolArray
     static: BoolArray
+    static_rows: Int64Array
+    dynamic_rows: Int64Array
+    all_rows: Int64Array
+    pool: RowPool | None
+    """The one pool holding every row's Position (None: several pools, or none)."""
+    pool_rows: Int64Array
+    """Each table row's row in :attr:`pool`."""
+    static_in_pool: BoolArray
+    """Per row of :attr:`pool` (as it was when built), whether a static row reads it."""
     inner: FloatArray
     outer: FloatArray
     size_x: FloatArray
@@ -215,6 +253,29 @@ class _Layout(NamedTuple):
     aabbs: FloatArray
     origin_x: FloatArray
     origin_y: FloatArray
+
+    def poses(self) -> tuple[FloatArray, Int64Array]:
+        """The pose table and each row's row in it (the pool itself when there is one)."""
+        if self.pool is not None:
+            return self.pool.data, self.pool_rows
+        return self.positions.read(), self.all_rows
+
+    def static_written(self) -> bool:
+        """Whether a static row's Position may have been written since the pool's log
+        was last cleared."""
+        if not len(self.static_rows):
+            return False
+        if self.pool is None or self.pool.written is None:
+            return True
+        known = len(self.static_in_pool)
+        for rows in self.pool.written:
+            if isinstance(rows, np.ndarray):
+                rows = rows[rows < known]
+            elif isinstance(rows, int) and rows >= known:
+                continue
+            if self.static_in_pool[rows].any():
+                return True
+        return False
 
     @staticmethod
     def build(
@@ -262,13 +323,19 @@ class _Layout(NamedTuple):
         if outlines:
             inner[convex], outer[convex] = convex_pose_circles(local)
         polygons = outlines[bounds[ShapeKind.POLYGON] - bounds[ShapeKind.RECT] :]
+        positions = PooledRows([position for _, (position, _) in live])
+        static = np.isin(entities, np.fromiter(holders(Static), dtype=np.int64))
+        pool = positions.pools[0] if len(positions.pools) == 1 else None
+        pool_rows = np.fromiter((p._row for _, (p, _) in live), dtype=np.int64, count=n)
+        static_in_pool = np.zeros(len(pool.data) if pool is not None else 0, dtype=np.bool_)
+        static_in_pool[pool_rows[static]] = pool is not None
         return _Layout(
-            entities, PooledRows([position for _, (position, _) in live]), kinds,
+            entities, positions, kinds,
             np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
-            np.isin(entities, np.fromiter(holders(Static), dtype=np.int64)),
-            inner, outer, size_x, size_y, local,
+            static, np.flatnonzero(static), np.flatnonzero(~static), np.arange(n), pool,
+            pool_rows, static_in_pool, inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
             empty_rows(kinds, max(map(len, polygons), default=3)),
             np.empty((n, 4)), np.empty(n), np.empty(n),

@@ -94,23 +94,21 @@ def convex_pose_circles(vertices: FloatArray) -> tuple[FloatArray, FloatArray]:
     return inner, outer
 
 
-@kernel("float64(float64[:, ::1])")
-def coordinate_slack(aabbs: FloatArray) -> float:
-    """Absolute slack for :func:`pose_circle_verdict` from the world's bounding boxes:
-    :data:`COORDINATE_MARGIN` times the largest coordinate magnitude.
+def coordinate_slack(reach: float) -> float:
+    """Absolute slack for :func:`pose_circle_verdict` in a world whose coordinates reach
+    ``reach`` in magnitude: :data:`COORDINATE_MARGIN` times ``reach``, rounded up to a
+    power of two (so that it changes rarely as shapes move).
 
-    Args:
-        aabbs: ``(N, 4)`` boxes ``(min_x, min_y, max_x, max_y)`` of the shapes.
-
-    >>> coordinate_slack(np.array([[-3e6, 0.0, 1.0, 2e6]]))
-    3e-06
+    >>> coordinate_slack(3e6) == 2.0**-18  # 3e-06 rounded up
+    True
+    >>> coordinate_slack(0.0)
+    0.0
     """
-    low = 0.0
-    high = 0.0
-    for t in range(len(aabbs)):
-        low = min(low, aabbs[t, 0], aabbs[t, 1])
-        high = max(high, aabbs[t, 2], aabbs[t, 3])
-    return COORDINATE_MARGIN * max(-low, high)
+    raw = COORDINATE_MARGIN * reach
+    if not raw > 0.0:
+        return 0.0
+    mantissa, exponent = math.frexp(raw)
+    return math.ldexp(1.0, exponent if mantissa > 0.5 else exponent - 1)
 
 
 SURELY_APART = 0

@@ -61,8 +61,9 @@ def test_refreshes_world_space_shapes_and_boxes() -> None:
     np.testing.assert_allclose(table.rows.rect_center, [[1.0, 0.0]])
     np.testing.assert_allclose(table.rows.rect_axis, [[0.0, -1.0]], atol=1e-15)
     rows = {kind: k for k, kind in enumerate(table.kinds.tolist())}
-    # Boxes are padded by the coordinate slack (1e-12 of the largest coordinate, 13).
-    assert table.slack == pytest.approx(13e-12)
+    # Boxes are padded by the coordinate slack: 1e-12 of the largest coordinate, 13,
+    # rounded up to a power of two.
+    assert table.slack == 2.0**-36 and 2.0**-37 < 13e-12 <= 2.0**-36
     pad = np.array([-1.0, -1.0, 1.0, 1.0]) * table.slack
     np.testing.assert_allclose(
         table.aabbs[rows[ShapeKind.RECT]] - pad, [0.0, -2.0, 2.0, 2.0], atol=1e-15

@@ -112,3 +112,30 @@ def test_static_tiles_added_moved_and_deleted_match_brute_force(
     finally:
         esper.switch_world("default")
         esper.delete_world(world)
+
+
+def test_static_rows_written_in_bulk_or_padded_wider_stay_exact() -> None:
+    from arcade_collide.ecs.world_state import world_pools
+
+    system = _system()
+    tiles = [
+        esper.create_entity(Position(10 * k, 0), Shape(Rect(10, 10)), Static()) for k in range(5)
+    ]
+    mover = esper.create_entity(Position(0, 20), Velocity(0, 0), Shape(Circle(4)))
+    esper.process(1 / 60)
+    assert system.touching() == []
+    # A bulk write that does not say which rows: tile 2 lifted under the mover's reach.
+    pools = world_pools()
+    row = esper.component_for_entity(tiles[2], Position).pool_row
+    pools.positions.data[row, 0:2] = (0.0, 12.0)
+    pools.positions.touch()
+    esper.process(1 / 60)
+    assert system.touching() == [(tiles[2], mover)]
+    # A shape far away widens every box's pad; the level's pairs stay the same.
+    far = esper.create_entity(Position(3e9, 0), Shape(Circle(1)))
+    esper.process(1 / 60)
+    assert system.touching() == [(tiles[2], mover)]
+    esper.delete_entity(far)
+    esper.component_for_entity(mover, Position).x = 40.0
+    esper.process(1 / 60)
+    assert system.touching() == _expected([*tiles, mover])

@@ -15,7 +15,6 @@ import math
 import numpy as np
 
 from arcade_collide.geometry.arrays import FloatArray, world_point
-from arcade_collide.geometry.bounding_circles import coordinate_slack
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, types
 from arcade_collide.geometry.shapes import ShapeKind
@@ -120,16 +119,21 @@ def _outlines(rows: WorldRows) -> tuple[FloatArray, FloatArray, FloatArray]:
     return rows.rect_vertices, rows.triangle_vertices, rows.polygon_vertices
 
 
+_INDEX = types.int64[::1]
+
+
 @kernel(
     types.Tuple((types.int64, types.float64))(
-        ROWS, types.float64[:, ::1], types.float64[::1], types.float64[::1],
-        types.float64[:, :, ::1], types.int64[::1], types.float64[:, ::1],
-        types.float64[::1], types.float64[::1],
+        ROWS, types.float64[:, ::1], _INDEX, _INDEX, types.float64[::1], types.float64[::1],
+        types.float64[:, :, ::1], _INDEX, types.float64[:, ::1],
+        types.float64[::1], types.float64[::1], types.float64,
     )
 )  # fmt: skip
 def place_table(
     rows: WorldRows,
     poses: FloatArray,
+    pose_rows: Int64Array,
+    which: Int64Array,
     size_x: FloatArray,
     size_y: FloatArray,
     local: FloatArray,
@@ -137,71 +141,66 @@ def place_table(
     boxes: FloatArray,
     origin_x: FloatArray,
     origin_y: FloatArray,
+    pad: float,
 ) -> tuple[int, float]:
-    """Place every row of a shape table at its pose, in place.
+    """Place the rows ``which`` of a shape table at their poses, in place.
 
-    Table row ``t`` (kind ``rows.kinds[t]``) is placed at ``poses[t] = (x, y, angle)``
-    with sizes ``size_x[t]``, ``size_y[t]``; a convex row's local vertices are
-    ``local[c, :nlocal[c]]``, ``c`` counting from the table's first convex row (rows
-    are grouped by kind, convex kinds last). Each row's box goes into ``boxes[t]`` as
-    ``(min_x, min_y, max_x, max_y)``, its pose origin into ``origin_x``/``origin_y``.
+    Table row ``t`` (kind ``rows.kinds[t]``) is placed at
+    ``poses[pose_rows[t]] = (x, y, angle)`` with sizes ``size_x[t]``, ``size_y[t]``; a
+    convex row's local vertices are ``local[c, :nlocal[c]]``, ``c`` counting from the
+    table's first convex row (rows are grouped by kind, convex kinds last). Each row's
+    box goes into ``boxes[t]`` as ``(min_x, min_y, max_x, max_y)``, pushed out by
+    ``pad`` on each side, its pose origin into ``origin_x``/``origin_y``.
 
     Returns:
-        ``(bad, slack)``: ``bad`` is the first row whose pose is not finite (nothing
-        was written), else -1; then every box is pushed out on each side by ``slack``,
-        :func:`~arcade_collide.geometry.bounding_circles.coordinate_slack` of the
-        exact boxes.
+        ``(bad, reach)``: ``bad`` is the first of ``which`` whose pose is not finite
+        (nothing was written), else -1; ``reach`` is the largest coordinate magnitude
+        of the exact boxes placed (0 when none).
     """
-    n = len(poses)
-    for t in range(n):
+    for t in which:
+        p = pose_rows[t]
         if not (
-            math.isfinite(poses[t, 0]) and math.isfinite(poses[t, 1]) and math.isfinite(poses[t, 2])
+            math.isfinite(poses[p, 0]) and math.isfinite(poses[p, 1]) and math.isfinite(poses[p, 2])
         ):
             return t, 0.0
-    start = rows.start
-    # Points and circles in loops of their own, their arrays read once (an array taken
-    # from ``rows`` inside the loop would be reference-counted on every row).
-    xy = rows.point_xy
-    for r in range(len(xy)):
-        t = start[_POINT] + r
-        xy[r, 0] = origin_x[t] = boxes[t, 0] = boxes[t, 2] = poses[t, 0]
-        xy[r, 1] = origin_y[t] = boxes[t, 1] = boxes[t, 3] = poses[t, 1]
-    center = rows.circle_center
-    radius = rows.circle_radius
-    for r in range(len(radius)):
-        t = start[_CIRCLE] + r
-        x = center[r, 0] = origin_x[t] = poses[t, 0]
-        y = center[r, 1] = origin_y[t] = poses[t, 1]
-        reach = radius[r] = size_x[t]
-        boxes[t, 0] = x - reach
-        boxes[t, 1] = y - reach
-        boxes[t, 2] = x + reach
-        boxes[t, 3] = y + reach
-    first_convex = start[_RECT]
-    nverts = rows.polygon_nverts
-    center, axis, half = rows.rect_center, rows.rect_axis, rows.rect_half
+    # Every array is taken from ``rows`` once: inside the loop each would be
+    # reference-counted on every row.
+    kinds, start, xy = rows.kinds, rows.start, rows.point_xy
+    center, radius, nverts = rows.circle_center, rows.circle_radius, rows.polygon_nverts
+    rect_center, axis, half = rows.rect_center, rows.rect_axis, rows.rect_half
     outlines = _outlines(rows)
-    for block in range(3):
-        kind = _RECT + block
-        out = outlines[block]
-        for r in range(len(out)):
-            t = start[kind] + r
+    first_convex = start[_RECT]
+    reach = 0.0
+    for t in which:
+        p = pose_rows[t]
+        kind = kinds[t]
+        r = t - start[kind]
+        x = origin_x[t] = poses[p, 0]
+        y = origin_y[t] = poses[p, 1]
+        if kind == _POINT:
+            xy[r, 0] = boxes[t, 0] = boxes[t, 2] = x
+            xy[r, 1] = boxes[t, 1] = boxes[t, 3] = y
+        elif kind == _CIRCLE:
+            center[r, 0] = x
+            center[r, 1] = y
+            size = radius[r] = size_x[t]
+            boxes[t, 0] = x - size
+            boxes[t, 1] = y - size
+            boxes[t, 2] = x + size
+            boxes[t, 3] = y + size
+        else:
             c = t - first_convex
-            x = origin_x[t] = poses[t, 0]
-            y = origin_y[t] = poses[t, 1]
-            cos, sin = turn(poses[t, 2])
+            cos, sin = turn(poses[p, 2])
             if kind == _RECT:
-                _rect_frame(center, axis, half, r, x, y, cos, sin, size_x[t], size_y[t])
+                _rect_frame(rect_center, axis, half, r, x, y, cos, sin, size_x[t], size_y[t])
             elif kind == _POLYGON:
                 nverts[r] = nlocal[c]
             boxes[t, 0], boxes[t, 1], boxes[t, 2], boxes[t, 3] = _outline(
-                out, r, x, y, cos, sin, local, c, nlocal[c]
+                outlines[kind - _RECT], r, x, y, cos, sin, local, c, nlocal[c]
             )
-    slack = coordinate_slack(boxes)
-    if slack > 0.0:
-        for t in range(n):
-            boxes[t, 0] -= slack
-            boxes[t, 1] -= slack
-            boxes[t, 2] += slack
-            boxes[t, 3] += slack
-    return -1, slack
+        reach = max(reach, -boxes[t, 0], -boxes[t, 1], boxes[t, 2], boxes[t, 3])
+        boxes[t, 0] -= pad
+        boxes[t, 1] -= pad
+        boxes[t, 2] += pad
+        boxes[t, 3] += pad
+    return -1, reach

@@ -14,7 +14,6 @@ from arcade_collide.geometry.arrays import (
     TriangleArrays,
     pack,
 )
-from arcade_collide.geometry.bounding_circles import COORDINATE_MARGIN
 from arcade_collide.geometry.pose import rotation
 from arcade_collide.geometry.query.kernel_base import empty_rows
 from arcade_collide.geometry.query.placement import place_table, turn
@@ -73,8 +72,11 @@ def _placed(shapes: list[AnyShape], poses: np.ndarray) -> tuple[object, ...]:
     rows = empty_rows(kinds, 5)
     boxes = np.empty((len(shapes), 4))
     ox, oy = np.empty(len(shapes)), np.empty(len(shapes))
-    bad, slack = place_table(rows, poses, size_x, size_y, local, nlocal, boxes, ox, oy)
-    return rows, bad, slack, boxes, ox, oy
+    every = np.arange(len(shapes))
+    bad, reach = place_table(
+        rows, poses, every, every, size_x, size_y, local, nlocal, boxes, ox, oy, 0.0
+    )
+    return rows, bad, reach, boxes, ox, oy
 
 
 def test_a_placed_table_equals_pack_bit_for_bit() -> None:
@@ -82,7 +84,7 @@ def test_a_placed_table_equals_pack_bit_for_bit() -> None:
     shapes = _shapes(rng)
     poses = rng.uniform(-1e6, 1e6, (len(shapes), 3))
     poses[::3, 2] = rng.integers(-8, 9, len(poses[::3])) * 90.0  # exact quarter turns
-    rows, bad, slack, boxes, ox, oy = _placed(shapes, poses)
+    rows, bad, reach, boxes, ox, oy = _placed(shapes, poses)
     assert bad == -1
     assert np.array_equal(ox, poses[:, 0]) and np.array_equal(oy, poses[:, 1])
     by_kind: dict[type, list[int]] = {}
@@ -118,8 +120,8 @@ def test_a_placed_table_equals_pack_bit_for_bit() -> None:
             ),
         ]
     )
-    assert slack == COORDINATE_MARGIN * float(np.abs(exact).max())
-    assert np.array_equal(boxes, exact + np.array([-slack, -slack, slack, slack]))
+    assert reach == float(np.abs(exact).max())
+    assert np.array_equal(boxes, exact)
 
 
 def test_a_non_finite_pose_is_reported_and_nothing_is_written() -> None:
@@ -128,7 +130,7 @@ def test_a_non_finite_pose_is_reported_and_nothing_is_written() -> None:
     rows, _, _, boxes, _, _ = _placed(shapes, poses)
     before = [np.copy(field) for field in rows] + [boxes.copy()]
     poses[9, 2] = math.inf
-    _, bad, slack, _, _, _ = _placed(shapes, poses)
-    assert (bad, slack) == (9, 0.0)
+    _, bad, reach, _, _, _ = _placed(shapes, poses)
+    assert (bad, reach) == (9, 0.0)
     rows2, *_ = _placed(shapes, np.zeros((len(shapes), 3)))
     assert all(np.array_equal(a, b) for a, b in zip(before[:-1], rows2, strict=True))

@@ -123,7 +123,7 @@ def test_filter_and_pose_circles_change_no_answer(pair: tuple[ShapeKind, ShapeKi
     origins = np.array([p[:2] for p in pa + pb])
     boxes = np.hstack([origins - radii[:, 1:], origins + radii[:, 1:]])
     columns = np.ascontiguousarray(np.hstack([origins, radii]).T)
-    circles = PoseCircles(*columns, coordinate_slack(boxes))
+    circles = PoseCircles(*columns, coordinate_slack(float(np.abs(boxes).max())))
     assert touching_rows(i, j, rows, circles=circles).tolist() == expected.tolist()
     rng = np.random.default_rng(5)
     layer = rng.integers(0, 4, 2 * n)

@@ -1,0 +1,195 @@
+"""Broad phase against boxes that rarely move: a uniform grid built once, queried often.
+
+:class:`StaticGrid` bins ``S`` boxes (a level's tiles and walls) into square cells about
+as large as a typical box, in compressed rows: the boxes of each cell are one
+contiguous run of an index array. A query box visits the cells it overlaps and tests
+the boxes listed there; a pair found in several shared cells is reported once, in the
+cell holding the lower-left corner of the two boxes' overlap. Boxes spanning many
+cells are kept apart and tested against every query. Building costs ``O(S)``; a query
+costs what lies under the query box, whatever the size of the level (Ericson,
+*Real-Time Collision Detection*, 7.1; Box2D keeps its static bodies in a tree of their
+own for the same reason).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.compiled import kernel
+
+Int64Array = NDArray[np.int64]
+
+BIG_CELLS = 64
+"""Boxes overlapping more cells than this are tested against every query instead."""
+
+
+@kernel("int64(float64, int64)", inline=True)
+def _index(v: float, n: int) -> int:
+    """``floor(v)`` clamped to ``0 .. n - 1`` (NaN to 0)."""
+    f = math.floor(v)
+    if not f >= 0.0:
+        return 0
+    return n - 1 if f >= n - 1 else int(f)
+
+
+@kernel("UniTuple(int64, 4)(float64[::1], float64[::1], float64, int64, int64)", inline=True)
+def _cells(
+    box: FloatArray, grid: FloatArray, inv: float, nx: int, ny: int
+) -> tuple[int, int, int, int]:
+    """The first and last cell column and row a box overlaps, clamped to the grid."""
+    return (
+        _index((box[0] - grid[0]) * inv, nx),
+        _index((box[1] - grid[1]) * inv, ny),
+        _index((box[2] - grid[0]) * inv, nx),
+        _index((box[3] - grid[1]) * inv, ny),
+    )
+
+
+@kernel("boolean(float64[::1], float64[::1])", inline=True)
+def _overlap(a: FloatArray, b: FloatArray) -> bool:
+    """Whether two closed boxes overlap or touch."""
+    return bool(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3])
+
+
+@kernel(
+    "Tuple((int64[::1], int64[::1], int64[::1]))(float64[:, ::1], float64[::1], int64, int64)"
+)
+def _build(
+    boxes: FloatArray, grid: FloatArray, nx: int, ny: int
+) -> tuple[Int64Array, Int64Array, Int64Array]:
+    """``(starts, items, big)``: cell ``k``'s boxes are ``items[starts[k]:starts[k + 1]]``
+    (``k = row * nx + column``); ``big`` lists the boxes kept apart."""
+    inv = 1.0 / grid[2]
+    counts = np.zeros(nx * ny + 1, dtype=np.int64)
+    nbig = 0
+    for s in range(len(boxes)):
+        x0, y0, x1, y1 = _cells(boxes[s], grid, inv, nx, ny)
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > BIG_CELLS:
+            nbig += 1
+            continue
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                counts[y * nx + x + 1] += 1
+    for k in range(1, len(counts)):
+        counts[k] += counts[k - 1]
+    items = np.empty(counts[-1], dtype=np.int64)
+    big = np.empty(nbig, dtype=np.int64)
+    fill = counts[:-1].copy()
+    nbig = 0
+    for s in range(len(boxes)):
+        x0, y0, x1, y1 = _cells(boxes[s], grid, inv, nx, ny)
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > BIG_CELLS:
+            big[nbig] = s
+            nbig += 1
+            continue
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                items[fill[y * nx + x]] = s
+                fill[y * nx + x] += 1
+    return counts, items, big
+
+
+@kernel(
+    "int64(float64[:, ::1], float64[:, ::1], float64[::1], int64, int64, int64[::1],"
+    " int64[::1], int64[::1], int64[::1], int64[::1])"
+)
+def _query(
+    queries: FloatArray,
+    boxes: FloatArray,
+    grid: FloatArray,
+    nx: int,
+    ny: int,
+    starts: Int64Array,
+    items: Int64Array,
+    big: Int64Array,
+    out_q: Int64Array,
+    out_s: Int64Array,
+) -> int:
+    """Write the overlapping (query, box) pairs into ``out_q``/``out_s`` while they have
+    room; return how many there are."""
+    inv = 1.0 / grid[2]
+    extent = np.array([grid[0], grid[1], grid[3], grid[4]])
+    m = 0
+    room = len(out_q)
+    for q in range(len(queries)):
+        box = queries[q]
+        if _overlap(box, extent):
+            x0, y0, x1, y1 = _cells(box, grid, inv, nx, ny)
+            for y in range(y0, y1 + 1):
+                for x in range(x0, x1 + 1):
+                    cell = y * nx + x
+                    for k in range(starts[cell], starts[cell + 1]):
+                        s = items[k]
+                        if not _overlap(box, boxes[s]):
+                            continue
+                        # Report the pair only in the cell of its overlap's lower-left corner.
+                        sx, sy, _, _ = _cells(boxes[s], grid, inv, nx, ny)
+                        if max(sx, x0) != x or max(sy, y0) != y:
+                            continue
+                        if m < room:
+                            out_q[m] = q
+                            out_s[m] = s
+                        m += 1
+        for s in big:
+            if _overlap(box, boxes[s]):
+                if m < room:
+                    out_q[m] = q
+                    out_s[m] = s
+                m += 1
+    return m
+
+
+class StaticGrid:
+    """Fixed boxes binned for repeated overlap queries (see the module docstring).
+
+    Args:
+        boxes: ``(S, 4)`` C-contiguous float64 rows ``(min_x, min_y, max_x, max_y)``,
+            finite, ``min <= max``. They are copied.
+
+    >>> grid = StaticGrid(np.array([[0, 0, 2, 2], [2, 0, 4, 2], [9, 9, 10, 10.0]]))
+    >>> q, s = grid.pairs(np.array([[1.5, 1, 3, 1.5], [5, 5, 6, 6], [4, 2, 5, 3.0]]))
+    >>> list(zip(q.tolist(), s.tolist()))  # a hit on two boxes, a miss, a corner touch
+    [(0, 0), (0, 1), (2, 1)]
+    """
+
+    def __init__(self, boxes: FloatArray) -> None:
+        self.boxes = np.array(boxes, dtype=np.float64, order="C").reshape(-1, 4)
+        n = len(self.boxes)
+        if n:
+            low = self.boxes[:, :2].min(axis=0)
+            high = self.boxes[:, 2:].max(axis=0)
+            sizes = self.boxes[:, 2:] - self.boxes[:, :2]
+            cell = float(np.median(sizes.max(axis=1)))
+        else:
+            low = high = np.zeros(2)
+            cell = 1.0
+        with np.errstate(over="ignore"):
+            span = float(max(high[0] - low[0], high[1] - low[1]))
+        # About one box per cell, and at most about 4 cells per box however sparse the
+        # level: at most about sqrt(4 S) cells along each side.
+        cell = max(cell, span / math.sqrt(4.0 * n + 1.0))
+        if not (cell > 0.0 and math.isfinite(span)):
+            cell = math.inf if span > 0.0 else 1.0  # one cell
+        self._nx = 1 if math.isinf(cell) else int((high[0] - low[0]) / cell) + 1
+        self._ny = 1 if math.isinf(cell) else int((high[1] - low[1]) / cell) + 1
+        self._grid = np.array([low[0], low[1], cell, high[0], high[1]])
+        self._starts, self._items, self._big = _build(self.boxes, self._grid, self._nx, self._ny)
+        self._room = 64
+
+    def pairs(self, queries: FloatArray) -> tuple[Int64Array, Int64Array]:
+        """Index pairs ``(q, s)``: query box ``queries[q]`` overlaps or touches box ``s``."""
+        queries = np.ascontiguousarray(queries, dtype=np.float64).reshape(-1, 4)
+        while True:
+            out_q = np.empty(self._room, dtype=np.int64)
+            out_s = np.empty(self._room, dtype=np.int64)
+            m = _query(
+                queries, self.boxes, self._grid, self._nx, self._ny,
+                self._starts, self._items, self._big, out_q, out_s,
+            )  # fmt: skip
+            if m <= self._room:
+                return out_q[:m], out_s[:m]
+            self._room = 2 * m
