@@ -1,15 +1,17 @@
 """Stage 2, broad phase: reads the shape table's boxes, writes candidate pairs of table rows.
 
 A candidate pair is two rows whose bounding boxes overlap or touch (each pair once,
-``i < j``), never two static rows. The boxes are padded by the table's coordinate
-slack, so every pair the exact tests could find touching is offered.
+``i < j``). The boxes are padded by the table's coordinate slack, so every pair the
+exact tests could find touching is offered.
 
-The moving (non-static) rows are paired with each other by the compiled row sweep
+Only rows that moved are paired: those the table placed since the last tick. They are
+swept against each other by the compiled row sweep
 (:class:`~arcade_collide.geometry.broad_phase.SweepBroadPhase`, which keeps its rows and
-sort order from tick to tick), and with the static rows through a
-:class:`~arcade_collide.geometry.static_grid.StaticGrid` of the static boxes, built
-again only when the table says they were written. So a level's tiles cost nothing per
-tick beyond what the moving shapes touch.
+sort order from tick to tick) and queried against a
+:class:`~arcade_collide.geometry.static_grid.StaticGrid` of the still rows (static
+shapes, and shapes that did not move), built again only when the still rows change.
+Two still rows are never paired here: two static shapes never collide, and the pairs
+of other still shapes carry over from the last tick (:attr:`BroadPhase.moved`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from arcade_collide.ecs.table import ShapeTable
-from arcade_collide.geometry.arrays import IntArray
+from arcade_collide.geometry.arrays import BoolArray, IntArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.static_grid import StaticGrid
 
@@ -27,20 +29,46 @@ class BroadPhase:
 
     def __init__(self) -> None:
         self._sweep = SweepBroadPhase()
-        self._grid: tuple[tuple[int, int], StaticGrid] | None = None
+        self._grid: tuple[tuple[object, ...], StaticGrid, IntArray] | None = None
+        self._seen = (-1, -1)
+        self.moved: BoolArray | None = None
+        """Per table row, whether it moved since the previous call (None: take every
+        row as moved; then no pair carries over)."""
 
     def candidates(self, table: ShapeTable) -> tuple[IntArray, IntArray]:
-        """Row pairs ``(i[k], j[k])``, ``i < j``, whose boxes in ``table`` overlap, except
-        pairs of two static rows."""
-        if not table.has_static:
-            return self._sweep.pairs(table.aabbs)
-        key = (table.layout, table.static_revision)
+        """Row pairs ``(i[k], j[k])``, ``i < j``, whose boxes in ``table`` overlap, at
+        least one of which moved, and not both static."""
+        moved_rows = None
+        if self._seen[0] == table.layout:
+            moved_rows = table.moved_since(self._seen[1])
+        self._seen = (table.layout, table.revision)
+        if moved_rows is None:
+            self.moved = None
+            moving = table.dynamic_rows
+            if not table.has_static:
+                return self._sweep.pairs(table.aabbs)
+        else:
+            self.moved = np.zeros(len(table.entities), dtype=np.bool_)
+            self.moved[moved_rows] = True
+            moving = moved_rows
+        key = (table.layout, table.static_revision, moving.tobytes())
         if self._grid is None or self._grid[0] != key:
-            self._grid = (key, StaticGrid(table.aabbs[table.static_rows]))
-        moving = table.dynamic_rows
+            still = np.setdiff1d(np.arange(len(table.entities)), moving, assume_unique=True)
+            self._grid = (key, StaticGrid(table.aabbs[still]), still)
+        _, grid, still = self._grid
         boxes = table.aabbs[moving]
         i, j = self._sweep.pairs(boxes)
-        q, s = self._grid[1].pairs(boxes)
+        q, s = grid.pairs(boxes)
         a = np.concatenate([moving[i], moving[q]])
-        b = np.concatenate([moving[j], table.static_rows[s]])
+        b = np.concatenate([moving[j], still[s]])
+        if table.has_static:  # a static shape moved by hand meets no other static one
+            keep = ~(table.static[a] & table.static[b])
+            a, b = a[keep], b[keep]
         return np.minimum(a, b), np.maximum(a, b)
+
+    def carried(self, rows_i: IntArray, rows_j: IntArray) -> BoolArray:
+        """Which of last tick's touching pairs ``(rows_i[k], rows_j[k])`` still touch
+        without a test: neither row moved (all False after a change of layout)."""
+        if self.moved is None:
+            return np.zeros(len(rows_i), dtype=np.bool_)
+        return ~(self.moved[rows_i] | self.moved[rows_j])

@@ -240,6 +240,10 @@ class CollisionSystem(esper.Processor):
         i, j = self._broad.candidates(table)
         i, j = touching_pairs(table, i, j)
         old = self._state
+        kept = self._broad.carried(old.rows_i, old.rows_j)
+        if kept.any():
+            i = np.concatenate([i, old.rows_i[kept]])
+            j = np.concatenate([j, old.rows_j[kept]])
         keyed = keyed_pairs(
             i, j, table.entities, table.entity_rank(), table.sensor, old.keys
         )

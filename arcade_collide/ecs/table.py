@@ -11,6 +11,7 @@ when the world's structure or a shape changed.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Collection
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -64,6 +65,8 @@ class ShapeTable:
         self._stamp: tuple[object, ...] = ("never refreshed",)
         self._prepared: tuple[_StructureKey, _Layout] | None = None
         self._rank: tuple[int, IntArray] | None = None
+        self._placed: deque[tuple[int, Int64Array | None]] = deque(maxlen=8)
+        """The rows each of the last refreshes placed (None: every row)."""
 
     def entity_rank(self) -> IntArray:
         """``(N,)`` rank of each row's entity id among the table's (0 = lowest id), so
@@ -122,9 +125,11 @@ class ShapeTable:
         self._prepared = None
         rebuilt = layout is not self._current
         poses, pose_rows = layout.poses()
-        # Static rows are placed again only when one of them was written.
-        static_moved = rebuilt or layout.static_written()
-        which = layout.all_rows if static_moved else layout.dynamic_rows
+        # Only the rows whose Position was written are placed again (all after a
+        # structural change, or when the writes did not say which rows).
+        written = None if rebuilt else layout.written_rows()
+        static_moved = written is None or bool(layout.static[written].any())
+        which = layout.all_rows if written is None else written
         bad, reach = self._place(layout, poses, pose_rows, which)
         if bad >= 0:
             x, y, angle = poses[pose_rows[bad]].tolist()
@@ -136,7 +141,8 @@ class ShapeTable:
             # Shapes reach farther than before: every box gets the wider pad.
             self.slack = coordinate_slack(reach)
             static_moved = True
-            self._place(layout, poses, pose_rows, layout.all_rows)
+            which = layout.all_rows
+            self._place(layout, poses, pose_rows, which)
         if layout.pool is not None:
             layout.pool.written = []
         if rebuilt:
@@ -146,8 +152,19 @@ class ShapeTable:
             self._dead = frozenset(key[3])
         self._stamp = self._positions.stamp()
         self.revision += 1
+        self._placed.append((self.revision, None if which is layout.all_rows else which))
         if static_moved:
             self.static_revision += 1
+
+    def moved_since(self, revision: int) -> Int64Array | None:
+        """The rows placed (written) after :attr:`revision` ``revision`` of this layout,
+        ascending; None when that is not known (take every row as moved)."""
+        if revision == self.revision:
+            return np.empty(0, dtype=np.int64)
+        placed = [rows for at, rows in self._placed if at > revision]
+        if len(placed) != self.revision - revision or any(rows is None for rows in placed):
+            return None
+        return np.unique(np.concatenate(placed))  # type: ignore[arg-type]
 
     def _place(
         self, layout: _Layout, poses: FloatArray, pose_rows: Int64Array, which: Int64Array
@@ -239,8 +256,8 @@ class _Layout(NamedTuple):
     """The one pool holding every row's Position (None: several pools, or none)."""
     pool_rows: Int64Array
     """Each table row's row in :attr:`pool`."""
-    static_in_pool: BoolArray
-    """Per row of :attr:`pool` (as it was when built), whether a static row reads it."""
+    row_in_pool: Int64Array
+    """Per row of :attr:`pool` (as it was when built), the table row reading it, or -1."""
     inner: FloatArray
     outer: FloatArray
     size_x: FloatArray
@@ -260,22 +277,23 @@ class _Layout(NamedTuple):
             return self.pool.data, self.pool_rows
         return self.positions.read(), self.all_rows
 
-    def static_written(self) -> bool:
-        """Whether a static row's Position may have been written since the pool's log
-        was last cleared."""
-        if not len(self.static_rows):
-            return False
+    def written_rows(self) -> Int64Array | None:
+        """The table rows whose Position was written since the pool's log was last
+        cleared, ascending; None when the writes did not say which rows."""
         if self.pool is None or self.pool.written is None:
-            return True
-        known = len(self.static_in_pool)
+            return None
+        known = len(self.row_in_pool)
+        found = []
         for rows in self.pool.written:
             if isinstance(rows, np.ndarray):
                 rows = rows[rows < known]
             elif isinstance(rows, int) and rows >= known:
                 continue
-            if self.static_in_pool[rows].any():
-                return True
-        return False
+            found.append(np.atleast_1d(self.row_in_pool[rows]))
+        if not found:
+            return np.empty(0, dtype=np.int64)
+        table_rows = np.unique(np.concatenate(found))
+        return table_rows[table_rows >= 0]
 
     @staticmethod
     def build(
@@ -327,15 +345,18 @@ class _Layout(NamedTuple):
         static = np.isin(entities, np.fromiter(holders(Static), dtype=np.int64))
         pool = positions.pools[0] if len(positions.pools) == 1 else None
         pool_rows = np.fromiter((p._row for _, (p, _) in live), dtype=np.int64, count=n)
-        static_in_pool = np.zeros(len(pool.data) if pool is not None else 0, dtype=np.bool_)
-        static_in_pool[pool_rows[static]] = pool is not None
+        if len(np.unique(pool_rows)) < n:
+            pool = None  # a Position shared by several entities: no row log
+        row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
+        if pool is not None:
+            row_in_pool[pool_rows] = np.arange(n)
         return _Layout(
             entities, positions, kinds,
             np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
             static, np.flatnonzero(static), np.flatnonzero(~static), np.arange(n), pool,
-            pool_rows, static_in_pool, inner, outer, size_x, size_y, local,
+            pool_rows, row_in_pool, inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
             empty_rows(kinds, max(map(len, polygons), default=3)),
             np.empty((n, 4)), np.empty(n), np.empty(n),
