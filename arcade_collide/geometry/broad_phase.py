@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from arcade_collide.geometry.arrays import FloatArray, IntArray
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.row_sweep import sweep_pairs
 from arcade_collide.geometry.work_arrays import WorkArrays
 
@@ -84,9 +85,9 @@ class SweepBroadPhase:
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
         boxes = np.ascontiguousarray(aabbs, dtype=np.float64)
-        if len(boxes) < 2:
+        if len(boxes) <= FEW_BOXES:
             self._order = None
-            return np.empty(0, dtype=np.intp), np.empty(0, dtype=np.intp)
+            return _all_pairs(boxes)
         self._calls += 1
         most = limit = 2 * _allowance(len(boxes))
         # Pick the rows again every so often (the scene may spread or shrink) and when
@@ -107,6 +108,32 @@ class SweepBroadPhase:
         if big > most:
             self._rows = None
         return i, j
+
+
+@kernel("boolean(float64[::1], float64[::1])", inline=True)
+def boxes_overlap(a: FloatArray, b: FloatArray) -> bool:
+    """Whether two closed boxes ``(min_x, min_y, max_x, max_y)`` overlap or touch."""
+    return bool(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3])
+
+
+FEW_BOXES = 32
+"""Up to this many boxes, every pair is tested: quicker than setting up a sweep."""
+
+
+@kernel("UniTuple(int64[::1], 2)(float64[:, ::1])")
+def _all_pairs(boxes: FloatArray) -> tuple[IntArray, IntArray]:
+    """Every overlapping pair ``i < j`` of a few boxes, by testing them all."""
+    n = len(boxes)
+    i = np.empty(n * (n - 1) // 2, dtype=np.int64)
+    j = np.empty_like(i)
+    m = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            if boxes_overlap(boxes[a], boxes[b]):
+                i[m] = a
+                j[m] = b
+                m += 1
+    return i[:m], j[:m]
 
 
 def _typical_size(boxes: FloatArray, allow: int) -> tuple[float, float]:

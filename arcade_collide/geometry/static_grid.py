@@ -19,6 +19,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.broad_phase import boxes_overlap
 from arcade_collide.geometry.compiled import kernel
 
 Int64Array = NDArray[np.int64]
@@ -47,12 +48,6 @@ def _cells(
         _index((box[2] - grid[0]) * inv, nx),
         _index((box[3] - grid[1]) * inv, ny),
     )
-
-
-@kernel("boolean(float64[::1], float64[::1])", inline=True)
-def _overlap(a: FloatArray, b: FloatArray) -> bool:
-    """Whether two closed boxes overlap or touch."""
-    return bool(a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3])
 
 
 @kernel(
@@ -117,14 +112,14 @@ def _query(
     room = len(out_q)
     for q in range(len(queries)):
         box = queries[q]
-        if _overlap(box, extent):
+        if boxes_overlap(box, extent):
             x0, y0, x1, y1 = _cells(box, grid, inv, nx, ny)
             for y in range(y0, y1 + 1):
                 for x in range(x0, x1 + 1):
                     cell = y * nx + x
                     for k in range(starts[cell], starts[cell + 1]):
                         s = items[k]
-                        if not _overlap(box, boxes[s]):
+                        if not boxes_overlap(box, boxes[s]):
                             continue
                         # Report the pair only in the cell of its overlap's lower-left corner.
                         sx, sy, _, _ = _cells(boxes[s], grid, inv, nx, ny)
@@ -135,7 +130,7 @@ def _query(
                             out_s[m] = s
                         m += 1
         for s in big:
-            if _overlap(box, boxes[s]):
+            if boxes_overlap(box, boxes[s]):
                 if m < room:
                     out_q[m] = q
                     out_s[m] = s
