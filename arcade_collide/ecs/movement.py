@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import esper
 import numpy as np
 
 from arcade_collide.ecs.components import Position, Velocity
-from arcade_collide.ecs.storage import PooledRows
+from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.table import table_for_current_world
-from arcade_collide.geometry.arrays import IntArray
+from arcade_collide.geometry.arrays import FloatArray, IntArray
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.pose import check_number
 
 
@@ -36,6 +38,9 @@ class MovementSystem(esper.Processor):
         """Per moving entity, its Position in :attr:`_positions`, when some Position
         object belongs to several moving entities (else None: one each, in order)."""
         self._entities: IntArray = np.empty(0, dtype=np.int64)
+        self._direct: tuple[RowPool, IntArray, RowPool, IntArray] | None = None
+        """The pools and rows to integrate in one compiled call, when every moving
+        entity has its own Position and all rows are in one pool each (else None)."""
 
     def process(self, dt: float, *args: Any, **kwargs: Any) -> None:
         """Advance by ``dt`` seconds.
@@ -44,7 +49,7 @@ class MovementSystem(esper.Processor):
             TypeError: ``dt`` is not a number.
             ValueError: ``dt`` is not finite, or the step overflows a position.
         """
-        step = check_number(dt, "dt")
+        step = dt if type(dt) is float and dt - dt == 0.0 else check_number(dt, "dt")
         table = table_for_current_world()
         # Structural errors (a Shape without a Position) raise before anything moves.
         table.prepare()
@@ -53,26 +58,46 @@ class MovementSystem(esper.Processor):
             self._index(source)
             self._source = source
         if len(self._entities):
-            which = self._which
-            # Overflow is reported below as a ValueError naming the entity, not as a warning.
-            with np.errstate(over="ignore", invalid="ignore"):
-                shift = self._velocities.read() * step
-                if which is not None:
-                    # One Position object on several entities moves by each of their
-                    # velocities, as a loop over the entities would move it.
-                    total = np.zeros((self._positions.size, 3))
-                    np.add.at(total, which, shift)
-                    shift = total
-                moved = self._positions.read() + shift
-            if not np.isfinite(moved).all():
-                bad = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
-                row = bad if which is None else int(np.flatnonzero(which == bad)[0])
-                raise ValueError(
-                    f"entity {int(self._entities[row])}: Position would not be finite "
-                    f"({moved[bad].tolist()}) after moving by dt={step!r}"
-                )
-            self._positions.write(moved)
+            direct = self._direct
+            if direct is not None:
+                positions, pos_rows, velocities, vel_rows = direct
+                bad = _integrate(positions.data, pos_rows, velocities.data, vel_rows, step)
+                if bad >= 0:
+                    pose = positions.data[pos_rows[bad]].tolist()
+                    speed = velocities.data[vel_rows[bad]].tolist()
+                    moved = [a + b * step for a, b in zip(pose, speed, strict=True)]
+                    self._overflow(bad, moved, step)
+                positions.touch(pos_rows)
+            else:
+                self._integrate(step)
         table.refresh()
+
+    def _integrate(self, step: float) -> None:
+        """The general case: Positions shared by several entities, or rows in several
+        pools (components made while other worlds were current)."""
+        which = self._which
+        # Overflow is reported below as a ValueError naming the entity, not as a warning.
+        with np.errstate(over="ignore", invalid="ignore"):
+            shift = self._velocities.read() * step
+            if which is not None:
+                # One Position object on several entities moves by each of their
+                # velocities, as a loop over the entities would move it.
+                total = np.zeros((self._positions.size, 3))
+                np.add.at(total, which, shift)
+                shift = total
+            moved = self._positions.read() + shift
+        if not np.isfinite(moved).all():
+            bad = int(np.flatnonzero(~np.isfinite(moved).all(axis=1))[0])
+            row = bad if which is None else int(np.flatnonzero(which == bad)[0])
+            self._overflow(row, moved[bad].tolist(), step)
+        self._positions.write(moved)
+
+    def _overflow(self, row: int, moved: list[float], step: float) -> None:
+        """Raise for moving entity ``row``, whose Position would become ``moved``."""
+        raise ValueError(
+            f"entity {int(self._entities[row])}: Position would not be finite "
+            f"({moved}) after moving by dt={step!r}"
+        )
 
     def _index(self, source: list[tuple[int, tuple[Position, Velocity]]]) -> None:
         # Only when the world's structure changed: esper hands back the same cached
@@ -90,3 +115,35 @@ class MovementSystem(esper.Processor):
             which.append(k)
         self._positions = PooledRows(positions)
         self._which = None if len(positions) == len(items) else np.array(which, dtype=np.intp)
+        self._direct = None
+        pos_pools, vel_pools = self._positions.pools, self._velocities.pools
+        if self._which is None and len(pos_pools) == 1 and len(vel_pools) == 1:
+            self._direct = (
+                pos_pools[0],
+                np.array([p._row for p in positions], dtype=np.int64),
+                vel_pools[0],
+                np.array([c[1]._row for _, c in items], dtype=np.int64),
+            )
+
+
+@kernel("int64(float64[:, ::1], int64[::1], float64[:, ::1], int64[::1], float64)")
+def _integrate(
+    positions: FloatArray,
+    pos_rows: IntArray,
+    velocities: FloatArray,
+    vel_rows: IntArray,
+    step: float,
+) -> int:
+    """``positions[pos_rows[k]] += velocities[vel_rows[k]] * step`` for every ``k``, unless
+    a result would not be finite: then nothing is written and that ``k`` is returned
+    (else -1)."""
+    for k in range(len(pos_rows)):
+        p, v = pos_rows[k], vel_rows[k]
+        for c in range(3):
+            if not math.isfinite(positions[p, c] + velocities[v, c] * step):
+                return k
+    for k in range(len(pos_rows)):
+        p, v = pos_rows[k], vel_rows[k]
+        for c in range(3):
+            positions[p, c] += velocities[v, c] * step
+    return -1

@@ -159,6 +159,9 @@ class PooledRows:
 
     def unchanged_since(self, stamp: tuple[object, ...]) -> bool:
         """True when no pool was written (or grew) since ``stamp`` was taken."""
+        if len(self.pools) == 1 and len(stamp) == 2:
+            pool = self.pools[0]
+            return stamp[0] is pool.data and stamp[1] == pool.version
         return len(stamp) == 2 * len(self.pools) and all(
             data is pool.data and version == pool.version
             for pool, data, version in zip(self.pools, stamp[::2], stamp[1::2], strict=True)

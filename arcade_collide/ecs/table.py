@@ -26,6 +26,7 @@ from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
 from arcade_collide.geometry.bounding_circles import (
+    COORDINATE_MARGIN,
     circle_pose_circles,
     convex_pose_circles,
     coordinate_slack,
@@ -137,7 +138,7 @@ class ShapeTable:
                 f"entity {int(layout.entities[bad])}: Position is not finite "
                 f"(x={x!r}, y={y!r}, angle={angle!r})"
             )
-        if coordinate_slack(reach) > self.slack:
+        if COORDINATE_MARGIN * reach > self.slack:
             # Shapes reach farther than before: every box gets the wider pad.
             self.slack = coordinate_slack(reach)
             static_moved = True
@@ -162,6 +163,8 @@ class ShapeTable:
         moved)."""
         if revision == self.revision:
             return np.empty(0, dtype=np.int64)
+        if self._placed[-1][1] is None:  # the last refresh placed every row
+            return None
         placed = [rows for at, rows in self._placed if at > revision]
         if len(placed) != self.revision - revision or any(rows is None for rows in placed):
             return None
