@@ -76,7 +76,7 @@ def world_rows(*records: ShapeArrays) -> WorldRows:
     >>> from arcade_collide.geometry.shapes import Circle
     >>> rows = world_rows(pack([Circle(2)], [(0, 0)]), pack([Circle(3)], [(5, 0)]))
     >>> rows.circle_radius.tolist(), rows.start.tolist(), rows.rect_vertices.shape
-    ([2.0, 3.0], [0, 0, 0, 0, 0], (0, 4, 2))
+    ([2.0, 3.0], [0, 0, 2, 2, 2], (0, 4, 2))
     """
     kinds = [RECORD_KINDS[type(record)] for record in records]
     sizes = [len(record[0]) for record in records]
