@@ -22,7 +22,8 @@ step as ``median / worst`` of the kept run (the run with the lowest median of
 
   Targets: bullets at most 1.3x the steady step, the other patterns at most 1.2x.
 * ``close``: ``world.close()`` of 20,000 moving circles after 3 steps (one timed call
-  per world, ``--repeat`` worlds). Target: at most 50 ms (the best of the runs).
+  per world; 2 worlds, or 1 with ``--repeat 1``: building one takes seconds). Target:
+  at most 50 ms (the best of the runs).
 * ``small``: ``run_plugin`` of the moving benchmark on 10 mixed sprites, 2,000 steps a
   run, alternating with the Arcade way on the same sprites. Target: median at most
   60 µs.
@@ -40,8 +41,7 @@ import inspect
 import math
 import statistics
 from collections import deque
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -50,11 +50,12 @@ import esper
 from bench_arcade import EventCircle, run_plugin
 from bench_world import DT, make_scene, run_arcade
 from PIL import Image
-from rounds import Targets, alternate, ms, timed
+from rounds import Targets, alternate, ms, small_scene, timed
 from world_targets import ArcadeLevel, bounced, make_level
 
 from arcade_collide import ALL_LAYERS, Shape, Static
 from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade.lifetime import in_world
 
 
 @dataclass(frozen=True)
@@ -71,17 +72,6 @@ class Plan:
     def ticks(self, default: int) -> tuple[int, int]:
         """Warm-up and timed steps of a round."""
         return (2, 5) if self.quick else (5, default)
-
-
-@contextmanager
-def inside(world: CollisionWorld) -> Iterator[None]:
-    """Run in the esper world of ``world`` (a game's own access to its components)."""
-    previous = esper.current_world
-    esper.switch_world(world.name)
-    try:
-        yield
-    finally:
-        esper.switch_world(previous)
 
 
 def texture(rgb: tuple[int, int, int], name: str) -> arcade.Texture:
@@ -106,7 +96,7 @@ class Patterns:
             self.drawn.append(sprite)
             world.add_sprite(sprite, velocity=(b.vx, b.vy))
         self.pulsing, toggled = self.drawn[100], self.drawn[101]
-        with inside(world):
+        with in_world(world.name):
             self.toggled = esper.component_for_entity(world.entity(toggled), Shape)
         self.side = math.sqrt(n) * 30.0
         self.bullets: deque[arcade.Sprite] = deque()
@@ -147,7 +137,7 @@ class Patterns:
 
 
 def patterns_scene(plan: Plan, targets: Targets) -> None:
-    warmup, ticks = plan.ticks(40)
+    warmup, ticks = plan.ticks(30)
     scene = Patterns(plan.sprites)
     ways: dict[str, Callable[[], object]] = {
         "steady": scene.steady, "bullets": scene.fire, "walk cycle": scene.walk_cycle,
@@ -173,7 +163,7 @@ def close_scene(plan: Plan, targets: Targets) -> None:
     n = 2_000 if plan.quick else 20_000
     bodies = make_scene(n, mixed=False)
     took = []
-    for _ in range(plan.repeat):
+    for _ in range(min(plan.repeat, 2)):
         world = CollisionWorld()
         drawn = arcade.SpriteList()
         for b in bodies:
@@ -186,23 +176,14 @@ def close_scene(plan: Plan, targets: Targets) -> None:
         pairs = len(world.contacts())
         took.append(statistics.median(timed(world.close, 0, 1)))
     print(f"\nclose() of {n:,} sprites ({pairs} touching pairs), ms per call, "
-          f"{plan.repeat} worlds: {', '.join(f'{t:.1f}' for t in took)}", flush=True)
+          f"{len(took)} worlds: {', '.join(f'{t:.1f}' for t in took)}", flush=True)
     targets.at_most(f"bridge close() of {n:,} sprites (best)", min(took), 50, " ms")
 
 
-def small_scene(plan: Plan, targets: Targets) -> None:
-    warmup, ticks = (20, 200) if plan.quick else (100, 2000)
-    bodies = make_scene(10, mixed=True)
-    best = alternate(
-        {"plugin": lambda: run_plugin(bodies, warmup, ticks)[0],
-         "arcade": lambda: run_arcade(bodies, warmup, ticks)[0]},
-        plan.repeat,
-    )
-    ours = statistics.median(best["plugin"]) * 1e3
-    print(f"\nSmall: 10 moving mixed sprites; µs per step, median of {ticks} steps, best of "
-          f"{plan.repeat} alternating runs: plugin {ours:.1f}, Arcade way "
-          f"{statistics.median(best['arcade']) * 1e3:.1f}", flush=True)
-    targets.at_most("bridge small, step with 10 sprites", ours, 60, " µs")
+def small_world(plan: Plan, targets: Targets) -> None:
+    ways = {"plugin": run_plugin, "Arcade way": run_arcade}
+    target = ("bridge small, step (world.step) with 10 sprites", 60.0)
+    small_scene(targets, (plan.quick, plan.repeat), make_scene(10, mixed=True), ways, target)
 
 
 def add_static(world: CollisionWorld, sprite: arcade.Sprite) -> None:
@@ -211,7 +192,7 @@ def add_static(world: CollisionWorld, sprite: arcade.Sprite) -> None:
         world.add_sprite(sprite, static=True)
         return
     entity = world.add_sprite(sprite)
-    with inside(world):
+    with in_world(world.name):
         esper.add_component(entity, Static())
 
 
@@ -247,7 +228,7 @@ class BridgeLevel:
 
 
 def level_scene(plan: Plan, targets: Targets) -> None:
-    warmup, ticks = plan.ticks(40)
+    warmup, ticks = plan.ticks(30)
     tiles, movers = (2_000, 20) if plan.quick else (20_000, 200)
     level = BridgeLevel(tiles, movers)
     way = "add_sprite(static=True)" if "static" in inspect.signature(
@@ -266,6 +247,6 @@ def level_scene(plan: Plan, targets: Targets) -> None:
 
 
 SCENES = {
-    "patterns": patterns_scene, "close": close_scene, "small": small_scene,
+    "patterns": patterns_scene, "close": close_scene, "small": small_world,
     "level": level_scene,
 }

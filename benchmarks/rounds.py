@@ -14,6 +14,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 
 def timed(
@@ -57,9 +58,45 @@ def alternate(ways: dict[str, Callable[[], list[float]]], repeat: int) -> dict[s
     return {name: min(kept, key=statistics.median) for name, kept in runs.items()}
 
 
+def small_scene(
+    targets: Targets,
+    plan: tuple[bool, int],
+    bodies: Sequence[Any],
+    ways: dict[str, Callable[[Any, int, int], Sequence[Any]]],
+    target: tuple[str, float],
+) -> None:
+    """A small world's tick in µs: 2,000 ticks a run (200 when quick), the ways
+    alternating; the first way is held to ``target`` (label, most µs per tick).
+
+    Args:
+        targets: Where the target line goes.
+        plan: ``(quick, repeat)``.
+        bodies: The scene, given to each way.
+        ways: Per way, ``run(bodies, warmup, ticks)``, whose first item is the ms per tick.
+        target: The target's label and its limit in µs.
+    """
+    quick, repeat = plan
+    warmup, ticks = (20, 200) if quick else (100, 2000)
+    best = alternate(
+        {name: lambda run=run: run(bodies, warmup, ticks)[0] for name, run in ways.items()},
+        repeat,
+    )
+    us = {name: statistics.median(values) * 1e3 for name, values in best.items()}
+    print(f"\nSmall: {len(bodies)} moving mixed shapes; µs per tick, median of {ticks} ticks, "
+          f"best of {repeat} alternating runs: "
+          f"{', '.join(f'{name} {u:.1f}' for name, u in us.items())}", flush=True)
+    label, limit = target
+    targets.at_most(label, us[next(iter(ways))], limit, " µs")
+
+
 def ms(values: Sequence[float]) -> str:
     """``median / worst`` of a run in milliseconds, for a table cell."""
     return f"{statistics.median(values):.3f} / {max(values):.3f}"
+
+
+def number(value: float) -> str:
+    """Three significant digits, without an exponent for large values (``4,021``)."""
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:.3g}"
 
 
 @dataclass
@@ -77,11 +114,11 @@ class Targets:
 
     def at_most(self, label: str, value: float, limit: float, unit: str) -> None:
         """A target that ``value`` stays at or under ``limit``."""
-        self.check(label, f"{value:.3g}{unit}", f"<= {limit:g}{unit}", value <= limit)
+        self.check(label, f"{number(value)}{unit}", f"<= {limit:g}{unit}", value <= limit)
 
     def at_least(self, label: str, value: float, limit: float, unit: str) -> None:
         """A target that ``value`` reaches at least ``limit``."""
-        self.check(label, f"{value:.3g}{unit}", f">= {limit:g}{unit}", value >= limit)
+        self.check(label, f"{number(value)}{unit}", f">= {limit:g}{unit}", value >= limit)
 
     def summary(self) -> str:
         """Every target line again, then how many are met."""
