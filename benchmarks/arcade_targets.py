@@ -32,7 +32,8 @@ step as ``median / worst`` of the kept run (the run with the lowest median of
   takes that option, otherwise with ``add_sprite(tile)`` and a ``Static`` component
   added to the tile's entity; movers with a velocity, bounced off the level's edges
   between steps with ``set_velocity`` (untimed). Peer: Arcade's way on the same level,
-  alternating. No target of its own; printed for comparison.
+  alternating. No target of its own; printed for comparison, with the pairs of two
+  tiles touching after the last step (0 when the tiles are static).
 """
 
 from __future__ import annotations
@@ -238,12 +239,15 @@ def level_scene(plan: Plan, targets: Targets) -> None:
          "arcade": partial(level.peer.round, warmup, ticks)},
         plan.repeat,
     )
+    moving = set(level.movers)
+    tile_tile = sum(a not in moving and b not in moving for a, b, _ in level.world.contacts())
     level.world.close()
     ours, peer = statistics.median(best["plugin"]), statistics.median(best["arcade"])
     print(f"\nLevel through the bridge: {tiles:,} static tiles ({way}) + {movers} moving "
           f"circles; ms per step, median / worst of {ticks} steps, best of {plan.repeat} "
           f"alternating runs\n  plugin {ms(best['plugin']):>18}\n  Arcade way "
-          f"{ms(best['arcade']):>14}  ({peer / ours:.1f}x the plugin step)", flush=True)
+          f"{ms(best['arcade']):>14}  ({peer / ours:.1f}x the plugin step)\n"
+          f"  tile-tile pairs touching after the last step: {tile_tile}", flush=True)
 
 
 SCENES = {

@@ -138,7 +138,8 @@ def main() -> int:
     for name in scenes:
         if name in SCENES:
             SCENES[name](plan, targets)
-    print(f"\nTargets:\n{targets.summary()}")
+    if targets.lines:
+        print(f"\nTargets:\n{targets.summary()}")
     print(f"events delivered to sprites: {Counter.started} starts, {Counter.ended} ends")
     return 0 if args.quick or targets.all_met else 1
 
