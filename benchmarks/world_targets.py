@@ -85,15 +85,19 @@ class Plan:
 
 class EsperScene:
     """An esper world of its own with MovementSystem and CollisionSystem, kept alive for
-    alternating rounds; the benchmark's event counters are its handlers."""
+    alternating rounds; the benchmark's event counters are its handlers.
+
+    ``entities()`` makes the components inside that world, as a game would: a Position
+    or Velocity lives in the pool of the world current when it is made.
+    """
 
     made = 0
 
-    def __init__(self, entities: Sequence[tuple[Any, ...]]) -> None:
+    def __init__(self, entities: Callable[[], Sequence[tuple[Any, ...]]]) -> None:
         EsperScene.made += 1
         self.name = f"bench-targets-{EsperScene.made}"
         with self.inside():
-            self.ids = [esper.create_entity(*components) for components in entities]
+            self.ids = [esper.create_entity(*components) for components in entities()]
             esper.add_processor(MovementSystem())
             self.system = CollisionSystem()
             esper.add_processor(self.system)
@@ -178,14 +182,19 @@ def count_tile_pairs(event: CollisionStarted) -> None:
 
 class EcsLevel(EsperScene):
     def __init__(self, level: Level) -> None:
-        tiles = [(Position(x, y), Shape(Rect(TILE, TILE)), Static()) for x, y in level.tiles]
-        self.movers = [
-            (Position(x, y), Velocity(vx, vy), Shape(Circle(r)))
-            for x, y, r, vx, vy in level.movers
-        ]
+        self.movers: list[tuple[Position, Velocity, Shape]] = []
+
+        def entities() -> list[tuple[Any, ...]]:
+            self.movers = [
+                (Position(x, y), Velocity(vx, vy), Shape(Circle(r)))
+                for x, y, r, vx, vy in level.movers
+            ]
+            tiles = [(Position(x, y), Shape(Rect(TILE, TILE)), Static()) for x, y in level.tiles]
+            return tiles + self.movers
+
         esper.set_handler("on_collision_started", count_tile_pairs)
-        super().__init__(tiles + self.movers)
-        self.static = set(self.ids[: len(tiles)])
+        super().__init__(entities)
+        self.static = set(self.ids[: len(level.tiles)])
         self.bounds = level.bounds
         self.first = self.pairs()
 
@@ -328,10 +337,15 @@ def idle_scene(plan: Plan, targets: Targets) -> None:
     rng = np.random.default_rng(3)
     share = max(1, len(bodies) // 50)
     chosen = set(rng.choice(len(bodies), share, replace=False).tolist())
-    all_moving = EsperScene([moving(b) for b in bodies])
-    some_moving = EsperScene([moving(b, k in chosen) for k, b in enumerate(bodies)])
-    by_hand_parts = [moving(b, False) for b in bodies]
-    by_hand = EsperScene(by_hand_parts)
+    all_moving = EsperScene(lambda: [moving(b) for b in bodies])
+    some_moving = EsperScene(lambda: [moving(b, k in chosen) for k, b in enumerate(bodies)])
+    by_hand_parts: list[tuple[Any, ...]] = []
+
+    def still() -> list[tuple[Any, ...]]:
+        by_hand_parts.extend(moving(b, False) for b in bodies)
+        return by_hand_parts
+
+    by_hand = EsperScene(still)
 
     def move_by_hand() -> None:
         for k in rng.choice(len(bodies), share, replace=False).tolist():
@@ -365,7 +379,7 @@ def churn_scene(plan: Plan, targets: Targets) -> None:
     per_tick = 20
     bodies = make_scene(plan.crowd, mixed=False)
     newcomers = make_scene(plan.crowd, mixed=False, seed=2)
-    world = EsperScene([moving(b) for b in bodies])
+    world = EsperScene(lambda: [moving(b) for b in bodies])
     live = list(world.ids)
     rng = np.random.default_rng(4)
     made = [0]
