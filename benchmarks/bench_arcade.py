@@ -40,6 +40,8 @@ import sys
 from typing import Any
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+# Measure the arcade_collide of this checkout, whichever one the environment installed.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import arcade
 import esper

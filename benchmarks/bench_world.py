@@ -50,6 +50,8 @@ from functools import partial
 from pathlib import Path
 
 os.environ.setdefault("ARCADE_HEADLESS", "1")
+# Measure the arcade_collide of this checkout, whichever one the environment installed.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import esper
 import numpy as np
@@ -259,10 +261,13 @@ def sweep_and_prune(aabbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def kernels_line() -> str:
-    """The numba release that compiled the kernels."""
+    """The numba release that compiled the kernels, and the arcade_collide measured."""
     import numba
 
-    return f"kernels: compiled (numba {numba.__version__})"
+    import arcade_collide
+
+    where = Path(arcade_collide.__file__).resolve().parent.parent
+    return f"kernels: compiled (numba {numba.__version__}); arcade_collide of {where}"
 
 
 def compare_broad_phases(sizes: list[int]) -> None:
