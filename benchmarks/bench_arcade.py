@@ -28,7 +28,8 @@ when a target is not met (0 always with ``--quick``).
 
 Run: ``python benchmarks/bench_arcade.py`` (or ``make bench-arcade``) for every scene;
 ``--scene NAME`` (repeatable) runs only ``moving``, ``patterns``, ``close``, ``small``
-or ``level``; ``--quick`` for a smoke run of every scene.
+or ``level``; ``--quick`` for a smoke run of every scene; ``--clock cpu`` times steps by
+this process's CPU time instead of elapsed time (steadier on a shared machine).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import arcade
 import esper
 from bench_world import DT, Body, kernels_line, make_scene, run_arcade
-from rounds import Targets, timed
+from rounds import CLOCKS, Targets, timed, use_clock
 
 from arcade_collide.arcade import CollisionWorld
 from arcade_collide.geometry.contact import Contact
@@ -126,9 +127,14 @@ def main() -> int:
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs per way and scene; the best median is kept"
     )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall",
+        help="time ticks by elapsed time (default) or by this process's CPU time",
+    )
     args = parser.parse_args()
     scenes = args.scene or list(SCENE_NAMES)
     print(kernels_line())
+    print(use_clock(args.clock))
     targets = Targets()
     if "moving" in scenes:
         moving_scenes(args, targets)

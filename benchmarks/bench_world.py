@@ -3,8 +3,10 @@
 Run: ``.venv/bin/python benchmarks/bench_world.py`` (or ``make bench-world``) for every
 scene; ``--scene NAME`` (repeatable) runs only the scenes named: ``moving``, ``level``,
 ``idle``, ``churn``, ``small``. ``--quick`` runs small scenes and few ticks (a smoke
-test); ``--repeat N`` sets the alternating runs per engine (3); ``--broad-phase`` also
-times the row sweep against a vectorised sweep-and-prune on the moving scenes.
+test); ``--repeat N`` sets the alternating runs per engine (3); ``--clock cpu`` times
+ticks by this process's CPU time instead of elapsed time (steadier when other jobs
+share the machine); ``--broad-phase`` also times the row sweep against a vectorised
+sweep-and-prune on the moving scenes.
 
 The ``moving`` scenes: ``N`` moving shapes placed uniformly at random in a square of side
 ``sqrt(N) * 30`` px, velocities 20-120 px/s in random directions, no edge handling.
@@ -55,7 +57,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import esper
 import numpy as np
-from rounds import Targets, timed
+from rounds import CLOCKS, Targets, timed, use_clock
 
 from arcade_collide import (
     CollisionEnded,
@@ -317,9 +319,14 @@ def main() -> int:
     parser.add_argument(
         "--repeat", type=int, default=3, help="runs per engine and scene; the best median is kept"
     )
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall",
+        help="time ticks by elapsed time (default) or by this process's CPU time",
+    )
     args = parser.parse_args()
     scenes = args.scene or list(SCENE_NAMES)
     print(kernels_line())
+    print(use_clock(args.clock))
     targets = Targets()
     if "moving" in scenes:
         moving_scenes(args)
