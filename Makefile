@@ -31,11 +31,12 @@ bench: bench-narrowphase bench-world
 bench-narrowphase: $(STAMP)
 	$(BIN)/python benchmarks/bench_narrowphase.py
 
+# One scene or a smoke run: BENCH_ARGS="--scene level" or BENCH_ARGS="--quick".
 bench-world: $(STAMP)
-	$(BIN)/python benchmarks/bench_world.py
+	$(BIN)/python benchmarks/bench_world.py $(BENCH_ARGS)
 
 bench-arcade: $(STAMP)
-	$(BIN)/python benchmarks/bench_arcade.py
+	$(BIN)/python benchmarks/bench_arcade.py $(BENCH_ARGS)
 
 # Long churn run: memory and tick time must stay flat (`--ticks N` for a shorter run).
 soak: $(STAMP)

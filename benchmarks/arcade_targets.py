@@ -1,0 +1,256 @@
+"""The target scenes of the Arcade bridge: game patterns, ``close()``, a small world, a level.
+
+Run through ``bench_arcade.py --scene patterns|close|small|level``. Tables show ms per
+step as ``median / worst`` of the kept run (the run with the lowest median of
+``--repeat`` alternating runs); warm-up steps are not timed.
+
+* ``patterns``: one :class:`~arcade_collide.arcade.CollisionWorld` of 10,000 moving
+  sprites (the circles scene of the moving benchmark: ``SpriteCircle`` sprites with
+  derived shapes and velocities, held in a ``SpriteList`` for drawing); the first 100
+  are plain sprites with a 16 px square texture (the walkers). Rounds take turns in
+  that world: steady steps, and steps with one game pattern, whose own work (Arcade's
+  setters, the bridge's calls) is timed with the step:
+
+  - ``bullets``: 5 bullets (4 x 10 px, 600 px/s) appended to the drawn list and added
+    with ``add_sprite``, and the 5 oldest taken out with ``remove_from_sprite_lists()``,
+    every step (50 alive);
+  - ``walk cycle``: the 100 walkers' textures alternate between two 16 px textures;
+  - ``scale pulse``: one sprite's ``scale`` pulses between 0.75 and 1.25;
+  - ``mask toggle``: one sprite's collision mask alternates between all layers and all
+    but layer 1. The bridge has no method for it: the game edits the sprite's ``Shape``
+    component, found with ``world.entity(sprite)`` in the esper world ``world.name``.
+
+  Targets: bullets at most 1.3x the steady step, the other patterns at most 1.2x.
+* ``close``: ``world.close()`` of 20,000 moving circles after 3 steps (one timed call
+  per world; 2 worlds, or 1 with ``--repeat 1``: building one takes seconds). Target:
+  at most 50 ms (the best of the runs).
+* ``small``: ``run_plugin`` of the moving benchmark on 10 mixed sprites, 2,000 steps a
+  run, alternating with the Arcade way on the same sprites. Target: median at most
+  60 µs.
+* ``level``: the static level of ``world_targets.py`` (20,000 tiles, 200 movers)
+  through the bridge: tiles added with ``add_sprite(tile, static=True)`` when the bridge
+  takes that option, otherwise with ``add_sprite(tile)`` and a ``Static`` component
+  added to the tile's entity; movers with a velocity, bounced off the level's edges
+  between steps with ``set_velocity`` (untimed). Peer: Arcade's way on the same level,
+  alternating. No target of its own; printed for comparison, with the pairs of two
+  tiles touching after the last step (0 when the tiles are static).
+"""
+
+from __future__ import annotations
+
+import inspect
+import math
+import statistics
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+import arcade
+import esper
+from bench_arcade import EventCircle, run_plugin
+from bench_world import DT, make_scene, run_arcade
+from PIL import Image
+from rounds import Targets, alternate, ms, small_scene, timed
+from world_targets import ArcadeLevel, bounced, make_level
+
+from arcade_collide import ALL_LAYERS, Shape, Static
+from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade.lifetime import in_world
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How long each scene runs: sizes, ticks and alternating runs."""
+
+    quick: bool
+    repeat: int
+
+    @property
+    def sprites(self) -> int:
+        return 1_000 if self.quick else 10_000
+
+    def ticks(self, default: int) -> tuple[int, int]:
+        """Warm-up and timed steps of a round."""
+        return (2, 5) if self.quick else (5, default)
+
+
+def texture(rgb: tuple[int, int, int], name: str) -> arcade.Texture:
+    return arcade.Texture(Image.new("RGBA", (16, 16), (*rgb, 255)), hash=f"bench-{name}")
+
+
+class Patterns:
+    """The 10,000-sprite world and the game patterns applied to it, one per round."""
+
+    def __init__(self, n: int) -> None:
+        self.world = world = CollisionWorld()
+        self.drawn = arcade.SpriteList()
+        self.walk = (texture((255, 0, 0), "walk-a"), texture((0, 255, 0), "walk-b"))
+        self.walkers: list[arcade.Sprite] = []
+        for k, b in enumerate(make_scene(n, mixed=False)):
+            if k < 100:
+                sprite: arcade.Sprite = arcade.Sprite(self.walk[0])
+                self.walkers.append(sprite)
+            else:
+                sprite = EventCircle(max(1, round(b.geometry.radius)), arcade.color.WHITE)
+            sprite.position = (b.x, b.y)
+            self.drawn.append(sprite)
+            world.add_sprite(sprite, velocity=(b.vx, b.vy))
+        self.pulsing, toggled = self.drawn[100], self.drawn[101]
+        with in_world(world.name):
+            self.toggled = esper.component_for_entity(world.entity(toggled), Shape)
+        self.side = math.sqrt(n) * 30.0
+        self.bullets: deque[arcade.Sprite] = deque()
+        self.count = 0
+        world.step(DT)
+
+    def steady(self) -> None:
+        self.world.step(DT)
+
+    def fire(self) -> None:
+        for _ in range(5):
+            self.count += 1
+            bullet = arcade.SpriteSolidColor(4, 10, color=arcade.color.YELLOW)
+            bullet.position = ((self.count * 97.0) % self.side, (self.count * 61.0) % self.side)
+            self.drawn.append(bullet)
+            self.world.add_sprite(bullet, velocity=(0.0, 600.0))
+            self.bullets.append(bullet)
+        while len(self.bullets) > 50:
+            self.bullets.popleft().remove_from_sprite_lists()
+        self.world.step(DT)
+
+    def walk_cycle(self) -> None:
+        self.count += 1
+        frame = self.walk[self.count % 2]
+        for sprite in self.walkers:
+            sprite.texture = frame
+        self.world.step(DT)
+
+    def scale_pulse(self) -> None:
+        self.count += 1
+        self.pulsing.scale = 1.0 + 0.25 * math.sin(self.count * 0.5)
+        self.world.step(DT)
+
+    def mask_toggle(self) -> None:
+        self.count += 1
+        self.toggled.mask = ALL_LAYERS if self.count % 2 else ALL_LAYERS ^ 1
+        self.world.step(DT)
+
+
+def patterns_scene(plan: Plan, targets: Targets) -> None:
+    warmup, ticks = plan.ticks(30)
+    scene = Patterns(plan.sprites)
+    ways: dict[str, Callable[[], object]] = {
+        "steady": scene.steady, "bullets": scene.fire, "walk cycle": scene.walk_cycle,
+        "scale pulse": scene.scale_pulse, "mask toggle": scene.mask_toggle,
+    }
+    best = alternate(
+        {name: partial(timed, step, warmup, ticks) for name, step in ways.items()}, plan.repeat
+    )
+    scene.world.close()
+    steady = statistics.median(best["steady"])
+    print(f"\nGame patterns through the bridge: {plan.sprites:,} moving sprites; ms per "
+          f"step, median / worst of {ticks} steps, best of {plan.repeat} alternating runs")
+    for name in ways:
+        print(f"  {name:12} {ms(best[name]):>18}  "
+              f"{statistics.median(best[name]) / steady:5.2f}x steady", flush=True)
+    for name, limit in (("bullets", 1.3), ("walk cycle", 1.2), ("scale pulse", 1.2),
+                        ("mask toggle", 1.2)):
+        targets.at_most(f"bridge {plan.sprites:,}, {name} / steady",
+                        statistics.median(best[name]) / steady, limit, "x")
+
+
+def close_scene(plan: Plan, targets: Targets) -> None:
+    n = 2_000 if plan.quick else 20_000
+    bodies = make_scene(n, mixed=False)
+    took = []
+    for _ in range(min(plan.repeat, 2)):
+        world = CollisionWorld()
+        drawn = arcade.SpriteList()
+        for b in bodies:
+            sprite = EventCircle(max(1, round(b.geometry.radius)), arcade.color.WHITE)
+            sprite.position = (b.x, b.y)
+            drawn.append(sprite)
+            world.add_sprite(sprite, velocity=(b.vx, b.vy))
+        for _ in range(3):
+            world.step(DT)
+        pairs = len(world.contacts())
+        took.append(statistics.median(timed(world.close, 0, 1)))
+    print(f"\nclose() of {n:,} sprites ({pairs} touching pairs), ms per call, "
+          f"{len(took)} worlds: {', '.join(f'{t:.1f}' for t in took)}", flush=True)
+    targets.at_most(f"bridge close() of {n:,} sprites (best)", min(took), 50, " ms")
+
+
+def small_world(plan: Plan, targets: Targets) -> None:
+    ways = {"plugin": run_plugin, "Arcade way": run_arcade}
+    target = ("bridge small, step (world.step) with 10 sprites", 60.0)
+    small_scene(targets, (plan.quick, plan.repeat), make_scene(10, mixed=True), ways, target)
+
+
+def add_static(world: CollisionWorld, sprite: arcade.Sprite) -> None:
+    """Register a tile as static, with the bridge's option when it has one."""
+    if "static" in inspect.signature(world.add_sprite).parameters:
+        world.add_sprite(sprite, static=True)
+        return
+    entity = world.add_sprite(sprite)
+    with in_world(world.name):
+        esper.add_component(entity, Static())
+
+
+class BridgeLevel:
+    def __init__(self, tiles: int, movers: int) -> None:
+        level = make_level(tiles, movers)
+        self.world = world = CollisionWorld()
+        self.drawn = arcade.SpriteList()
+        for x, y in level.tiles:
+            tile = arcade.SpriteSolidColor(32, 32, x, y, color=arcade.color.WHITE)
+            self.drawn.append(tile)
+            add_static(world, tile)
+        self.movers = []
+        for x, y, r, vx, vy in level.movers:
+            sprite = EventCircle(round(r), arcade.color.WHITE)
+            sprite.position = (x, y)
+            self.drawn.append(sprite)
+            world.add_sprite(sprite, velocity=(vx, vy))
+            self.movers.append(sprite)
+        self.bounds = level.bounds
+        world.step(DT)
+        self.peer = ArcadeLevel(level)
+
+    def bounce(self) -> None:
+        for sprite in self.movers:
+            vx, vy, _ = self.world.velocity(sprite)
+            new = bounced(*sprite.position, vx, vy, self.bounds)
+            if new != (vx, vy):
+                self.world.set_velocity(sprite, *new)
+
+    def round(self, warmup: int, ticks: int) -> list[float]:
+        return timed(partial(self.world.step, DT), warmup, ticks, self.bounce)
+
+
+def level_scene(plan: Plan, targets: Targets) -> None:
+    warmup, ticks = plan.ticks(30)
+    tiles, movers = (2_000, 20) if plan.quick else (20_000, 200)
+    level = BridgeLevel(tiles, movers)
+    way = "add_sprite(static=True)" if "static" in inspect.signature(
+        level.world.add_sprite).parameters else "Static() on the tile's entity"
+    best = alternate(
+        {"plugin": partial(level.round, warmup, ticks),
+         "arcade": partial(level.peer.round, warmup, ticks)},
+        plan.repeat,
+    )
+    moving = set(level.movers)
+    tile_tile = sum(a not in moving and b not in moving for a, b, _ in level.world.contacts())
+    level.world.close()
+    ours, peer = statistics.median(best["plugin"]), statistics.median(best["arcade"])
+    print(f"\nLevel through the bridge: {tiles:,} static tiles ({way}) + {movers} moving "
+          f"circles; ms per step, median / worst of {ticks} steps, best of {plan.repeat} "
+          f"alternating runs\n  plugin {ms(best['plugin']):>18}\n  Arcade way "
+          f"{ms(best['arcade']):>14}  ({peer / ours:.1f}x the plugin step)\n"
+          f"  tile-tile pairs touching after the last step: {tile_tile}", flush=True)
+
+
+SCENES = {
+    "patterns": patterns_scene, "close": close_scene, "small": small_world,
+    "level": level_scene,
+}
