@@ -391,8 +391,8 @@ def report_shared(own: TouchLog, row_of: dict[int, int], stored: NDArray[np.bool
             continue
         row = row_of.get(key)
         if row is not None and stored[row]:
-            for log in map(weakref.ref.__call__, record.logs):
-                if log is not None and log is not own:
+            for ref in record.logs:
+                if (log := ref()) is not None and log is not own:
                     log[id(record)] = record
 
 
