@@ -384,8 +384,8 @@ def report_shared(own: TouchLog, row_of: dict[int, int], stored: NDArray[np.bool
     """
     if not _SHARED:
         return
-    for key, ref in list(_SHARED.items()):
-        record = ref()
+    for key, shared in list(_SHARED.items()):
+        record = shared()
         if record is None:
             del _SHARED[key]
             continue
