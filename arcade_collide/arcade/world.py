@@ -560,9 +560,9 @@ class CollisionWorld:
         closing = Delivery("end callback")
         closing.call(self._router.end_all, [body.entity for body in self._bodies.list])
         self._memberships.close()
+        # The sprites keep the world's hook in their physics_engines: it does nothing
+        # now, and the next world a sprite joins drops it (not one list per sprite here).
         bodies = self._bodies.clear()
-        for body in bodies:
-            self._hook.detach(body.sprite)
         self._subscription.unsubscribe()
         if not self._owns_world:
             with self._in_world():
