@@ -286,3 +286,47 @@ def test_a_dropped_level_frees_its_sprites_while_the_player_lives_on() -> None:
     assert sum(ref() is not None for refs in kept for ref in refs) == 0
     CollisionWorld().close()  # deletes the dropped worlds' esper worlds
     assert len(player.physics_engines) <= 1
+
+
+@pytest.mark.parametrize("private", [True, False], ids=["private-fields", "public-api-only"])
+def test_list_removals_work_with_and_without_private_fields(private: bool) -> None:
+    from arcade_collide.arcade import arcade_internals as internals
+
+    internals.use_private_fields(private and internals.version_tested(arcade.version.VERSION))
+    try:
+        world = CollisionWorld()
+        sprite_list, sprites = _pile(4)
+        world.add_sprite(sprites[0])
+        world.add_sprite_list(sprite_list)
+        world.step(DT)
+        sprite_list.pop()
+        sprite_list.remove(sprites[0])
+        world.step(DT)
+        assert set(world.sprites()) == set(sprites[1:3]) and len(world.contacts()) == 1
+        world.close()
+    finally:
+        internals.use_private_fields(internals.version_tested(arcade.version.VERSION))
+
+
+def test_raising_end_callbacks_in_two_worlds_still_take_the_sprite_out_of_both() -> None:
+    class Fragile(arcade.SpriteSolidColor):
+        def on_collision_end(self, other: arcade.Sprite) -> None:
+            raise RuntimeError("torn down")
+
+    first, second = CollisionWorld(), CollisionWorld()
+    try:
+        sprite_list: arcade.SpriteList[Fragile] = arcade.SpriteList()
+        leaving = Fragile(20, 20)
+        sprite_list.append(leaving)
+        for world in (first, second):
+            world.add_sprite(leaving)
+            world.add_sprite(Fragile(20, 20, center_x=10))
+            world.step(DT)
+        with pytest.raises(RuntimeError, match="torn down"):
+            leaving.kill()
+        assert leaving not in first and leaving not in second
+        assert leaving not in sprite_list and leaving.sprite_lists == []
+        assert first.contacts() == [] and second.contacts() == []
+    finally:
+        first.close()
+        second.close()
