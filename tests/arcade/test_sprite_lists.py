@@ -307,26 +307,3 @@ def test_list_removals_work_with_and_without_private_fields(private: bool) -> No
     finally:
         internals.use_private_fields(internals.version_tested(arcade.version.VERSION))
 
-
-def test_raising_end_callbacks_in_two_worlds_still_take_the_sprite_out_of_both() -> None:
-    class Fragile(arcade.SpriteSolidColor):
-        def on_collision_end(self, other: arcade.Sprite) -> None:
-            raise RuntimeError("torn down")
-
-    first, second = CollisionWorld(), CollisionWorld()
-    try:
-        sprite_list: arcade.SpriteList[Fragile] = arcade.SpriteList()
-        leaving = Fragile(20, 20)
-        sprite_list.append(leaving)
-        for world in (first, second):
-            world.add_sprite(leaving)
-            world.add_sprite(Fragile(20, 20, center_x=10))
-            world.step(DT)
-        with pytest.raises(RuntimeError, match="torn down"):
-            leaving.kill()
-        assert leaving not in first and leaving not in second
-        assert leaving not in sprite_list and leaving.sprite_lists == []
-        assert first.contacts() == [] and second.contacts() == []
-    finally:
-        first.close()
-        second.close()
