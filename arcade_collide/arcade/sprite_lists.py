@@ -1,14 +1,16 @@
 """Which sprites a world holds because of sprite lists, and when they leave it.
 
-A world watches (:func:`~.arcade_internals.watch_list`) every sprite list holding one
-of its sprites and every list given to ``add_sprite_list``; each of Arcade's methods
-that changes a watched list (``append``, ``extend``, ``insert``, ``remove``, ``pop``,
-``clear``, item assignment, and so ``kill()`` and ``remove_from_sprite_lists()``)
-tells the world once it is done. The rules:
+A world watches (:func:`~.arcade_internals.watch_list`) every list given to
+``add_sprite_list`` and every list holding a sprite given to ``add_sprite``; each of
+Arcade's methods that changes a watched list (``append``, ``extend``, ``insert``,
+``remove``, ``pop``, ``clear`` deep or not, item assignment, and so ``kill()`` and
+``remove_from_sprite_lists()``) tells the world once it is done. (A sprite list has no
+slice or item deletion.) The rules:
 
 * A sprite added with ``add_sprite`` stays until ``remove_sprite``, or until it has
   left every sprite list it was in (``remove_from_sprite_lists()`` does exactly that;
   a sprite that was never in a list leaves by ``remove_sprite`` or ``kill()`` only).
+  To move such a sprite from one list to another, append it to the new list first.
 * A sprite that came in through registered lists only stays while one of them holds
   it. One in two registered lists has the options of the list it came in through;
   leaving one, it stays for the other.
