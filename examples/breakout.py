@@ -55,9 +55,10 @@ class Breakout(arcade.View):
         for x, y, w, h in ((half, HEIGHT / 2, WALL, HEIGHT),
                            (WIDTH - half, HEIGHT / 2, WALL, HEIGHT),
                            (WIDTH / 2, HEIGHT - half, WIDTH, WALL)):
-            wall = arcade.SpriteSolidColor(w, h, x, y, WALL_COLOR)
-            self.walls.append(wall)
-            self.world.add_sprite(wall, kind="wall")
+            self.walls.append(arcade.SpriteSolidColor(w, h, x, y, WALL_COLOR))
+        # Walls and bricks are static: never tested against each other. A brick that
+        # leaves its list (remove_from_sprite_lists) leaves the world too.
+        self.world.add_sprite_list(self.walls, kind="wall", static=True)
         self.bricks = arcade.SpriteList()
         for row, color in enumerate(ROW_COLORS):
             for col in range(8):
@@ -66,7 +67,7 @@ class Breakout(arcade.View):
                 brick = arcade.SpriteSolidColor(76, 22, 70 + col * 94, 400 + row * 46, color,
                                                 angle=tilt)
                 self.bricks.append(brick)
-                self.world.add_sprite(brick, kind="brick")
+        self.world.add_sprite_list(self.bricks, kind="brick", static=True)
         self.paddle = arcade.SpriteSolidColor(2 * PADDLE_HALF, 14, WIDTH / 2, PADDLE_Y,
                                               PADDLE_COLOR)
         self.world.add_sprite(self.paddle, kind="paddle")

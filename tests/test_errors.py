@@ -216,6 +216,36 @@ def _shrink_to_nothing(s: BridgeScene) -> None:
         s.c.scale = 1
 
 
+def _sprite_list(s: BridgeScene, *sprites: object) -> object:
+    sprite_list = s.arcade.SpriteList()
+    sprite_list.extend(sprites)
+    return sprite_list
+
+
+def _move_a_static_sprite(s: BridgeScene) -> None:
+    tile = s.sprite(200)
+    s.world.add_sprite(tile, static=True)
+    try:
+        s.world.set_velocity(tile, 1, 0)
+    finally:
+        s.world.remove_sprite(tile)
+
+
+def _add_list_twice(s: BridgeScene) -> None:
+    sprite_list = _sprite_list(s)
+    s.world.add_sprite_list(sprite_list)
+    s.world.add_sprite_list(sprite_list)
+
+
+def _append_zero_size(s: BridgeScene) -> None:
+    sprite_list = _sprite_list(s)
+    s.world.add_sprite_list(sprite_list)
+    try:
+        sprite_list.append(s.arcade.Sprite(scale=0))  # type: ignore[attr-defined]
+    finally:
+        assert len(sprite_list) == 0  # type: ignore[arg-type]
+
+
 _TRI = ((0.0, 0.0), (4.0, 0.0), (0.0, 3.0))
 _SQUARE = [(0, 0), (2, 0), (2, 2), (0, 2)]
 _PENTAGRAM = [
@@ -576,7 +606,7 @@ ROWS += (
        "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str",
        lambda s: s.world.add_sprite(s.sprite(), shape="circle")),  # type: ignore[arg-type]
     _b("bridge-add-layer-negative", "`world.add_sprite(sprite, layer=-1)`", ValueError,
-       "layer must be a 32-bit mask in [0, 0xFFFFFFFF], got -1",
+       "layer must be a 32-bit mask in [1, 0xFFFFFFFF], got -1",
        lambda s: s.world.add_sprite(s.sprite(), layer=-1)),
     _b("bridge-add-velocity-three-values", "`world.add_sprite(sprite, velocity=(1, 2, 3))`",
        ValueError, "velocity must be (vx, vy), got 3 values",
@@ -630,6 +660,37 @@ ROWS += (
     _b("bridge-on-layers-zero", "`world.on_layers(1, 0)` (no bit set)", ValueError,
        "layer_b must be a 32-bit mask in [1, 0xFFFFFFFF], got 0",
        lambda s: s.world.on_layers(1, 0)),
+    _b("bridge-add-layer-zero", "`world.add_sprite(sprite, layer=0)` (no bit set)", ValueError,
+       "layer must be a 32-bit mask in [1, 0xFFFFFFFF], got 0",
+       lambda s: s.world.add_sprite(s.sprite(50), layer=0)),
+    _b("bridge-add-list-layer-zero", "`world.add_sprite_list(sprite_list, layer=0)`",
+       ValueError, "layer must be a 32-bit mask in [1, 0xFFFFFFFF], got 0",
+       lambda s: s.world.add_sprite_list(_sprite_list(s, s.sprite(50)), layer=0)),
+    _b("bridge-set-layers-zero", "`world.set_layers(sprite, layer=0)`", ValueError,
+       "layer must be a 32-bit mask in [1, 0xFFFFFFFF], got 0",
+       lambda s: s.world.set_layers(s.a, layer=0)),
+    _b("bridge-set-layers-float", "`world.set_layers(sprite, layer=1.5)`", TypeError,
+       "layer must be an int, got float",
+       lambda s: s.world.set_layers(s.a, layer=1.5)),  # type: ignore[arg-type]
+    _b("bridge-add-static-with-velocity",
+       "`world.add_sprite(sprite, static=True, velocity=(1, 0))`", ValueError,
+       "a static sprite cannot have a velocity or turn rate",
+       lambda s: s.world.add_sprite(s.sprite(50), static=True, velocity=(1, 0))),
+    _b("bridge-set-velocity-static", "`world.set_velocity(sprite, 1, 0)` for a static sprite",
+       ValueError, "a static sprite cannot have a velocity or turn rate", _move_a_static_sprite),
+    _b("bridge-add-list-not-a-list", "`world.add_sprite_list([sprite])`", TypeError,
+       "sprite_list must be an arcade.SpriteList, got list",
+       lambda s: s.world.add_sprite_list([s.sprite(50)])),  # type: ignore[arg-type]
+    _b("bridge-add-list-twice", "`world.add_sprite_list(sprite_list)` for a list already added",
+       ValueError, "sprite_list is already registered in this CollisionWorld", _add_list_twice),
+    _b("bridge-add-list-zero-size",
+       "`world.add_sprite_list(sprite_list)` with `sprite_list[1]` of zero size", ValueError,
+       "sprite_list[1]: sprite has zero size (0 x 0); give an explicit shape",
+       lambda s: s.world.add_sprite_list(
+           _sprite_list(s, s.sprite(50), s.arcade.Sprite(scale=0), s.sprite(80)))),
+    _b("bridge-append-zero-size",
+       "`sprite_list.append(arcade.Sprite(scale=0))` to a list given to `add_sprite_list`",
+       ValueError, "sprite has zero size (0 x 0); give an explicit shape", _append_zero_size),
     _b("bridge-join-world-with-systems",
        "`CollisionWorld('game')` for an esper world with a MovementSystem and a CollisionSystem",
        ValueError,

@@ -4,34 +4,39 @@ Arcade's setters update the hit box, every sprite list's buffer and spatial hash
 sprite at a time; with the fields below the pose mirror (:mod:`.pose_mirror`) does that
 work in bulk:
 
-* sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_texture``,
-  ``_hit_box``; ``sprite_lists`` is replaced by a list subclass that counts its changes
-  and reports the next setter call (:class:`Record`, :class:`_Armed`);
+* sprites: ``_position``, ``_angle``, ``_width``, ``_height``, ``_hit_box``;
+  ``sprite_lists`` is replaced by a list subclass that counts its changes, tells
+  listeners the lists joined and reports the next setter call (:class:`Record`,
+  :class:`_Armed`);
 * hit boxes: a sprite's ``RotatableHitBox`` becomes a :class:`FollowingHitBox` (a class
   switch) that reads the sprite's pose, or gets ``_position``, ``_angle`` and
   ``_adjusted_cache_dirty`` written;
 * sprite lists: ``_sprite_pos_angle_data``, ``_sprite_pos_angle_changed``,
-  ``sprite_slot`` and ``spatial_hash.move``.
+  ``sprite_slot`` and ``spatial_hash.move``; a list a world watches becomes a subclass
+  that tells listeners who joined and left (:func:`watch_list`).
 
 These were written for, and are tested with, Arcade 3.3. At import the module checks
 ``arcade.version.VERSION``: for any other version it uses Arcade's public getters and
-setters only (:func:`use_private_fields`), which is slower and never wrong.
+setters only (:func:`use_private_fields`), which is slower and never wrong. Membership
+watching (records and watched lists) relies on public behaviour only (a sprite list's
+methods, ``sprite.sprite_lists``) and is on for every version.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import chain, repeat
+from itertools import chain
 from operator import attrgetter
-from typing import Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import arcade
 import numpy as np
 from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.storage import as_slice
+if TYPE_CHECKING:
+    from arcade_collide.arcade.pose_mirror import ListSlots
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -56,8 +61,6 @@ PRIVATE = False
 _POSITION: attrgetter[Any]
 _ANGLE: attrgetter[Any]
 _SIZE: attrgetter[Any]
-_TEXTURE: attrgetter[Any]
-_MARKS: attrgetter[Any]
 hit_box_of: attrgetter[Any]
 """``hit_box_of(sprite)``: the hit box ``sprite`` holds now."""
 _fast_classes: dict[type, bool] = {}
@@ -70,14 +73,13 @@ def use_private_fields(enabled: bool) -> None:
     Chosen at import from Arcade's version; tests call it to run the public paths. Call
     it before any CollisionWorld is created: a world keeps the choice it was made with.
     """
-    global PRIVATE, _POSITION, _ANGLE, _SIZE, _TEXTURE, _MARKS, hit_box_of
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, hit_box_of
     PRIVATE = enabled
     prefix = "_" if enabled else ""
-    _POSITION, _ANGLE, _TEXTURE, hit_box_of = (
-        attrgetter(prefix + name) for name in ("position", "angle", "texture", "hit_box")
+    _POSITION, _ANGLE, hit_box_of = (
+        attrgetter(prefix + name) for name in ("position", "angle", "hit_box")
     )
     _SIZE = attrgetter(prefix + "width", prefix + "height")
-    _MARKS = attrgetter(prefix + "width", prefix + "height", prefix + "texture")
     _fast_classes.clear()
 
 
@@ -142,29 +144,24 @@ def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray
     return as_arrays(*pose_objects(sprites))
 
 
-def read_sizes(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, NDArray[np.int64]]:
-    """The sprites' ``(width, height)`` ``(N, 2)`` and texture identities ``(N,)``.
+def read_sizes(sprites: Sequence[arcade.Sprite]) -> FloatArray:
+    """The sprites' ``(width, height)`` as an ``(N, 2)`` array: a derived shape is
+    rebuilt when they change.
 
-    Together these change exactly when a sprite's scale or texture changes,
-    which is when its collision shape must be rebuilt.
-
-    >>> size, texture = read_sizes([arcade.SpriteSolidColor(4, 6)])
-    >>> size.tolist()
+    >>> read_sizes([arcade.SpriteSolidColor(4, 6)]).tolist()
     [[4.0, 6.0]]
     """
     n = len(sprites)
     size = np.fromiter(chain.from_iterable(map(_SIZE, sprites)), np.float64, count=2 * n)
-    textures = np.fromiter(map(id, map(_TEXTURE, sprites)), np.int64, count=n)
-    return size.reshape(n, 2), textures
+    return size.reshape(n, 2)
 
 
-def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any, Any]]:
-    """The objects behind the sprites' widths, heights and textures, for a cheap change test.
+def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any]]:
+    """The sprites' widths and heights, for a cheap change test.
 
-    Arcade replaces these objects (never changes them in place) when a sprite is
-    scaled or given a new texture, so two results compare equal (``==`` on lists and
-    tuples tests identity first, then value) only when no sprite's size or texture changed
-    in between; only then can :func:`read_sizes` be skipped.
+    Two results compare equal (``==`` on lists and tuples tests identity first, then
+    value) only when no sprite's size changed in between; only then can
+    :func:`read_sizes` be skipped.
 
     >>> sprite = arcade.SpriteSolidColor(4, 4)
     >>> before = size_marks([sprite])
@@ -174,7 +171,7 @@ def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any, Any]]:
     >>> size_marks([sprite]) == before
     False
     """
-    return list(map(_MARKS, sprites))
+    return list(map(_SIZE, sprites))
 
 
 # --- writing sprites ------------------------------------------------------------------
@@ -207,44 +204,6 @@ def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:
     if angle is not None:
         box._angle = angle
     box._adjusted_cache_dirty = True
-
-
-class ListSlots(NamedTuple):
-    """The rows of a pose mirror's sprites that one sprite list holds, and their slots."""
-
-    sprite_list: arcade.SpriteList[Any]
-    slot_dict: dict[Any, int]
-    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
-    rows: IntArray
-    slots: IntArray
-    """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
-    row_span: IntArray | slice
-    """:attr:`rows`, or the slice standing for them when they are consecutive."""
-    slot_span: IntArray | slice
-    """:attr:`slots`, or the slice standing for them when they are consecutive."""
-
-    def current(self) -> bool:
-        """Whether the list still has the slot dict the rows were found with."""
-        return self.sprite_list.sprite_slot is self.slot_dict
-
-
-def slots_in(
-    sprite_list: arcade.SpriteList[Any],
-    sprites: Sequence[arcade.Sprite],
-    eligible: NDArray[np.bool_],
-) -> ListSlots:
-    """The rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
-
-    A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
-    it has no slot there and is left out.
-    """
-    slot_of = sprite_list.sprite_slot.get
-    slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
-    rows = np.flatnonzero((slots >= 0) & eligible)
-    slots = slots[rows]
-    return ListSlots(
-        sprite_list, sprite_list.sprite_slot, rows, slots, as_slice(rows), as_slice(slots)
-    )
 
 
 def store_in_sprite_list(
@@ -298,9 +257,25 @@ def membership_changes() -> int:
     return _membership_changes[0]
 
 
+class TouchLog(dict[int, "Record"]):
+    """A pose mirror's log: the records that reported a touch, by ``id``. Records hold
+    their logs weakly, so a sprite outliving a world keeps nothing of that world alive."""
+
+    __slots__ = ("__weakref__",)
+
+
+class MembershipListener(Protocol):
+    """What hears of list changes (:class:`~.lifetime.RemovalHook`): ``joined_list`` runs
+    inside Arcade's method and must not raise; ``list_changed`` once it is done."""
+
+    def joined_list(self, sprite_list: Any) -> None: ...
+
+    def list_changed(self, sprite_list: Any, left: list[Any], joined: list[Any]) -> None: ...
+
+
 class Record(list[Any]):
     """A watched ``sprite_lists``: it counts its changes in ``_membership_changes``
-    (see :func:`watch_memberships`).
+    (see :func:`watch_memberships`) and tells its :attr:`listeners` the lists joined.
 
     Arcade changes ``sprite.sprite_lists`` exactly when the sprite joins or leaves a
     sprite list, the only way its slot in a list can change besides
@@ -309,10 +284,18 @@ class Record(list[Any]):
     reports the next iteration over it to the touch logs in :attr:`logs`.
     """
 
-    __slots__ = ("__weakref__", "logs")
+    __slots__ = ("__weakref__", "listeners", "logs")
 
-    logs: list[dict[int, Record]]
+    logs: list[weakref.ref[TouchLog]]
     """The touch logs of the pose mirrors holding this sprite."""
+    listeners: list[MembershipListener]
+    """The worlds' listeners told of the lists this sprite joins."""
+
+    def append(self, sprite_list: Any) -> None:
+        _membership_changes[0] += 1
+        list.append(self, sprite_list)
+        for listener in self.listeners:
+            listener.joined_list(sprite_list)
 
 
 def _counted(name: str) -> Any:
@@ -327,7 +310,7 @@ def _counted(name: str) -> Any:
     return counted
 
 
-for _name in ("append", "extend", "insert", "remove", "pop", "clear", "__setitem__", "__delitem__"):
+for _name in ("extend", "insert", "remove", "pop", "clear", "__setitem__", "__delitem__"):
     setattr(Record, _name, _counted(_name))
 
 
@@ -343,8 +326,10 @@ class _Armed(Record):
 
     def __iter__(self) -> Iterator[Any]:
         self.__class__ = Record  # type: ignore[assignment]
-        for log in self.logs:
-            log[id(self)] = self
+        for ref in self.logs:
+            log = ref()
+            if log is not None:
+                log[id(self)] = self
         return list.__iter__(self)
 
 
@@ -353,26 +338,32 @@ _SHARED: dict[int, weakref.ref[Record]] = {}
 (lists are unhashable); a freed record's entry is dropped when next read."""
 
 
-def watch_memberships(sprite: arcade.Sprite, log: dict[int, Record]) -> Record:
-    """Make ``sprite.sprite_lists`` a watched record (same lists, same order) reporting
-    to ``log``, and return it."""
+def _record_of(sprite: arcade.Sprite) -> Record:
+    """``sprite.sprite_lists`` as a :class:`Record` (same lists, same order)."""
     memberships = sprite.sprite_lists
     if isinstance(memberships, Record) and type(memberships) in (Record, _Armed):
-        watched = memberships
-    else:
-        watched = Record(memberships)
-        watched.logs = []
-        sprite.sprite_lists = watched
-    if not any(known is log for known in watched.logs):
-        watched.logs.append(log)
-    if len(watched.logs) > 1:
+        return memberships
+    record = Record(memberships)
+    record.logs = []
+    record.listeners = []
+    sprite.sprite_lists = record
+    return record
+
+
+def watch_memberships(sprite: arcade.Sprite, log: TouchLog) -> Record:
+    """Make ``sprite.sprite_lists`` a watched record reporting to ``log``, and return it."""
+    logs = (watched := _record_of(sprite)).logs
+    logs[:] = [ref for ref in logs if ref() is not None]
+    if not any(ref() is log for ref in logs):
+        logs.append(weakref.ref(log))
+    if len(logs) > 1:
         _SHARED[id(watched)] = weakref.ref(watched)
     return watched
 
 
-def unwatch(record: Record, log: dict[int, Record]) -> None:
+def unwatch(record: Record, log: TouchLog) -> None:
     """Stop ``record`` reporting to ``log``."""
-    record.logs[:] = [known for known in record.logs if known is not log]
+    record.logs[:] = [ref for ref in record.logs if ref() not in (log, None)]
     if len(record.logs) < 2:
         _SHARED.pop(id(record), None)
     log.pop(id(record), None)
@@ -385,9 +376,7 @@ def arm(records: Iterable[Record | None]) -> None:
             record.__class__ = _Armed
 
 
-def report_shared(
-    own: dict[int, Record], row_of: dict[int, int], stored: NDArray[np.bool_]
-) -> None:
+def report_shared(own: TouchLog, row_of: dict[int, int], stored: NDArray[np.bool_]) -> None:
     """Log the ``stored`` rows' sprites that other mirrors hold too in their logs: the
     bulk stores skip Arcade's setters, so the other worlds would not see the moves.
 
@@ -395,16 +384,117 @@ def report_shared(
     """
     if not _SHARED:
         return
-    for key, ref in list(_SHARED.items()):
-        record = ref()
+    for key, shared in list(_SHARED.items()):
+        record = shared()
         if record is None:
             del _SHARED[key]
             continue
         row = row_of.get(key)
         if row is not None and stored[row]:
-            for log in record.logs:
-                if log is not own:
+            for ref in record.logs:
+                if (log := ref()) is not None and log is not own:
                     log[id(record)] = record
+
+
+# --- sprite lists that tell their listeners who joined and left -----------------------
+
+
+def listen(sprite: arcade.Sprite, listener: MembershipListener) -> list[Any]:
+    """Tell ``listener`` of every list ``sprite`` joins from now on; return the lists
+    it is in now. Listeners that :func:`~.lifetime.RemovalHook.gone` are dropped."""
+    record = _record_of(sprite)
+    listeners = record.listeners
+    listeners[:] = [known for known in listeners if not getattr(known, "gone", False)]
+    if not any(known is listener for known in listeners):
+        listeners.append(listener)
+    return list.copy(record)
+
+
+def unlisten(sprite: arcade.Sprite, listener: MembershipListener) -> None:
+    """Undo :func:`listen`."""
+    listeners = getattr(sprite.sprite_lists, "listeners", [])
+    listeners[:] = [known for known in listeners if known is not listener]
+
+
+_LISTENERS = "_arcade_collide_listeners"
+"""The instance attribute of a watched sprite list holding its listeners."""
+_WATCHED: dict[type, type] = {}
+"""The watching subclass of each sprite list class (and of each such subclass: itself)."""
+
+
+def _tell(sprite_list: Any, left: list[Any], joined: list[Any]) -> None:
+    """Tell ``sprite_list``'s listeners who left (if not back in it) and joined; every
+    listener hears it before the first exception one raised is re-raised."""
+    left = [sprite for sprite in left if sprite not in sprite_list]
+    errors = []
+    for listener in list(sprite_list.__dict__.get(_LISTENERS, ())):
+        try:
+            listener.list_changed(sprite_list, left, joined)
+        except Exception as error:
+            errors.append(error)
+    if errors:
+        raise errors[0]
+
+
+def _watched_class(base: Any) -> type:
+    """The subclass of sprite list class ``base`` whose changes reach the listeners, told
+    once Arcade's method is done (so an exception leaves the list consistent)."""
+    if base in _WATCHED:
+        return _WATCHED[base]
+
+    class Watched(base):  # type: ignore[misc]
+        def append(self, sprite: Any) -> None:
+            base.append(self, sprite)
+            _tell(self, [], [sprite])
+
+        def insert(self, index: int, sprite: Any) -> None:
+            base.insert(self, index, sprite)
+            _tell(self, [], [sprite])
+
+        def __setitem__(self, index: int, sprite: Any) -> None:
+            replaced = self.sprite_list[index]
+            base.__setitem__(self, index, sprite)
+            _tell(self, [replaced], [sprite])
+
+        def remove(self, sprite: Any) -> None:
+            base.remove(self, sprite)
+            _tell(self, [sprite], [])
+
+        def pop(self, index: int = -1) -> Any:
+            sprite = base.pop(self, index)
+            _tell(self, [sprite], [])
+            return sprite
+
+        def clear(self, *, capacity: int | None = None, deep: bool = True) -> None:
+            held = list(self.sprite_list)
+            base.clear(self, capacity=capacity, deep=deep)
+            _tell(self, held, [])
+
+    Watched.__name__, Watched.__qualname__ = base.__name__, base.__qualname__
+    Watched.__module__ = base.__module__
+    _WATCHED[base] = _WATCHED[Watched] = Watched
+    return Watched
+
+
+def watch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListener) -> None:
+    """Make ``sprite_list`` tell ``listener`` of the sprites that join and leave it, once
+    each of Arcade's methods that changes it is done (a class switch, undone by
+    :func:`unwatch_list`)."""
+    listeners = sprite_list.__dict__.setdefault(_LISTENERS, [])
+    listeners[:] = [known for known in listeners if not getattr(known, "gone", False)]
+    if not any(known is listener for known in listeners):
+        listeners.append(listener)
+    sprite_list.__class__ = _watched_class(type(sprite_list))
+
+
+def unwatch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListener) -> None:
+    """Stop ``sprite_list`` telling ``listener``; its own class is back once none listen."""
+    listeners = sprite_list.__dict__.get(_LISTENERS, [])
+    listeners[:] = [known for known in listeners if known is not listener]
+    cls = type(sprite_list)
+    if not listeners and _WATCHED.get(cls) is cls:
+        sprite_list.__dict__.pop(_LISTENERS, None)
+        sprite_list.__class__ = cls.__bases__[0]
 
 
 def lists_of(sprites: Sequence[arcade.Sprite]) -> list[arcade.SpriteList[Any]]:

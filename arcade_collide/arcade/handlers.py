@@ -19,6 +19,7 @@ A :class:`Router` is subscribed to its world's
 from __future__ import annotations
 
 import weakref
+from collections import deque
 from collections.abc import Callable, Hashable, Iterator
 from dataclasses import dataclass
 from itertools import chain
@@ -55,8 +56,13 @@ class Body:
     on_start: Callable[[arcade.Sprite, Contact], Any] | None
     """The sprite's ``on_collision_start``, looked up once when it was added."""
     on_end: Callable[[arcade.Sprite], Any] | None
+    shape: Any
+    """The sprite's ``Shape`` component (edited in place when the shape changes)."""
     layer: int
     """The layer bits of the sprite's Shape (for layer handlers)."""
+    pinned: bool = True
+    """Added by ``add_sprite`` (not only by a registered sprite list): see
+    :mod:`.sprite_lists` for when each kind of sprite leaves the world."""
     hull_points: Any = None
     """For a derived ``hull=True`` shape, the hit-box points it was built from (a new
     hit box reports nothing: :mod:`.derived_shapes` compares these each step)."""
@@ -79,11 +85,15 @@ class Router:
         self.bodies = bodies
         self.active: dict[tuple[int, int], Contact] = {}
         """The pairs whose start was delivered and whose end was not, with that contact."""
+        self._partners: dict[int, dict[int, None]] = {}
+        """The other entity of each :attr:`active` pair, by entity, in the order the
+        pairs started (the order of :attr:`active`), so that one entity's pairs cost
+        what they are."""
         self._pairs: dict[tuple[Hashable, Hashable], tuple[list[Any], list[Any]]] = {}
         """The start and end handlers of each pair of kinds."""
         self.layers: list[tuple[int, int, StartHandler | None, EndHandler | None]] = []
         """The layer handlers: ``(layer_a, layer_b, start, end)`` in registration order."""
-        self._removal_ends: list[tuple[Body, Body]] = []
+        self._removal_ends: deque[tuple[Body, Body]] = deque()
         """Pairs ended by a removal during delivery, due after the current event."""
         self._delivering = False
         self._delivery = Delivery("collision callback")
@@ -144,6 +154,8 @@ class Router:
             if found_a is None or found_b is None or (a, b) in active:
                 return
             active[a, b] = contact
+            self._partners.setdefault(a, {})[b] = None
+            self._partners.setdefault(b, {})[a] = None
             body_a, body_b = found_a, found_b
             if not (body_a.on_start or body_b.on_start or self._pairs or self.layers):
                 return
@@ -151,6 +163,7 @@ class Router:
             # A pair ended by a removal already had its end events.
             if active.pop((event.a, event.b), None) is None:
                 return
+            self._unlink(event.a, event.b)
             body_a, body_b = self.bodies[event.a], self.bodies[event.b]
             if not (body_a.on_end or body_b.on_end or self._pairs or self.layers):
                 return
@@ -161,7 +174,7 @@ class Router:
             elif event is not None:
                 self._end_pair(body_a, body_b)
             while self._removal_ends:
-                ended_a, ended_b = self._removal_ends.pop(0)
+                ended_a, ended_b = self._removal_ends.popleft()
                 self._end_pair(ended_a, ended_b)
         except BaseException:
             # KeyboardInterrupt, SystemExit: the event's kept exceptions go with it.
@@ -172,6 +185,10 @@ class Router:
         if self._delivery.errors:
             self._delivery.raise_first()
 
+    def partners(self, entity: int) -> list[int]:
+        """The entities ``entity`` is touching (its :attr:`active` pairs), in start order."""
+        return list(self._partners.get(entity, ()))
+
     def end_removed(self, entity: int, body: Body) -> None:
         """End every pair of ``entity`` (being removed, with ``body``).
 
@@ -179,13 +196,45 @@ class Router:
         exception a callback raised is re-raised; inside one they come after the
         current event.
         """
-        for pair in [p for p in self.active if entity in p]:
+        self._queue_ends(entity, body)
+        if not self._delivering:
+            self.route(None)
+
+    def end_all(self, entities: list[int]) -> None:
+        """End every active pair, with the events removing ``entities`` in this order one
+        by one would give (none when no callback or handler would hear them), delivered
+        once all pairs are gone; the first exception is re-raised."""
+        bodies, partners, active = self.bodies, self._partners, self.active
+        if self._pairs or self.layers or any(b.on_end is not None for b in bodies.values()):
+            gone: set[int] = set()
+            for entity in entities:
+                gone.add(entity)
+                body = bodies[entity]
+                for other in partners.get(entity, ()):
+                    if other not in gone:
+                        pair = (entity, other) if (entity, other) in active else (other, entity)
+                        self._removal_ends.append(
+                            (bodies.get(pair[0], body), bodies.get(pair[1], body))
+                        )
+        active.clear()
+        partners.clear()
+        if not self._delivering:
+            self.route(None)
+
+    def _queue_ends(self, entity: int, body: Body) -> None:
+        """Take ``entity``'s pairs out of :attr:`active` and queue their end events."""
+        for other in self._partners.pop(entity, {}):
+            pair = (entity, other) if (entity, other) in self.active else (other, entity)
             del self.active[pair]
+            del self._partners[other][entity]
             a = self.bodies.get(pair[0], body)
             b = self.bodies.get(pair[1], body)
             self._removal_ends.append((a, b))
-        if not self._delivering:
-            self.route(None)
+
+    def _unlink(self, a: int, b: int) -> None:
+        """Drop the pair ``(a, b)`` from :attr:`_partners`."""
+        del self._partners[a][b]
+        del self._partners[b][a]
 
     def _end_pair(self, body_a: Body, body_b: Body) -> None:
         run = self._delivery.call

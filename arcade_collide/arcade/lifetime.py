@@ -8,7 +8,7 @@ processors the CollisionWorld added to it.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
@@ -22,13 +22,20 @@ _DROPPED: list[str] = []
 class _Removes(Protocol):
     def remove_sprite(self, sprite: arcade.Sprite) -> None: ...
 
+    @property
+    def closed(self) -> bool: ...
+
+    @property
+    def _memberships(self) -> Any: ...
+
 
 class RemovalHook:
-    """What a world registers with ``sprite.register_physics_engine``.
+    """What a world registers with ``sprite.register_physics_engine``, and listens to
+    sprite lists with (:mod:`.sprite_lists`).
 
     Arcade's ``remove_from_sprite_lists()`` calls ``remove_sprite`` on each registered
-    engine. The hook holds its world weakly, so a sprite that outlives a level does not
-    keep the level's world alive.
+    engine. The hook holds its world weakly, so a sprite or sprite list that outlives
+    a level does not keep the level's world alive.
     """
 
     __slots__ = ("_world",)
@@ -57,9 +64,34 @@ class RemovalHook:
             sprite.physics_engines.clear()
             raise
 
+    @property
+    def gone(self) -> bool:
+        """Whether the world was garbage collected or closed: the hook does nothing."""
+        world = self._world()
+        return world is None or world.closed
+
+    def joined_list(self, sprite_list: arcade.SpriteList[Any]) -> None:
+        """A sprite of the world joined ``sprite_list``: the world watches it."""
+        world = self._world()
+        if world is not None and not world.closed:
+            world._memberships.watch(sprite_list)
+
+    def list_changed(
+        self, sprite_list: arcade.SpriteList[Any], left: list[Any], joined: list[Any]
+    ) -> None:
+        """Sprites left and joined a list the world watches (see :mod:`.sprite_lists`)."""
+        world = self._world()
+        if world is not None and not world.closed:
+            world._memberships.changed(world, sprite_list, left, joined)
+
     def attach(self, sprite: arcade.Sprite) -> None:
-        """Register with ``sprite`` (once)."""
-        if self not in sprite.physics_engines:
+        """Register with ``sprite`` (once), dropping the hooks of worlds that are gone."""
+        engines = sprite.physics_engines
+        if any(type(engine) is RemovalHook and engine.gone for engine in engines):
+            sprite.physics_engines = engines = [
+                e for e in engines if type(e) is not RemovalHook or not e.gone
+            ]
+        if self not in engines:
             sprite.register_physics_engine(self)
 
     def detach(self, sprite: arcade.Sprite) -> None:
@@ -106,3 +138,17 @@ def in_world(name: str) -> Iterator[None]:
         yield
     finally:
         esper.switch_world(previous)
+
+
+class WriteBack(esper.Processor):
+    """Runs a world's write-back between its movement and its collision detection (so
+    the callbacks see the new poses); holds the world weakly, as esper's registry must
+    not keep it alive."""
+
+    def __init__(self, write_back: weakref.WeakMethod[Callable[[], None]]) -> None:
+        self._write_back = write_back
+
+    def process(self, *args: Any, **kwargs: Any) -> None:
+        write_back = self._write_back()
+        if write_back is not None:
+            write_back()

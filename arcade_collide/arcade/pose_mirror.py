@@ -6,7 +6,8 @@ switches: :mod:`.arcade_internals`).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from itertools import repeat
 from typing import Any, NamedTuple
 
 import arcade
@@ -14,7 +15,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
-from arcade_collide.arcade.arcade_internals import FollowingHitBox, ListSlots, Record
+from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, TouchLog
+from arcade_collide.ecs.storage import as_slice
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -51,6 +53,44 @@ def _differ(
 def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
     """``(N, 2)`` positions as the Python tuples of floats Arcade stores."""
     return list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
+
+
+class ListSlots(NamedTuple):
+    """The rows of a pose mirror's sprites that one sprite list holds, and their slots."""
+
+    sprite_list: arcade.SpriteList[Any]
+    slot_dict: dict[Any, int]
+    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
+    rows: IntArray
+    slots: IntArray
+    """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
+    row_span: IntArray | slice
+    """:attr:`rows`, or the slice standing for them when they are consecutive."""
+    slot_span: IntArray | slice
+    """:attr:`slots`, or the slice standing for them when they are consecutive."""
+
+    def current(self) -> bool:
+        """Whether the list still has the slot dict the rows were found with."""
+        return self.sprite_list.sprite_slot is self.slot_dict
+
+
+def slots_in(
+    sprite_list: arcade.SpriteList[Any],
+    sprites: Sequence[arcade.Sprite],
+    eligible: NDArray[np.bool_],
+) -> ListSlots:
+    """The rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
+
+    A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
+    it has no slot there and is left out.
+    """
+    slot_of = sprite_list.sprite_slot.get
+    slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
+    rows = np.flatnonzero((slots >= 0) & eligible)
+    slots = slots[rows]
+    return ListSlots(
+        sprite_list, sprite_list.sprite_slot, rows, slots, as_slice(rows), as_slice(slots)
+    )
 
 
 class HandMoves(NamedTuple):
@@ -122,7 +162,7 @@ class PoseMirror:
         """Rows of fast sprites whose hit box cannot follow: written with the sprite."""
         self._check_phase = 0
         self._row_of_watcher: dict[int, int] = {}
-        self._log: dict[int, Record] = {}
+        self._log = TouchLog()
         """Records that reported a touch since they were last read (by ``id``)."""
         self._armed = self._watching
         """Whether the log is in use (else every pose is read each tick)."""
@@ -407,7 +447,7 @@ class PoseMirror:
             self._changes_seen = internals.membership_changes()
             fast = ~self._slow_rows
             lists = [
-                internals.slots_in(each, self.sprites, fast)
+                slots_in(each, self.sprites, fast)
                 for each in internals.lists_of(self.sprites)
             ]
             self._lists = lists

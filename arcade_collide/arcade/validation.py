@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable
-from typing import SupportsFloat
+from typing import Any, SupportsFloat
 
-from arcade_collide.ecs import ALL_LAYERS
+from arcade_collide.ecs import ALL_LAYERS, Shape
 from arcade_collide.geometry.pose import to_float
+from arcade_collide.geometry.shapes import AnyShape, Point
 
 
 def require_real(value: object, name: str) -> float:
@@ -79,3 +80,48 @@ def velocity_pair(velocity: object) -> tuple[float, float]:
     if len(values) != 2:
         raise ValueError(f"velocity must be (vx, vy), got {len(values)} values")
     return require_real(values[0], "vx"), require_real(values[1], "vy")
+
+
+STATIC_MOVES = "a static sprite cannot have a velocity or turn rate"
+
+
+def sprite_options(
+    shape: AnyShape | None,
+    *,
+    velocity: object = None,
+    angular: object = 0.0,
+    kind: object = None,
+    hull: bool = False,
+    static: bool = False,
+    **shape_options: Any,
+) -> dict[str, Any]:
+    """The options of ``add_sprite`` checked: ``velocity`` becomes ``(vx, vy, angular)``
+    (None when all three are zero and ``velocity`` was not given).
+
+    >>> sprite_options(None, velocity=(1, 2), kind="rock")["velocity"]
+    (1.0, 2.0, 0.0)
+    >>> sprite_options(None, layer=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: layer must be a 32-bit mask in [1, 0xFFFFFFFF], got 0
+    >>> sprite_options(None, velocity=(1, 0), static=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: a static sprite cannot have a velocity or turn rate
+    """
+    require_hashable(kind, "kind")
+    turn = require_real(angular, "angular")
+    moves = None
+    if velocity is not None or turn != 0.0:
+        vx, vy = velocity_pair(velocity) if velocity is not None else (0.0, 0.0)
+        moves = (vx, vy, turn)
+    if static and moves is not None:
+        raise ValueError(STATIC_MOVES)
+    if "layer" in shape_options:
+        require_layer(shape_options["layer"], "layer")
+    # Refuses unknown options and bad masks before any sprite is added.
+    Shape(shape if shape is not None else Point(), **shape_options)
+    return {
+        "shape": shape, "velocity": moves, "kind": kind, "hull": bool(hull),
+        "static": bool(static), "shape_options": dict(shape_options),
+    }

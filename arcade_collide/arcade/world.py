@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from contextlib import AbstractContextManager
 from typing import Any
 
@@ -32,8 +32,8 @@ import numpy as np
 from arcade.types import RGBOrA255
 from numpy.typing import NDArray
 
+from arcade_collide.arcade.bodies import Bodies, store_poses
 from arcade_collide.arcade.debug_draw import draw_world_debug
-from arcade_collide.arcade.derived_shapes import DerivedShapes
 from arcade_collide.arcade.handlers import (
     Body,
     EndHandler,
@@ -43,21 +43,23 @@ from arcade_collide.arcade.handlers import (
 )
 from arcade_collide.arcade.lifetime import (
     RemovalHook,
+    WriteBack,
     delete_dropped_worlds,
     delete_own_world,
     forget_when_dropped,
     in_world,
 )
-from arcade_collide.arcade.pose_mirror import PoseMirror, swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
+from arcade_collide.arcade.sprite_lists import Memberships
 from arcade_collide.arcade.validation import (
+    STATIC_MOVES,
     require_callable,
     require_hashable,
     require_layer,
     require_real,
-    velocity_pair,
+    sprite_options,
 )
-from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Velocity
+from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
 from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.contact import Contact
@@ -104,16 +106,8 @@ class CollisionWorld:
                     f"esper world {self.name!r} already has a {' and a '.join(taken)}: "
                     "join it with one CollisionWorld and no systems of its own"
                 )
-        self._bodies: list[Body] = []
-        self._mirror = PoseMirror()
-        """The sprites of ``_bodies``, row for row, with the poses last seen or written."""
-        self._row_of: dict[arcade.Sprite, int] = {}
-        self._body_of_entity: dict[int, Body] = {}
-        self._rows: IntArray = np.zeros(0, dtype=np.intp)
-        """Each row's ``pool_row`` in the Position table; the bodies keep the Positions
-        alive, so the rows stay theirs."""
-        self._derived = DerivedShapes()
-        self._router = Router(self._body_of_entity)
+        self._bodies = Bodies()
+        self._router = Router(self._bodies.by_entity)
         self._stepping = False
         self._kept: tuple[list[Position], IntArray, FloatArray, FloatArray] | None = None
         """Poses the sprites' own setters made of the write-back, stored after the tick:
@@ -125,9 +119,10 @@ class CollisionWorld:
             self._collisions = CollisionSystem()
             esper.add_processor(self._movement, priority=2)
             # Same priority as the collision system, added first: runs right before it.
-            esper.add_processor(_WriteBack(weakref.WeakMethod(self._write_back)), priority=1)
+            esper.add_processor(WriteBack(weakref.WeakMethod(self._write_back)), priority=1)
             esper.add_processor(self._collisions, priority=1)
         self._hook = RemovalHook(self)
+        self._memberships = Memberships(self._hook, self._bodies.pinned)
         self._subscription = self._router.subscribe_weakly(self._collisions)
         self._forget = forget_when_dropped(self, self.name) if self._owns_world else None
 
@@ -142,22 +137,32 @@ class CollisionWorld:
         angular: float = 0.0,
         kind: Hashable = None,
         hull: bool = False,
+        static: bool = False,
         **shape_options: Any,
     ) -> int:
         """Register ``sprite``; it collides from the next :meth:`step` on.
+
+        The sprite leaves the world by :meth:`remove_sprite`, ``kill()``,
+        ``remove_from_sprite_lists()``, or once it has left every sprite list it was in
+        (``SpriteList.remove``, ``pop``, ``clear``): :mod:`.sprite_lists` states the rules.
 
         Args:
             sprite: An :class:`arcade.Sprite` (or subclass), not yet in this world.
             shape: An explicit local-frame shape. By default it is derived from the
                 sprite (:func:`~.shapes_from_sprites.shape_for_sprite`) and rebuilt
-                when the sprite's scale or texture changes; an explicit shape is kept.
+                when the sprite's size (or, for ``hull``, its hit box) changes; an
+                explicit shape is kept.
             velocity: ``(vx, vy)`` in pixels per second. ``None`` (the default) and
-                ``angular == 0`` leave the sprite static: only the game moves it.
+                ``angular == 0`` leave the sprite still: only the game moves it.
             angular: Turn rate in degrees per second, clockwise like ``Sprite.angle``.
             kind: Any hashable label (``"bullet"``) used by :meth:`on_collision`.
             hull: Derive a convex polygon from the sprite's hit box instead of a
                 rectangle or circle (rebuilt also when the sprite is given a new hit
                 box, by ``hit_box = ...`` or ``sync_hit_box_to_texture()``).
+            static: Part of the level (a wall, a tile): two static sprites are never
+                tested against each other nor reported (:class:`~arcade_collide.Static`).
+                The game may still move it by hand; it then collides correctly, at
+                a cost. A static sprite has no velocity.
             **shape_options: Passed to the ``Shape`` component (collision ``layer``,
                 ``mask``, ``sensor``).
 
@@ -168,37 +173,81 @@ class CollisionWorld:
             TypeError: ``sprite`` is not an :class:`arcade.Sprite`, ``kind`` is not
                 hashable, or a number is not a real number.
             ValueError: the sprite is already registered, ``velocity`` is not a
-                pair, or a pose or velocity value is not finite.
+                pair, a pose or velocity value is not finite, ``layer`` has no bit
+                set, or a static sprite is given a velocity.
             RuntimeError: the world was closed.
         """
         self._check_open()
         if not isinstance(sprite, arcade.Sprite):
             raise TypeError(f"sprite must be an arcade.Sprite, got {type(sprite).__name__}")
-        if sprite in self._row_of:
+        if sprite in self._bodies.row_of:
             raise ValueError("sprite is already in this CollisionWorld")
-        require_hashable(kind, "kind")
+        options = sprite_options(
+            shape, velocity=velocity, angular=angular, kind=kind, hull=hull, static=static,
+            **shape_options,
+        )
+        entity = self._add(sprite, options, pinned=True)
+        self._memberships.listen(sprite)
+        return entity
+
+    def add_sprite_list(
+        self, sprite_list: arcade.SpriteList[Any], shape: AnyShape | None = None, **options: Any
+    ) -> None:
+        """Register every sprite of ``sprite_list`` now and every sprite it gets later.
+
+        Each sprite gets the options given here, as :meth:`add_sprite` gives them (an
+        explicit ``shape`` is shared by all). A sprite leaves the world when it leaves
+        the list by any means (``remove``, ``pop``, ``clear``, ``kill()``,
+        ``remove_from_sprite_lists()``, item assignment) unless another registered
+        list holds it; a sprite already in the world keeps its entity and options
+        (:mod:`.sprite_lists` states the rules).
+
+        Args:
+            sprite_list: An :class:`arcade.SpriteList`, not yet registered here.
+            shape: As for :meth:`add_sprite`.
+            **options: The keyword options of :meth:`add_sprite` (``velocity``,
+                ``angular``, ``kind``, ``hull``, ``static``, ``layer``, ``mask``,
+                ``sensor``).
+
+        Raises:
+            TypeError: ``sprite_list`` is not an :class:`arcade.SpriteList`, or an
+                option is refused as :meth:`add_sprite` refuses it.
+            ValueError: the list is already registered, an option is refused as
+                :meth:`add_sprite` refuses it, or a sprite cannot be added (none is
+                then added; the error names the sprite's index). Appending such a
+                sprite later raises from ``append`` and leaves the list as it was.
+            RuntimeError: the world was closed.
+        """
+        self._check_open()
+        if not isinstance(sprite_list, arcade.SpriteList):
+            raise TypeError(
+                f"sprite_list must be an arcade.SpriteList, got {type(sprite_list).__name__}"
+            )
+        self._memberships.register(self, sprite_list, sprite_options(shape, **options))
+
+    def _add(self, sprite: arcade.Sprite, options: dict[str, Any], pinned: bool) -> int:
+        """Register ``sprite`` with checked ``options`` (see :func:`sprite_options`)."""
+        shape, hull = options["shape"], options["hull"]
         geometry = shape if shape is not None else shape_for_sprite(sprite, hull=hull)
         x, y = sprite.position
+        shape_options = options["shape_options"]
         with self._in_world():
             position = Position(float(x), float(y), angle=float(sprite.angle))
-            components: list[Any] = [position, Shape(geometry, **shape_options)]
-            angular = require_real(angular, "angular")
-            if velocity is not None or angular != 0.0:
-                vx, vy = velocity_pair(velocity) if velocity is not None else (0.0, 0.0)
+            component = Shape(geometry, **shape_options)
+            components: list[Any] = [position, component]
+            if options["velocity"] is not None:
+                vx, vy, angular = options["velocity"]
                 components.append(Velocity(vx, vy, angular=angular))
+            if options["static"]:
+                components.append(Static())
             entity = int(esper.create_entity(*components))
             table_row = position.pool_row
         body = Body(
-            sprite, entity, position, kind, geometry, hull, dict(shape_options),
+            sprite, entity, position, options["kind"], geometry, hull, dict(shape_options),
             sprite_method(sprite, "on_collision_start"),
-            sprite_method(sprite, "on_collision_end"), components[1].layer,
+            sprite_method(sprite, "on_collision_end"), component, component.layer, pinned,
         )
-        self._row_of[sprite] = len(self._bodies)
-        self._bodies.append(body)
-        self._mirror.add(sprite)
-        self._body_of_entity[entity] = body
-        self._rows = np.append(self._rows, np.intp(table_row))
-        self._derived.add(body, derived=shape is None)
+        self._bodies.append(body, table_row, derived=shape is None)
         self._hook.attach(sprite)
         return entity
 
@@ -214,29 +263,20 @@ class CollisionWorld:
         Args:
             sprite: The sprite to remove.
         """
-        row = self._row_of.pop(sprite, None)
-        if row is None:
+        body = self._bodies.pop(sprite)
+        if body is None:
             return
-        # Swap-remove keeps every per-row array dense without shifting.
-        body, moved = self._bodies[row], self._bodies[-1]
-        self._bodies[row] = moved
-        self._bodies.pop()
-        if moved is not body:
-            self._row_of[moved.sprite] = row
-        self._rows = swap_removed(self._rows, row)
-        self._mirror.remove(row)
-        self._derived.remove(row, body)
-        del self._body_of_entity[body.entity]
         self._hook.detach(sprite)
+        self._memberships.unlisten(sprite)
         with self._in_world():
             esper.delete_entity(body.entity)
         self._router.end_removed(body.entity, body)
 
     def __contains__(self, sprite: object) -> bool:
-        return sprite in self._row_of
+        return sprite in self._bodies.row_of
 
     def __len__(self) -> int:
-        return len(self._bodies)
+        return len(self._bodies.list)
 
     def entity(self, sprite: arcade.Sprite) -> int:
         """The esper entity id of a registered sprite.
@@ -244,14 +284,11 @@ class CollisionWorld:
         Raises:
             KeyError: the sprite is not in this world.
         """
-        row = self._row_of.get(sprite)
-        if row is None:
-            raise KeyError("sprite is not in this CollisionWorld")
-        return self._bodies[row].entity
+        return self._bodies.list[self._bodies.row(sprite)].entity
 
     def sprites(self) -> list[arcade.Sprite]:
         """The registered sprites, in row order (the order of :meth:`poses`)."""
-        return list(self._mirror.sprites)
+        return list(self._bodies.mirror.sprites)
 
     def poses(self) -> tuple[FloatArray, FloatArray]:
         """Copies of the poses written at the last step: ``(N, 2)`` xy and ``(N,)`` angles.
@@ -259,11 +296,12 @@ class CollisionWorld:
         Rows follow :meth:`sprites`, so a game can find sprites to act on with
         numpy (off-screen, say) instead of a Python loop over every sprite.
         """
-        return self._mirror.xy.copy(), self._mirror.angle.copy()
+        mirror = self._bodies.mirror
+        return mirror.xy.copy(), mirror.angle.copy()
 
     def shapes(self) -> list[AnyShape]:
         """The local-frame collision shapes, in the order of :meth:`sprites`."""
-        return [body.geometry for body in self._bodies]
+        return [body.geometry for body in self._bodies.list]
 
     # --- velocities ---------------------------------------------------------------------
 
@@ -281,7 +319,8 @@ class CollisionWorld:
         Raises:
             KeyError: the sprite is not in this world.
             TypeError: a value is not a real number.
-            ValueError: a value is not finite (the velocity is then unchanged).
+            ValueError: a value is not finite (the velocity is then unchanged), or
+                the sprite is static.
         """
         entity = self.entity(sprite)
         require_real(vx, "vx")
@@ -289,6 +328,8 @@ class CollisionWorld:
         if angular is not None:
             require_real(angular, "angular")
         with self._in_world():
+            if esper.has_component(entity, Static):
+                raise ValueError(STATIC_MOVES)
             current = esper.try_component(entity, Velocity)
             turn = angular if angular is not None else (current.angular if current else 0.0)
             # A new component validates all three numbers before anything is changed.
@@ -375,21 +416,35 @@ class CollisionWorld:
 
         ``contact.normal`` points from the first sprite to the second.
         """
-        body_of = self._body_of_entity
+        body_of = self._bodies.by_entity
         return [
             (body_of[a].sprite, body_of[b].sprite, contact)
             for (a, b), contact in self._router.active.items()
         ]
 
     def touching(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
-        """The sprites touching ``sprite`` after the last step."""
-        entity = self.entity(sprite)
-        body_of = self._body_of_entity
-        return [
-            body_of[b if a == entity else a].sprite
-            for a, b in self._router.active
-            if entity in (a, b)
-        ]
+        """The sprites touching ``sprite`` after the last step (in the order they met it)."""
+        body_of = self._bodies.by_entity
+        return [body_of[other].sprite for other in self._router.partners(self.entity(sprite))]
+
+    def set_layers(
+        self, sprite: arcade.Sprite, *, layer: int | None = None, mask: int | None = None
+    ) -> None:
+        """Change a sprite's collision ``layer`` and/or ``mask`` bits (None: keep).
+
+        Raises:
+            KeyError: the sprite is not in this world.
+            TypeError: a value is not an int.
+            ValueError: ``layer`` has no bit set, or a value is outside 32 bits.
+        """
+        body = self._bodies.list[self._bodies.row(sprite)]
+        if layer is not None:
+            layer = require_layer(layer, "layer")
+        if mask is not None:
+            body.shape.mask = mask
+            body.shape_options["mask"] = body.shape.mask
+        if layer is not None:
+            body.shape.layer = body.layer = body.shape_options["layer"] = layer
 
     # --- the tick -----------------------------------------------------------------------
 
@@ -425,37 +480,39 @@ class CollisionWorld:
                     if self._kept is not None:  # see _write_back
                         _, rows, xy, angle = self._kept
                         self._kept = None
-                        _store_poses(rows, xy, angle)
+                        store_poses(rows, xy, angle)
         finally:
             if self._closed:  # by a collision callback
                 self._release_esper_world()
 
     def _read_sprites(self) -> None:
         """Take in the game's hand moves and rebuild the derived shapes that changed."""
-        mirror = self._mirror
+        bodies = self._bodies
+        mirror = bodies.mirror
         moves = mirror.hand_moves()
-        for body in self._derived.refresh(self._bodies, mirror.sprites, moves.read, self._row_of):
-            esper.add_component(body.entity, Shape(body.geometry, **body.shape_options))
+        for body in bodies.derived.refresh(bodies.list, mirror.sprites, moves.read, bodies.row_of):
+            body.shape.geometry = body.geometry
         if moves.rows.size:
             finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
             if not finite.all():
-                bad = self._bodies[int(moves.rows[np.argmin(finite)])].entity
+                bad = bodies.list[int(moves.rows[np.argmin(finite)])].entity
                 raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
-            _store_poses(self._rows[moves.rows], moves.xy, moves.angle)
+            store_poses(bodies.table_rows[moves.rows], moves.xy, moves.angle)
         mirror.accept(moves)
 
     def _write_back(self) -> None:
-        """Give the sprites the poses the movement left (run by :class:`_WriteBack`)."""
+        """Give the sprites the poses the movement left (run by :class:`WriteBack`)."""
         if not self._stepping:
             return
-        mirror = self._mirror
+        bodies = self._bodies
+        mirror = bodies.mirror
         # take(): a copy (the mirror keeps it), made faster than by fancy indexing.
-        poses = world_pools().positions.data.take(self._rows, axis=0)
+        poses = world_pools().positions.data.take(bodies.table_rows, axis=0)
         kept = mirror.write(poses[:, 0:2], poses[:, 2])
         if kept.size:  # the sprites' own setters made other poses (see the module docstring)
             self._kept = (
-                [self._bodies[row].position for row in kept.tolist()],
-                self._rows[kept], mirror.xy[kept], mirror.angle[kept],
+                [bodies.list[row].position for row in kept.tolist()],
+                bodies.table_rows[kept], mirror.xy[kept], mirror.angle[kept],
             )
         self.ticks += 1
 
@@ -487,10 +544,12 @@ class CollisionWorld:
         )
 
     def close(self) -> None:
-        """Remove every sprite (ending contacts) and unsubscribe.
+        """End every contact, take every sprite out and unsubscribe.
 
-        A world of its own is then deleted; a joined esper world (``name`` given) is
-        kept, with this world's processors taken out of it. An end callback that
+        The end events come in the order removing the sprites one by one would give
+        them; the world still holds its sprites while they are delivered. A world of
+        its own is then deleted; a joined esper world (``name`` given) is kept, with
+        this world's entities and processors taken out of it. An end callback that
         raises does not stop the closing: the first exception is re-raised after it.
         A closed world refuses new sprites and steps; closing it again does nothing.
         Closed from a collision callback, the esper world goes once the step is over.
@@ -499,17 +558,29 @@ class CollisionWorld:
             return
         self._closed = True
         closing = Delivery("end callback")
-        for body in list(self._bodies):
-            closing.call(self.remove_sprite, body.sprite)
+        closing.call(self._router.end_all, [body.entity for body in self._bodies.list])
+        self._memberships.close()
+        # The sprites keep the world's hook in their physics_engines: it does nothing
+        # now, and the next world a sprite joins drops it (not one list per sprite here).
+        bodies = self._bodies.clear()
         self._subscription.unsubscribe()
+        if not self._owns_world:
+            with self._in_world():
+                for body in bodies:
+                    esper.delete_entity(body.entity)
         if not self._stepping:
             self._release_esper_world()
         closing.raise_first()
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
     def _release_esper_world(self) -> None:
         if not self._owns_world:
             with self._in_world():
-                for kind in (MovementSystem, _WriteBack, CollisionSystem):
+                for kind in (MovementSystem, WriteBack, CollisionSystem):
                     esper.remove_processor(kind)
             return
         if self._forget is not None:
@@ -522,26 +593,3 @@ class CollisionWorld:
 
     def _in_world(self) -> AbstractContextManager[None]:
         return in_world(self.name)
-
-
-class _WriteBack(esper.Processor):
-    """Runs a world's write-back between its movement and its collision detection (so
-    the callbacks see the new poses); holds the world weakly, as esper's registry must
-    not keep it alive."""
-
-    def __init__(self, write_back: weakref.WeakMethod[Callable[[], None]]) -> None:
-        self._write_back = write_back
-
-    def process(self, *args: Any, **kwargs: Any) -> None:
-        write_back = self._write_back()
-        if write_back is not None:
-            write_back()
-
-
-def _store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None:
-    """Put poses into the Position table rows ``table_rows`` of the current esper world,
-    in one scatter rather than a component setter call per sprite."""
-    pool = world_pools().positions
-    pool.data[table_rows, 0:2] = xy
-    pool.data[table_rows, 2] = angle
-    pool.touch()

@@ -111,9 +111,7 @@ def test_read_poses_and_sizes() -> None:
     b = arcade.SpriteCircle(3, (0, 0, 0), center_x=5, center_y=6)
     xy, angle = read_poses([a, b])
     assert xy.tolist() == [[1.0, 2.0], [5.0, 6.0]] and angle.tolist() == [30.0, 0.0]
-    size, textures = read_sizes([a, b])
-    assert size.tolist() == [[10.0, 20.0], [6.0, 6.0]]
-    assert textures[0] == id(a.texture) and textures[1] == id(b.texture)
+    assert read_sizes([a, b]).tolist() == [[10.0, 20.0], [6.0, 6.0]]
 
 
 def test_only_arcade_3_3_releases_count_as_tested() -> None:
@@ -192,8 +190,10 @@ def test_public_api_only_gives_the_same_poses_contacts_and_events(
     assert any(event[0] == "end" for event in fast_events)
     assert slow_states == fast_states
     assert slow_events == fast_events
-    # The public paths changed no class; the private ones did.
+    # The public paths changed no hit box class and armed no record (a record still
+    # tells the world of list changes); the private ones did.
     assert all(type(s.hit_box) is RotatableHitBox for s in slow_sprites)
-    assert all(type(s.sprite_lists) is list for s in slow_sprites)
+    assert all(type(s.sprite_lists) is internals.Record for s in slow_sprites)
+    assert not any(s.sprite_lists.logs for s in slow_sprites)
     assert any(type(s.hit_box) is not RotatableHitBox for s in fast_sprites)
     assert all(type(s.sprite_lists) is not list for s in fast_sprites)

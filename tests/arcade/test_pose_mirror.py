@@ -136,6 +136,8 @@ def test_sprite_list_changes_between_steps_are_followed(world: CollisionWorld) -
     a = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=0)
     b = arcade.SpriteSolidColor(4, 4, center_x=50, center_y=0)
     first.extend([a, b])
+    keeper = arcade.SpriteList()
+    keeper.append(b)  # holds b in the world while it leaves the first list
     world.add_sprite(a, velocity=(60, 0))
     world.add_sprite(b, velocity=(0, 60))
     world.step(DT)

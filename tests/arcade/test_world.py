@@ -537,7 +537,8 @@ def test_removing_a_sprite_by_hand_unregisters_the_world_from_it(world: Collisio
     assert len(sprite.physics_engines) == 1
 
 
-def test_a_raising_end_callback_does_not_keep_the_sprite_in_a_second_world() -> None:
+@pytest.mark.parametrize("in_list", [False, True], ids=["no-list", "in-a-list"])
+def test_a_raising_end_callback_does_not_keep_the_sprite_in_a_second_world(in_list: bool) -> None:
     class Fragile(arcade.SpriteSolidColor):
         def on_collision_end(self, other: arcade.Sprite) -> None:
             raise RuntimeError("torn down")
@@ -545,6 +546,8 @@ def test_a_raising_end_callback_does_not_keep_the_sprite_in_a_second_world() -> 
     first, second = CollisionWorld(), CollisionWorld()
     try:
         leaving = Fragile(20, 20)
+        if in_list:  # the list's remove takes it out of both worlds, then raises
+            arcade.SpriteList().append(leaving)
         for world in (first, second):
             world.add_sprite(leaving)
             world.add_sprite(Fragile(20, 20, center_x=10))
@@ -552,7 +555,8 @@ def test_a_raising_end_callback_does_not_keep_the_sprite_in_a_second_world() -> 
         with pytest.raises(RuntimeError, match="torn down"):
             leaving.remove_from_sprite_lists()
         assert leaving not in first and leaving not in second
-        assert leaving.physics_engines == []
+        assert leaving.physics_engines == [] and leaving.sprite_lists == []
+        assert first.contacts() == [] and second.contacts() == []
     finally:
         first.close()
         second.close()

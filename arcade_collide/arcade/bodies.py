@@ -1,0 +1,94 @@
+"""A world's registered sprites, row for row: their bodies, pose mirror, derived shapes
+and Position table rows, swap-removed together so every per-row array stays dense."""
+
+from __future__ import annotations
+
+import arcade
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.arcade.derived_shapes import DerivedShapes
+from arcade_collide.arcade.handlers import Body
+from arcade_collide.arcade.pose_mirror import PoseMirror, swap_removed
+from arcade_collide.ecs.world_state import world_pools
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+
+
+class Bodies:
+    """The registered sprites of one world. The containers keep their identity for the
+    world's life (the router and the membership rules hold them)."""
+
+    def __init__(self) -> None:
+        self.list: list[Body] = []
+        """The bodies, one per row."""
+        self.row_of: dict[arcade.Sprite, int] = {}
+        self.by_entity: dict[int, Body] = {}
+        self.table_rows: IntArray = np.zeros(0, dtype=np.intp)
+        """Each row's ``pool_row`` in the Position table; the bodies keep the Positions
+        alive, so the rows stay theirs."""
+        self.mirror = PoseMirror()
+        """The sprites, row for row, with the poses last seen or written."""
+        self.derived = DerivedShapes()
+
+    def append(self, body: Body, table_row: int, derived: bool) -> None:
+        """Add ``body`` as the last row (``derived``: its shape follows the sprite)."""
+        self.row_of[body.sprite] = len(self.list)
+        self.list.append(body)
+        self.mirror.add(body.sprite)
+        self.by_entity[body.entity] = body
+        self.table_rows = np.append(self.table_rows, np.intp(table_row))
+        self.derived.add(body, derived=derived)
+
+    def pop(self, sprite: arcade.Sprite) -> Body | None:
+        """Take out ``sprite``'s row (the last row takes its place); None if not held."""
+        row = self.row_of.pop(sprite, None)
+        if row is None:
+            return None
+        body, moved = self.list[row], self.list[-1]
+        self.list[row] = moved
+        self.list.pop()
+        if moved is not body:
+            self.row_of[moved.sprite] = row
+        self.table_rows = swap_removed(self.table_rows, row)
+        self.mirror.remove(row)
+        self.derived.remove(row, body)
+        del self.by_entity[body.entity]
+        return body
+
+    def row(self, sprite: arcade.Sprite) -> int:
+        """The row of a registered sprite.
+
+        Raises:
+            KeyError: the sprite is not held.
+        """
+        row = self.row_of.get(sprite)
+        if row is None:
+            raise KeyError("sprite is not in this CollisionWorld")
+        return row
+
+    def pinned(self, sprite: arcade.Sprite) -> bool | None:
+        """Whether ``sprite`` was added with ``add_sprite`` (True), through a sprite
+        list only (False), or is not held (None)."""
+        row = self.row_of.get(sprite)
+        return None if row is None else self.list[row].pinned
+
+    def clear(self) -> list[Body]:
+        """Take out every row at once; return the bodies."""
+        bodies = list(self.list)
+        self.list.clear()
+        self.row_of.clear()
+        self.by_entity.clear()
+        self.table_rows = self.table_rows[:0]
+        self.mirror, self.derived = PoseMirror(), DerivedShapes()
+        return bodies
+
+
+def store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None:
+    """Put poses into the Position table rows ``table_rows`` of the current esper world,
+    in one scatter rather than a component setter call per sprite."""
+    pool = world_pools().positions
+    pool.data[table_rows, 0:2] = xy
+    pool.data[table_rows, 2] = angle
+    pool.touch()
