@@ -91,4 +91,4 @@ def store_poses(table_rows: IntArray, xy: FloatArray, angle: FloatArray) -> None
     pool = world_pools().positions
     pool.data[table_rows, 0:2] = xy
     pool.data[table_rows, 2] = angle
-    pool.touch()
+    pool.touch(table_rows)
