@@ -4,8 +4,9 @@ A candidate pair is two rows whose bounding boxes overlap or touch (each pair on
 ``i < j``). The boxes are padded by the table's coordinate slack, so every pair the
 exact tests could find touching is offered.
 
-Only rows that moved are paired: those the table placed since the last tick. They are
-swept against each other by the compiled row sweep
+Only rows that moved are paired: those the table placed since the last tick, when the
+same rows moved the tick before too (else every row counts as moved). They are swept
+against each other by the compiled row sweep
 (:class:`~arcade_collide.geometry.broad_phase.SweepBroadPhase`, which keeps its rows and
 sort order from tick to tick) and queried against a
 :class:`~arcade_collide.geometry.static_grid.StaticGrid` of the still rows (static
@@ -31,6 +32,7 @@ class BroadPhase:
         self._sweep = SweepBroadPhase()
         self._grid: tuple[tuple[object, ...], StaticGrid, IntArray] | None = None
         self._seen = (-1, -1)
+        self._moving_set: bytes | None = None
         self.moved: BoolArray | None = None
         """Per table row, whether it moved since the previous call (None: take every
         row as moved; then no pair carries over)."""
@@ -42,6 +44,12 @@ class BroadPhase:
         if self._seen[0] == table.layout:
             moved_rows = table.moved_since(self._seen[1])
         self._seen = (table.layout, table.revision)
+        # A grid of the still rows pays off only while the same rows keep moving: when
+        # they change (shapes moved by hand here and there), every row counts as moved.
+        moving_set = None if moved_rows is None else moved_rows.tobytes()
+        if moving_set != self._moving_set:
+            moved_rows = None
+        self._moving_set = moving_set
         if moved_rows is None:
             self.moved = None
             moving = table.dynamic_rows
