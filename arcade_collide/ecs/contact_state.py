@@ -1,12 +1,14 @@
 """Stage 4, contact state: reads touching row pairs, writes sorted pair keys, starts, ends.
 
-A pair of entities ``a < b`` is the key ``a << 32 | b``. Each tick's keys are kept
-sorted (:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in
-linear time and merges them with last tick's keys: new keys started, missing ones ended.
+A pair of entities ``a < b`` is keyed by its two ids, held in two int64 columns, so
+that any esper id fits. Each tick's keys are kept sorted by ``(a, b)``
+(:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in linear
+time and merges them with last tick's keys: new keys started, missing ones ended.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -18,10 +20,6 @@ from arcade_collide.ecs.narrow_phase import WorldRows, pair_contacts
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.contact import Contact
 
-PAIR_SHIFT = 32
-"""Bits of the higher entity id in a pair key (entity ids stay below ``2**31``, so
-keys are positive int64)."""
-
 Int64Array = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
@@ -29,8 +27,10 @@ BoolArray = NDArray[np.bool_]
 class KeyedPairs(NamedTuple):
     """Touching pairs sorted by key, and the keys that came and went since last tick."""
 
-    keys: Int64Array
-    """Sorted unique keys ``a << 32 | b`` with ``a < b`` entity ids."""
+    a: Int64Array
+    """Lower entity id of each pair; the pairs ``(a, b)`` are unique and sorted."""
+    b: Int64Array
+    """Higher entity id of each pair."""
     rows_i: Int64Array
     """Table row of each pair's ``i`` side (as given, not swapped)."""
     rows_j: Int64Array
@@ -39,9 +39,9 @@ class KeyedPairs(NamedTuple):
     sensor: BoolArray
     """True where either side is a sensor."""
     started: Int64Array
-    """Positions in :attr:`keys` of keys absent from the old keys (ascending)."""
+    """Positions in :attr:`a` / :attr:`b` of keys absent from the old keys (ascending)."""
     ended: Int64Array
-    """Positions in the old keys of keys absent from :attr:`keys` (ascending)."""
+    """Positions in the old keys of keys absent from :attr:`a` / :attr:`b` (ascending)."""
 
 
 @kernel("void(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
@@ -82,8 +82,8 @@ _INDEX = "int64[::1]"
 
 
 @kernel(
-    f"Tuple(({_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}))"
-    f"({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_INDEX})"
+    f"Tuple(({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, "
+    f"{_INDEX}))({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_INDEX}, {_INDEX})"
 )
 def _keyed(
     i: Int64Array,
@@ -91,13 +91,17 @@ def _keyed(
     entities: Int64Array,
     rank: Int64Array,
     sensor: BoolArray,
-    old: Int64Array,
-) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array]:
+    old_a: Int64Array,
+    old_b: Int64Array,
+) -> tuple[
+    Int64Array, Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array
+]:
     """The fields of :func:`keyed_pairs`' result, in order."""
     m = len(i)
     order = np.empty(m, dtype=np.int64)
     _pair_order(i, j, rank, np.empty(len(rank) + 1, dtype=np.int64), order)
-    keys = np.empty(m, dtype=np.int64)
+    low = np.empty(m, dtype=np.int64)
+    high = np.empty(m, dtype=np.int64)
     rows_i = np.empty(m, dtype=np.int64)
     rows_j = np.empty(m, dtype=np.int64)
     flip = np.empty(m, dtype=np.bool_)
@@ -108,40 +112,44 @@ def _keyed(
         rj = j[q]
         ea = entities[ri]
         eb = entities[rj]
-        keys[p] = (min(ea, eb) << PAIR_SHIFT) | max(ea, eb)
+        low[p] = min(ea, eb)
+        high[p] = max(ea, eb)
         rows_i[p] = ri
         rows_j[p] = rj
         flip[p] = ea > eb
         sensed[p] = sensor[ri] or sensor[rj]
     started = np.empty(m, dtype=np.int64)
-    ended = np.empty(len(old), dtype=np.int64)
-    # Both runs are sorted and unique: one merge finds the keys only one of them has.
-    a = 0
-    b = 0
+    ended = np.empty(len(old_a), dtype=np.int64)
+    # Both runs are sorted by (a, b) and unique: one merge finds the keys only one of
+    # them has.
+    n = 0
+    o = 0
     n_started = 0
     n_ended = 0
-    n_old = len(old)
-    while a < m and b < n_old:
-        if keys[a] < old[b]:
-            started[n_started] = a
+    n_old = len(old_a)
+    while n < m and o < n_old:
+        if low[n] < old_a[o] or (low[n] == old_a[o] and high[n] < old_b[o]):
+            started[n_started] = n
             n_started += 1
-            a += 1
-        elif keys[a] > old[b]:
-            ended[n_ended] = b
+            n += 1
+        elif low[n] > old_a[o] or high[n] > old_b[o]:
+            ended[n_ended] = o
             n_ended += 1
-            b += 1
+            o += 1
         else:
-            a += 1
-            b += 1
-    while a < m:
-        started[n_started] = a
+            n += 1
+            o += 1
+    while n < m:
+        started[n_started] = n
         n_started += 1
-        a += 1
-    while b < n_old:
-        ended[n_ended] = b
+        n += 1
+    while o < n_old:
+        ended[n_ended] = o
         n_ended += 1
-        b += 1
-    return keys, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
+        o += 1
+    return (
+        low, high, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
+    )
 
 
 def keyed_pairs(
@@ -150,37 +158,41 @@ def keyed_pairs(
     entities: Int64Array,
     rank: Int64Array,
     sensor: BoolArray,
-    old_keys: Int64Array,
+    old_a: Int64Array,
+    old_b: Int64Array,
 ) -> KeyedPairs:
-    """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with ``old_keys``.
+    """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with the old keys.
 
     Args:
         i: One side of each touching pair (table rows).
         j: The other side.
-        entities: Entity id of each table row (unique, ``0 <= id < 2**31``).
+        entities: Entity id of each table row (unique, any int64).
         rank: Each row's rank among ``entities`` (0 = lowest id).
         sensor: Whether each row's shape is a sensor.
-        old_keys: Last tick's sorted unique keys.
+        old_a: Lower entity id of each of last tick's pairs, sorted by ``(a, b)``.
+        old_b: Higher entity id of each of last tick's pairs.
 
-    >>> entities = np.array([7, 3, 5])
-    >>> rank = np.array([2, 0, 1])
+    >>> entities = np.array([7, 3, 2**62])
+    >>> rank = np.array([1, 0, 2])
     >>> sensor = np.array([False, False, True])
-    >>> old = np.array([3 << 32 | 7, 5 << 32 | 7])
-    >>> out = keyed_pairs(np.array([0, 2]), np.array([1, 0]), entities, rank, sensor, old)
-    >>> [(int(k) >> 32, int(k) & 0xFFFFFFFF) for k in out.keys]
-    [(3, 7), (5, 7)]
+    >>> old_a, old_b = np.array([3, 7]), np.array([7, 2**62])
+    >>> out = keyed_pairs(np.array([0, 2]), np.array([1, 0]), entities, rank, sensor,
+    ...                   old_a, old_b)
+    >>> list(zip(out.a.tolist(), out.b.tolist()))
+    [(3, 7), (7, 4611686018427387904)]
     >>> out.flip.tolist(), out.sensor.tolist(), out.started.tolist(), out.ended.tolist()
-    ([True, False], [False, True], [], [])
-    >>> keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old).ended.tolist()
-    [0, 1]
+    ([True, True], [False, True], [], [])
+    >>> out = keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old_a, old_b)
+    >>> out.started.tolist(), out.ended.tolist()
+    ([0], [0, 1])
     """
+
     def c(a: NDArray[Any], dtype: type = np.int64) -> NDArray[Any]:
         return np.ascontiguousarray(a, dtype=dtype)
 
-    return KeyedPairs(*_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys)))
-
-
-_PAIR_LOW = (1 << PAIR_SHIFT) - 1
+    return KeyedPairs(
+        *_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_a), c(old_b))
+    )
 
 
 class TouchingPairs:
@@ -188,8 +200,10 @@ class TouchingPairs:
 
     def __init__(self, keyed: KeyedPairs | None = None, rows: WorldRows | None = None) -> None:
         empty = np.empty(0, dtype=np.int64)
-        self.keys: Int64Array = empty if keyed is None else keyed.keys
-        """Sorted pair keys ``a << 32 | b``."""
+        self.a: Int64Array = empty if keyed is None else keyed.a
+        """Lower entity id of each pair; the pairs are sorted by ``(a, b)``."""
+        self.b: Int64Array = empty if keyed is None else keyed.b
+        """Higher entity id of each pair."""
         self.rows_i: Int64Array = empty if keyed is None else keyed.rows_i
         """Table row of the lower-kind side of each pair."""
         self.rows_j: Int64Array = empty if keyed is None else keyed.rows_j
@@ -205,10 +219,25 @@ class TouchingPairs:
         """This tick's CollisionStarted events: contacts() hands out their very contact
         objects rather than equal copies."""
 
-    def forget(self, keys: list[int]) -> None:
-        """Drop the pairs ``keys`` (a start nobody saw, or naming a deleted entity)."""
-        keep = ~np.isin(self.keys, np.array(keys, dtype=np.int64))
-        self.keys = self.keys[keep]
+    def __len__(self) -> int:
+        return len(self.a)
+
+    def forget(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """Drop the pairs ``(a, b)`` of ``pairs`` (a start nobody saw, or naming a deleted
+        entity); pairs not held are ignored."""
+        keep = np.ones(len(self.a), dtype=np.bool_)
+        # Binary searches per forgotten pair: the first column finds the run of pairs
+        # sharing ``a``, the second finds ``b`` in that run.
+        for a, b in pairs:
+            start = int(np.searchsorted(self.a, a, side="left"))
+            stop = int(np.searchsorted(self.a, a, side="right"))
+            at = start + int(np.searchsorted(self.b[start:stop], b))
+            if at < stop and self.b[at] == b:
+                keep[at] = False
+        if keep.all():
+            return
+        self.a = self.a[keep]
+        self.b = self.b[keep]
         self.rows_i = self.rows_i[keep]
         self.rows_j = self.rows_j[keep]
         self.flip = self.flip[keep]
@@ -216,9 +245,9 @@ class TouchingPairs:
         self.contacts = None
 
 
-def pairs_of(keys: Int64Array) -> tuple[list[int], list[int]]:
-    """The entity pairs ``(a, b)`` of ``keys`` as two lists."""
-    return (keys >> PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist()
+def pairs_of(state: TouchingPairs, idx: NDArray[Any] | slice) -> tuple[list[int], list[int]]:
+    """The entity pairs ``(a, b)`` of the pairs ``idx`` of ``state`` as two lists."""
+    return state.a[idx].tolist(), state.b[idx].tolist()
 
 
 def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:
@@ -249,13 +278,13 @@ _new_ended = partial(tuple.__new__, CollisionEnded)
 
 def contacts_of(state: TouchingPairs, idx: Int64Array) -> dict[tuple[int, int], Contact]:
     """The contacts of the pairs ``idx`` of ``state``, by pair."""
-    a, b = pairs_of(state.keys[idx])
+    a, b = pairs_of(state, idx)
     return dict(zip(zip(a, b, strict=True), _contact_list(state, idx), strict=True))
 
 
 def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStarted]:
     """The CollisionStarted events of the pairs ``idx`` of ``state``, in key order."""
-    a, b = pairs_of(state.keys[idx])
+    a, b = pairs_of(state, idx)
     contacts = _contact_list(state, idx)
     return list(
         map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True))
@@ -264,5 +293,5 @@ def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStart
 
 def ended_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionEnded]:
     """The CollisionEnded events of the pairs ``idx`` of ``state``, in key order."""
-    a, b = pairs_of(state.keys[idx])
+    a, b = pairs_of(state, idx)
     return list(map(_new_ended, zip(a, b, state.sensor[idx].tolist(), strict=True)))
