@@ -97,8 +97,8 @@ from arcade_collide.ecs.esper_internals import (
     WorldMark,
     pair_gone_check,
     world_ended,
-    world_ended_check,
     world_mark,
+    world_watch,
 )
 from arcade_collide.ecs.events import (
     ON_COLLISION_ENDED,
@@ -333,15 +333,15 @@ class CollisionSystem(esper.Processor):
         delivery = Delivery()
         forget: list[CollisionStarted] = []
         in_started = False
-        world_gone = world_ended_check(mark)
+        watch = world_watch(mark)
         try:
             if ended:
                 handlers = self._handlers(ON_COLLISION_ENDED)
-                delivery.run(ended, handlers, self._changes, None, world_gone)
+                delivery.run(ended, handlers, self._changes, None, watch)
             in_started = True
             if started:
                 handlers = self._handlers(ON_COLLISION_STARTED)
-                delivery.run(started, handlers, self._changes, pair_gone_check(), world_gone)
+                delivery.run(started, handlers, self._changes, pair_gone_check(), watch)
         except BaseException:
             # Keep the books balanced: no ended event may follow a start nobody saw.
             if in_started:
@@ -351,7 +351,7 @@ class CollisionSystem(esper.Processor):
                 forget = started
             raise
         finally:
-            if delivery.world_ended or world_gone():
+            if delivery.world_ended or watch.ended():
                 # A handler cleared or deleted the world: its pairs went with it.
                 self._state = TouchingPairs()
                 self._pending_ended = []

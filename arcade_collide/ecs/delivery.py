@@ -17,15 +17,16 @@ sprite callbacks):
   delivery is not in the list and gets the events of the next delivery.
 * An event ``dropped(event)`` rejects (a start naming an entity a handler deleted) goes
   to no handler and is recorded in :attr:`Delivery.dropped`.
-* Once ``ended()`` says the events' world has ended (a handler cleared or deleted it),
-  delivery stops at once, after the handler call that ended it: no handler gets an
-  event of that world again, not even the rest of the current event's handlers, and
+* Once the events' world has ended (a handler cleared or deleted it, as the
+  caller's :class:`~arcade_collide.ecs.esper_internals.WorldWatch` tells), delivery
+  stops at once, after the handler call that ended it: no handler gets an event of
+  that world again, not even the rest of the current event's handlers, and
   :attr:`Delivery.world_ended` is set.
 * A handler runs in the esper world it names (:attr:`Handler.world`; None: the world
   current when the run began). When every handler of a run names one world, the run
   switches to it once and back once; handlers of different worlds each get their own
   switch. Switching back is skipped when a handler deleted the world to go back to
-  (switching would create it again, empty). ``dropped`` and ``ended`` must answer the
+  (switching would create it again, empty). ``dropped`` and the watch must answer the
   same whichever world is current.
 """
 
@@ -36,6 +37,8 @@ from functools import partial
 from typing import Any, NamedTuple
 
 import esper
+
+from arcade_collide.ecs.esper_internals import WorldWatch
 
 
 class HandlerChanges:
@@ -101,7 +104,7 @@ class Delivery:
         handlers: Sequence[Handler],
         changes: HandlerChanges,
         dropped: Callable[[Any], bool] | None = None,
-        ended: Callable[[], bool] | None = None,
+        watch: WorldWatch | None = None,
     ) -> None:
         """Hand each of ``events`` to each of ``handlers``.
 
@@ -111,18 +114,19 @@ class Delivery:
             changes: Bumped whenever a handler is removed; while it stays as it was
                 when the run began, ``registered`` is not asked.
             dropped: Called before each event's delivery; True skips the event.
-            ended: Called after each handler call; True stops delivery for good.
+            watch: Tested after each handler call; once its world has ended,
+                delivery stops for good.
         """
         if self.world_ended:
             return
         here = esper.current_world
         worlds = {handler.world or here for handler in handlers}
         if worlds == {here} or not worlds:
-            self._run(events, handlers, changes, dropped, ended)
+            self._run(events, handlers, changes, dropped, watch)
         elif len(worlds) == 1:
             esper.switch_world(worlds.pop())
             try:
-                self._run(events, handlers, changes, dropped, ended)
+                self._run(events, handlers, changes, dropped, watch)
             finally:
                 _return_to(here)
         else:
@@ -132,7 +136,7 @@ class Delivery:
                 else Handler(call, registered)
                 for call, registered, world in handlers
             ]
-            self._run(events, handlers, changes, dropped, ended)
+            self._run(events, handlers, changes, dropped, watch)
 
     def _run(
         self,
@@ -140,9 +144,10 @@ class Delivery:
         handlers: Sequence[Handler],
         changes: HandlerChanges,
         dropped: Callable[[Any], bool] | None,
-        ended: Callable[[], bool] | None,
+        watch: WorldWatch | None,
     ) -> None:
         errors = self.errors
+        namespace, key, value, ended = watch or _NO_WATCH
         start = changes.count
         handed = 0
         try:
@@ -158,7 +163,7 @@ class Delivery:
                         call(event)
                     except Exception as error:  # re-raised by raise_first
                         errors.append(error)
-                    if ended is not None and ended():
+                    if namespace[key] is not value and ended():
                         self.world_ended = True
                         return
         finally:
@@ -181,6 +186,10 @@ class Delivery:
                 if note is not None:
                     note(f"another {self.what} also raised: {later!r}")
             raise first
+
+
+_NO_WATCH = WorldWatch({"": None}, "", None, lambda: False)
+"""A watch whose world never ends."""
 
 
 def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> None:

@@ -137,28 +137,35 @@ def _cleared(mark: WorldMark, counter: object | None) -> bool:
     return counter is not mark.counter and counter is not None and mark.counter is not None
 
 
-def world_ended_check(mark: WorldMark) -> Callable[[], bool]:
-    """:func:`world_ended` for ``mark`` as a call without arguments, answered by one
-    identity test while the world is current and alive (it runs after every handler call).
+class WorldWatch(NamedTuple):
+    """A cheap test that a world's life may have ended, and the exact one.
 
-    >>> ended = world_ended_check(world_mark())
-    >>> ended()
-    False
+    While ``namespace[key] is value`` the world is current and alive; otherwise
+    ``ended()`` answers. Event delivery runs the first test after every handler call,
+    inline, so it costs a dictionary read rather than a function call.
     """
-    if _private:
-        namespace = vars(esper)
-        counter = mark.counter
 
-        def ended() -> bool:
-            return namespace["_entity_count"] is not counter and world_ended(mark)
+    namespace: dict[str, Any]
+    key: str
+    value: object
+    ended: Callable[[], bool]
 
-        return ended
-    token = mark.token
 
-    def ended_public() -> bool:
-        return esper.process_times is not token and world_ended(mark)
+def world_watch(mark: WorldMark) -> WorldWatch:
+    """The :class:`WorldWatch` of the life of a world that ``mark`` was taken in.
 
-    return ended_public
+    The watched value is one of esper's module globals, which ``switch_world`` swaps:
+    the id counter (which ``clear_database`` also replaces) or, with the public
+    fallbacks, ``process_times``.
+
+    >>> namespace, key, value, ended = world_watch(world_mark())
+    >>> namespace[key] is value, ended()
+    (True, False)
+    """
+    ended = partial(world_ended, mark)
+    if _private and mark.counter is not None:
+        return WorldWatch(vars(esper), "_entity_count", mark.counter, ended)
+    return WorldWatch(vars(esper), "process_times", mark.token, ended)
 
 
 def start_entity_ids_at(first: int) -> None:
