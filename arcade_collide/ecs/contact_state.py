@@ -98,8 +98,18 @@ def _keyed(
 ]:
     """The fields of :func:`keyed_pairs`' result, in order."""
     m = len(i)
-    order = np.empty(m, dtype=np.int64)
-    _pair_order(i, j, rank, np.empty(len(rank) + 1, dtype=np.int64), order)
+    n = len(rank)
+    if 8 * m < n:
+        # Few pairs in a large table (moving shapes over a level): sort the pairs, not
+        # the table's ranks.
+        by_rank = np.empty(m, dtype=np.int64)
+        for p in range(m):
+            a, b = rank[i[p]], rank[j[p]]
+            by_rank[p] = min(a, b) * n + max(a, b)
+        order = np.argsort(by_rank)
+    else:
+        order = np.empty(m, dtype=np.int64)
+        _pair_order(i, j, rank, np.empty(n + 1, dtype=np.int64), order)
     low = np.empty(m, dtype=np.int64)
     high = np.empty(m, dtype=np.int64)
     rows_i = np.empty(m, dtype=np.int64)
@@ -122,27 +132,27 @@ def _keyed(
     ended = np.empty(len(old_a), dtype=np.int64)
     # Both runs are sorted by (a, b) and unique: one merge finds the keys only one of
     # them has.
-    n = 0
+    k = 0
     o = 0
     n_started = 0
     n_ended = 0
     n_old = len(old_a)
-    while n < m and o < n_old:
-        if low[n] < old_a[o] or (low[n] == old_a[o] and high[n] < old_b[o]):
-            started[n_started] = n
+    while k < m and o < n_old:
+        if low[k] < old_a[o] or (low[k] == old_a[o] and high[k] < old_b[o]):
+            started[n_started] = k
             n_started += 1
-            n += 1
-        elif low[n] > old_a[o] or high[n] > old_b[o]:
+            k += 1
+        elif low[k] > old_a[o] or high[k] > old_b[o]:
             ended[n_ended] = o
             n_ended += 1
             o += 1
         else:
-            n += 1
+            k += 1
             o += 1
-    while n < m:
-        started[n_started] = n
+    while k < m:
+        started[n_started] = k
         n_started += 1
-        n += 1
+        k += 1
     while o < n_old:
         ended[n_ended] = o
         n_ended += 1

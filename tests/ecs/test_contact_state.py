@@ -53,7 +53,32 @@ def tables_and_pairs(draw: st.DrawFn) -> tuple[np.ndarray, ...]:
 @settings(max_examples=300, deadline=None)
 @given(tables_and_pairs())
 def test_keyed_pairs_match_the_sort_and_the_diff(case: tuple[np.ndarray, ...]) -> None:
-    entities, sensor, i, j, old_a, old_b = case
+    check_against_sort(*case)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 20))
+def test_few_pairs_in_a_large_table_match_the_sort(seed: int, pairs: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 500  # more than 8 rows per pair: the pairs are sorted, not the table's ranks
+    entities = rng.choice(2**62, size=n, replace=False).astype(np.int64) + rng.integers(0, 2)
+    i = rng.choice(n, size=pairs, replace=False)
+    j = (i + rng.integers(1, n, size=pairs)) % n
+    keys = {(min(a, b), max(a, b)) for a, b in zip(i.tolist(), j.tolist(), strict=True)}
+    if len(keys) < pairs:
+        return  # the same pair twice
+    old = sorted({(int(min(entities[a], entities[b])), int(max(entities[a], entities[b])))
+                  for a, b in list(keys)[::2]} | {(3, 2**62 + 1)})
+    old_a = np.array([a for a, _ in old], dtype=np.int64)
+    old_b = np.array([b for _, b in old], dtype=np.int64)
+    check_against_sort(entities, rng.random(n) < 0.2, i, j, old_a, old_b)
+
+
+def check_against_sort(
+    entities: np.ndarray, sensor: np.ndarray, i: np.ndarray, j: np.ndarray,
+    old_a: np.ndarray, old_b: np.ndarray,
+) -> None:
+    """keyed_pairs gives what a plain sort of the pairs and set differences give."""
     rank = np.empty(len(entities), dtype=np.int64)
     rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
     out = keyed_pairs(i, j, entities, rank, sensor, old_a, old_b)
