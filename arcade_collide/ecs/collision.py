@@ -266,7 +266,7 @@ class CollisionSystem(esper.Processor):
         i, j = touching_pairs(table, i, j)
         old = self._state
         keyed = keyed_pairs(
-            i, j, table.entities, table.entity_rank(), table.sensor, old.a, old.b
+            i, j, table.entities, table.entity_rank(), table.sensor, old.keys
         )
         new = TouchingPairs(keyed, table.kernel_view()[0])
         ended: list[CollisionEnded] = []
@@ -330,6 +330,8 @@ class CollisionSystem(esper.Processor):
             # Ended events a BaseException cut off last time come first.
             ended = self._pending_ended + ended
             self._pending_ended = []
+        if not ended and not started:
+            return
         delivery = Delivery()
         forget: list[CollisionStarted] = []
         in_started = False

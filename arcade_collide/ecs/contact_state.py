@@ -1,7 +1,7 @@
 """Stage 4, contact state: reads touching row pairs, writes sorted pair keys, starts, ends.
 
-A pair of entities ``a < b`` is keyed by its two ids, held in two int64 columns, so
-that any esper id fits. Each tick's keys are kept sorted by ``(a, b)``
+A pair of entities ``a < b`` is keyed by its two ids, a row ``(a, b)`` of an int64
+array of two columns, so that any esper id fits. Each tick's keys are kept sorted by ``(a, b)``
 (:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in linear
 time and merges them with last tick's keys: new keys started, missing ones ended.
 """
@@ -27,10 +27,8 @@ BoolArray = NDArray[np.bool_]
 class KeyedPairs(NamedTuple):
     """Touching pairs sorted by key, and the keys that came and went since last tick."""
 
-    a: Int64Array
-    """Lower entity id of each pair; the pairs ``(a, b)`` are unique and sorted."""
-    b: Int64Array
-    """Higher entity id of each pair."""
+    keys: Int64Array
+    """``(P, 2)`` rows ``(a, b)``, entity ids ``a < b``, unique and sorted."""
     rows_i: Int64Array
     """Table row of each pair's ``i`` side (as given, not swapped)."""
     rows_j: Int64Array
@@ -39,9 +37,19 @@ class KeyedPairs(NamedTuple):
     sensor: BoolArray
     """True where either side is a sensor."""
     started: Int64Array
-    """Positions in :attr:`a` / :attr:`b` of keys absent from the old keys (ascending)."""
+    """Positions in :attr:`keys` of keys absent from the old keys (ascending)."""
     ended: Int64Array
-    """Positions in the old keys of keys absent from :attr:`a` / :attr:`b` (ascending)."""
+    """Positions in the old keys of keys absent from :attr:`keys` (ascending)."""
+
+    @property
+    def a(self) -> Int64Array:
+        """Lower entity id of each pair (a view of :attr:`keys`)."""
+        return self.keys[:, 0]
+
+    @property
+    def b(self) -> Int64Array:
+        """Higher entity id of each pair (a view of :attr:`keys`)."""
+        return self.keys[:, 1]
 
 
 @kernel("void(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
@@ -79,11 +87,12 @@ def _pair_order(
 
 
 _INDEX = "int64[::1]"
+_KEYS = "int64[:, ::1]"
 
 
 @kernel(
-    f"Tuple(({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, "
-    f"{_INDEX}))({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_INDEX}, {_INDEX})"
+    f"Tuple(({_KEYS}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}))"
+    f"({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_KEYS})"
 )
 def _keyed(
     i: Int64Array,
@@ -91,11 +100,8 @@ def _keyed(
     entities: Int64Array,
     rank: Int64Array,
     sensor: BoolArray,
-    old_a: Int64Array,
-    old_b: Int64Array,
-) -> tuple[
-    Int64Array, Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array
-]:
+    old: Int64Array,
+) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array]:
     """The fields of :func:`keyed_pairs`' result, in order."""
     m = len(i)
     n = len(rank)
@@ -110,8 +116,7 @@ def _keyed(
     else:
         order = np.empty(m, dtype=np.int64)
         _pair_order(i, j, rank, np.empty(n + 1, dtype=np.int64), order)
-    low = np.empty(m, dtype=np.int64)
-    high = np.empty(m, dtype=np.int64)
+    keys = np.empty((m, 2), dtype=np.int64)
     rows_i = np.empty(m, dtype=np.int64)
     rows_j = np.empty(m, dtype=np.int64)
     flip = np.empty(m, dtype=np.bool_)
@@ -122,27 +127,28 @@ def _keyed(
         rj = j[q]
         ea = entities[ri]
         eb = entities[rj]
-        low[p] = min(ea, eb)
-        high[p] = max(ea, eb)
+        keys[p, 0] = min(ea, eb)
+        keys[p, 1] = max(ea, eb)
         rows_i[p] = ri
         rows_j[p] = rj
         flip[p] = ea > eb
         sensed[p] = sensor[ri] or sensor[rj]
     started = np.empty(m, dtype=np.int64)
-    ended = np.empty(len(old_a), dtype=np.int64)
+    ended = np.empty(len(old), dtype=np.int64)
     # Both runs are sorted by (a, b) and unique: one merge finds the keys only one of
     # them has.
     k = 0
     o = 0
     n_started = 0
     n_ended = 0
-    n_old = len(old_a)
+    n_old = len(old)
     while k < m and o < n_old:
-        if low[k] < old_a[o] or (low[k] == old_a[o] and high[k] < old_b[o]):
+        a_new, b_new, a_old, b_old = keys[k, 0], keys[k, 1], old[o, 0], old[o, 1]
+        if a_new < a_old or (a_new == a_old and b_new < b_old):
             started[n_started] = k
             n_started += 1
             k += 1
-        elif low[k] > old_a[o] or high[k] > old_b[o]:
+        elif a_new > a_old or b_new > b_old:
             ended[n_ended] = o
             n_ended += 1
             o += 1
@@ -157,9 +163,7 @@ def _keyed(
         ended[n_ended] = o
         n_ended += 1
         o += 1
-    return (
-        low, high, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
-    )
+    return keys, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
 
 
 def keyed_pairs(
@@ -168,8 +172,7 @@ def keyed_pairs(
     entities: Int64Array,
     rank: Int64Array,
     sensor: BoolArray,
-    old_a: Int64Array,
-    old_b: Int64Array,
+    old_keys: Int64Array,
 ) -> KeyedPairs:
     """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with the old keys.
 
@@ -179,20 +182,18 @@ def keyed_pairs(
         entities: Entity id of each table row (unique, any int64).
         rank: Each row's rank among ``entities`` (0 = lowest id).
         sensor: Whether each row's shape is a sensor.
-        old_a: Lower entity id of each of last tick's pairs, sorted by ``(a, b)``.
-        old_b: Higher entity id of each of last tick's pairs.
+        old_keys: Last tick's keys, ``(P, 2)`` rows ``(a, b)`` sorted and unique.
 
     >>> entities = np.array([7, 3, 2**62])
     >>> rank = np.array([1, 0, 2])
     >>> sensor = np.array([False, False, True])
-    >>> old_a, old_b = np.array([3, 7]), np.array([7, 2**62])
-    >>> out = keyed_pairs(np.array([0, 2]), np.array([1, 0]), entities, rank, sensor,
-    ...                   old_a, old_b)
-    >>> list(zip(out.a.tolist(), out.b.tolist()))
-    [(3, 7), (7, 4611686018427387904)]
+    >>> old = np.array([[3, 7], [7, 2**62]])
+    >>> out = keyed_pairs(np.array([0, 2]), np.array([1, 0]), entities, rank, sensor, old)
+    >>> out.keys.tolist()
+    [[3, 7], [7, 4611686018427387904]]
     >>> out.flip.tolist(), out.sensor.tolist(), out.started.tolist(), out.ended.tolist()
     ([True, True], [False, True], [], [])
-    >>> out = keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old_a, old_b)
+    >>> out = keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old)
     >>> out.started.tolist(), out.ended.tolist()
     ([0], [0, 1])
     """
@@ -201,7 +202,7 @@ def keyed_pairs(
         return np.ascontiguousarray(a, dtype=dtype)
 
     return KeyedPairs(
-        *_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_a), c(old_b))
+        *_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys))
     )
 
 
@@ -210,10 +211,8 @@ class TouchingPairs:
 
     def __init__(self, keyed: KeyedPairs | None = None, rows: WorldRows | None = None) -> None:
         empty = np.empty(0, dtype=np.int64)
-        self.a: Int64Array = empty if keyed is None else keyed.a
-        """Lower entity id of each pair; the pairs are sorted by ``(a, b)``."""
-        self.b: Int64Array = empty if keyed is None else keyed.b
-        """Higher entity id of each pair."""
+        self.keys: Int64Array = np.empty((0, 2), np.int64) if keyed is None else keyed.keys
+        """``(P, 2)`` rows ``(a, b)``, entity ids ``a < b``, sorted."""
         self.rows_i: Int64Array = empty if keyed is None else keyed.rows_i
         """Table row of the lower-kind side of each pair."""
         self.rows_j: Int64Array = empty if keyed is None else keyed.rows_j
@@ -230,24 +229,25 @@ class TouchingPairs:
         objects rather than equal copies."""
 
     def __len__(self) -> int:
-        return len(self.a)
+        return len(self.keys)
 
     def forget(self, pairs: Iterable[tuple[int, int]]) -> None:
         """Drop the pairs ``(a, b)`` of ``pairs`` (a start nobody saw, or naming a deleted
         entity); pairs not held are ignored."""
-        keep = np.ones(len(self.a), dtype=np.bool_)
+        keep = np.ones(len(self.keys), dtype=np.bool_)
+        first = np.ascontiguousarray(self.keys[:, 0])
+        second = self.keys[:, 1]
         # Binary searches per forgotten pair: the first column finds the run of pairs
         # sharing ``a``, the second finds ``b`` in that run.
         for a, b in pairs:
-            start = int(np.searchsorted(self.a, a, side="left"))
-            stop = int(np.searchsorted(self.a, a, side="right"))
-            at = start + int(np.searchsorted(self.b[start:stop], b))
-            if at < stop and self.b[at] == b:
+            start = int(np.searchsorted(first, a, side="left"))
+            stop = int(np.searchsorted(first, a, side="right"))
+            at = start + int(np.searchsorted(second[start:stop], b))
+            if at < stop and second[at] == b:
                 keep[at] = False
         if keep.all():
             return
-        self.a = self.a[keep]
-        self.b = self.b[keep]
+        self.keys = self.keys[keep]
         self.rows_i = self.rows_i[keep]
         self.rows_j = self.rows_j[keep]
         self.flip = self.flip[keep]
@@ -257,7 +257,8 @@ class TouchingPairs:
 
 def pairs_of(state: TouchingPairs, idx: NDArray[Any] | slice) -> tuple[list[int], list[int]]:
     """The entity pairs ``(a, b)`` of the pairs ``idx`` of ``state`` as two lists."""
-    return state.a[idx].tolist(), state.b[idx].tolist()
+    keys = state.keys[idx]
+    return keys[:, 0].tolist(), keys[:, 1].tolist()
 
 
 def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:

@@ -81,7 +81,7 @@ def check_against_sort(
     """keyed_pairs gives what a plain sort of the pairs and set differences give."""
     rank = np.empty(len(entities), dtype=np.int64)
     rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
-    out = keyed_pairs(i, j, entities, rank, sensor, old_a, old_b)
+    out = keyed_pairs(i, j, entities, rank, sensor, np.stack([old_a, old_b], axis=1))
 
     ea, eb = entities[i].tolist(), entities[j].tolist()
     keys = [(min(x, y), max(x, y)) for x, y in zip(ea, eb, strict=True)]
@@ -99,7 +99,7 @@ def check_against_sort(
 def test_no_pairs_end_every_old_key() -> None:
     none = np.empty(0, dtype=np.int64)
     out = keyed_pairs(none, none, np.array([4, 9]), np.array([0, 1]), np.zeros(2, bool),
-                      np.array([4]), np.array([9]))
+                      np.array([[4, 9]]))
     assert out.a.size == 0 and out.started.size == 0 and out.ended.tolist() == [0]
 
 
@@ -109,7 +109,7 @@ def test_pairs_differing_only_above_32_bits_stay_apart() -> None:
     entities = np.array([low, high, 7, 7 + 2**32], dtype=np.int64)
     rank = np.array([0, 2, 1, 3])
     out = keyed_pairs(np.array([0, 1]), np.array([2, 3]), entities, rank, np.zeros(4, bool),
-                      np.array([5]), np.array([7]))
+                      np.array([[5, 7]]))
     assert list(zip(out.a.tolist(), out.b.tolist(), strict=True)) == [(5, 7), (high, 7 + 2**32)]
     assert out.started.tolist() == [1] and out.ended.tolist() == []
 
@@ -121,16 +121,16 @@ def test_forget_drops_exactly_the_pairs_named(case: tuple[np.ndarray, ...],
     entities, sensor, i, j, _, _ = case
     rank = np.empty(len(entities), dtype=np.int64)
     rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
-    none = np.empty(0, dtype=np.int64)
-    state = TouchingPairs(keyed_pairs(i, j, entities, rank, sensor, none, none))
-    held = list(zip(state.a.tolist(), state.b.tolist(), strict=True))
+    none = np.empty((0, 2), dtype=np.int64)
+    state = TouchingPairs(keyed_pairs(i, j, entities, rank, sensor, none))
+    held = [(a, b) for a, b in state.keys.tolist()]
     gone = data.draw(st.lists(st.sampled_from(held), unique=True) if held else st.just([]))
     absent = data.draw(st.lists(st.tuples(ids_st, ids_st), max_size=5))
     rows = dict(zip(held, zip(state.rows_i.tolist(), state.rows_j.tolist(), strict=True),
                     strict=True))
     state.forget(gone + absent)
     kept = [pair for pair in held if pair not in set(gone + absent)]
-    assert list(zip(state.a.tolist(), state.b.tolist(), strict=True)) == kept
+    assert [(a, b) for a, b in state.keys.tolist()] == kept
     assert len(state) == len(kept) == len(state.sensor) == len(state.flip)
     assert list(zip(state.rows_i.tolist(), state.rows_j.tolist(), strict=True)) == [
         rows[pair] for pair in kept
