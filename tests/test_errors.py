@@ -51,6 +51,7 @@ from arcade_collide.ecs import (
     Shape,
     Velocity,
 )
+from arcade_collide.ecs.esper_internals import start_entity_ids_at
 
 NAN = math.nan
 INF = math.inf
@@ -267,6 +268,21 @@ def _process_in_other_world(s: Scene) -> None:
         esper.switch_world(SCENE_WORLD)
 
 
+def _tick_with_id_2_to_the_63() -> None:
+    """A tick in a world of its own whose second entity has id ``2**63``."""
+    previous = esper.current_world
+    esper.switch_world("errors-huge-ids")
+    try:
+        esper.add_processor(CollisionSystem())
+        esper.create_entity(Position(0, 0), Shape(Circle(5)))
+        start_entity_ids_at(2**63)
+        esper.create_entity(Position(8, 0), Shape(Circle(5)))
+        esper.process(1 / 60)
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world("errors-huge-ids")
+
+
 def _shape_without_position(s: Scene) -> None:
     esper.create_entity(Shape(Circle(1)))
     esper.process(1 / 60)
@@ -328,6 +344,12 @@ ROWS: tuple[Row, ...] = (
     _g("circle-radius-decimal-snan", "`Circle(Decimal('sNaN'))`", ValueError,
        "radius must be finite, got Decimal('sNaN')",
        lambda: Circle(Decimal("sNaN"))),  # type: ignore[arg-type]
+    _g("circle-radius-numpy-array", "`Circle(np.array([3.0]))`", TypeError,
+       "radius must be a real number, got a numpy array of shape (1,)",
+       lambda: Circle(np.array([3.0]))),  # type: ignore[arg-type]
+    _g("circle-radius-numpy-bool", "`Circle(np.True_)`", TypeError,
+       "radius must be a real number, got numpy bool",
+       lambda: Circle(np.True_)),  # type: ignore[arg-type]
     _g("rect-width-zero", "`Rect(0, 1)`", ValueError, "width must be > 0, got 0.0",
        lambda: Rect(0, 1)),
     _g("rect-width-negative", "`Rect(-3, 1)`", ValueError, "width must be > 0, got -3.0",
@@ -342,6 +364,9 @@ ROWS: tuple[Row, ...] = (
        lambda: Rect(1, INF)),
     _g("rect-height-none", "`Rect(1, None)`", TypeError,
        "height must be a real number, got NoneType", lambda: Rect(1, None)),  # type: ignore[arg-type]
+    _g("rect-height-numpy-array", "`Rect(2, np.ones(2))`", TypeError,
+       "height must be a real number, got a numpy array of shape (2,)",
+       lambda: Rect(2, np.ones(2))),  # type: ignore[arg-type]
     _g("triangle-collinear", "`Triangle((0, 0), (1, 1), (2, 2))`", ValueError,
        "triangle is degenerate: vertices a, b, c are collinear (zero area)",
        lambda: Triangle((0, 0), (1, 1), (2, 2))),
@@ -370,6 +395,10 @@ ROWS: tuple[Row, ...] = (
     _g("triangle-vertex-str-coordinate", "`Triangle((0, '0'), (1, 0), (0, 1))`", TypeError,
        "a[1] must be a real number, got str",
        lambda: Triangle((0, "0"), (1, 0), (0, 1))),  # type: ignore[arg-type]
+    _g("triangle-vertex-numpy-array-coordinate",
+       "`Triangle((0, np.array([0.0])), (1, 0), (0, 1))`", TypeError,
+       "a[1] must be a real number, got a numpy array of shape (1,)",
+       lambda: Triangle((0, np.array([0.0])), (1, 0), (0, 1))),  # type: ignore[arg-type]
     _g("polygon-no-points", "`Polygon([])`", ValueError, "polygon needs at least 3 points, got 0",
        lambda: Polygon([])),  # type: ignore[arg-type]
     _g("polygon-two-points", "`Polygon([(0, 0), (1, 0)])`", ValueError,
@@ -410,6 +439,9 @@ ROWS: tuple[Row, ...] = (
     _g("polygon-point-three-coords", "`Polygon([(0, 0), (1, 0, 0), (0, 1)])`", ValueError,
        "points[1] must have exactly 2 coordinates, got 3",
        lambda: Polygon([(0, 0), (1, 0, 0), (0, 1)])),  # type: ignore[arg-type, list-item]
+    _g("polygon-points-2d-array-rows", "`Polygon(np.zeros((3, 2, 1)))`", TypeError,
+       "points[0][0] must be a real number, got a numpy array of shape (1,)",
+       lambda: Polygon(np.zeros((3, 2, 1)))),  # type: ignore[arg-type]
     _g("polygon-too-large", "`Polygon([(0, 0), (1e200, 0), (0, 1e200)])`", ValueError,
        "polygon is too large: its vertices span 1e+200, beyond 1e154",
        lambda: Polygon([(0, 0), (1e200, 0), (0, 1e200)])),
@@ -527,6 +559,12 @@ ROWS: tuple[Row, ...] = (
     _e("velocity-x-none", "`Velocity(None, 0)`", TypeError,
        "Velocity.x must be a real number, got NoneType",
        lambda s: Velocity(None, 0)),  # type: ignore[arg-type]
+    _e("position-x-numpy-array", "`Position(np.array([1.0]), 0)`", TypeError,
+       "Position.x must be a real number, got a numpy array of shape (1,)",
+       lambda s: Position(np.array([1.0]), 0)),  # type: ignore[arg-type]
+    _e("velocity-angular-numpy-complex", "`Velocity(0, 0, angular=np.complex128(1))`",
+       TypeError, "Velocity.angular must be a real number, got numpy complex128",
+       lambda s: Velocity(0, 0, angular=np.complex128(1))),  # type: ignore[arg-type]
     _e("position-set-x-nan", "`position.x = nan` between ticks", ValueError,
        "Position.x must be finite, got nan", lambda s: _set(s.position(s.a), "x", NAN)),
     _e("position-set-angle-inf", "`position.angle = inf` between ticks", ValueError,
@@ -538,6 +576,12 @@ ROWS: tuple[Row, ...] = (
     _e("velocity-set-angular-nan", "`velocity.angular = nan` between ticks", ValueError,
        "Velocity.angular must be finite, got nan",
        lambda s: _set(s.velocity(s.c), "angular", NAN)),
+    _e("position-set-y-numpy-array", "`position.y = np.array([3.0])` between ticks",
+       TypeError, "Position.y must be a real number, got a numpy array of shape (1,)",
+       lambda s: _set(s.position(s.a), "y", np.array([3.0]))),
+    _e("velocity-set-x-numpy-array", "`velocity.x = np.zeros((1, 1))` between ticks",
+       TypeError, "Velocity.x must be a real number, got a numpy array of shape (1, 1)",
+       lambda s: _set(s.velocity(s.b), "x", np.zeros((1, 1)))),
     _e("shape-geometry-str", "`Shape('circle')`", TypeError,
        "Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str",
        lambda s: Shape("circle")),  # type: ignore[arg-type]
@@ -578,6 +622,12 @@ ROWS: tuple[Row, ...] = (
        lambda s: esper.process(NAN)),
     _e("dt-str", "`esper.process('1/60')`", TypeError, "dt must be a real number, got str",
        lambda s: esper.process("1/60")),
+    _e("dt-numpy-array", "`esper.process(np.array([1 / 60]))`", TypeError,
+       "dt must be a real number, got a numpy array of shape (1,)",
+       lambda s: esper.process(np.array([1 / 60]))),
+    _g("entity-id-2-to-the-63", "an entity id of `2**63` (esper's counter jumped there), "
+       "then a tick", ValueError, "entity 9223372036854775808: entity ids must be below 2**63",
+       _tick_with_id_2_to_the_63),
     _e("system-in-another-world", "one CollisionSystem processed in a second esper world",
        RuntimeError,
        f"this CollisionSystem belongs to esper world {SCENE_WORLD!r} but ran in "

@@ -51,12 +51,25 @@ Event rules:
 
 Worlds: a CollisionSystem belongs to the esper world it first runs in; processing it
 while another world is current raises ``RuntimeError`` (add one system per world).
-Switching worlds and back is safe: the system's state belongs to its world. If its
-world is deleted and recreated, or cleared with ``esper.clear_database()``, the system
-starts afresh without events (those entities are gone and their ids may be reused).
-On an esper release other than 3.9 (see :mod:`~arcade_collide.ecs.esper_internals`)
-a cleared world cannot be told apart: its contacts end with :class:`CollisionEnded`
-events at the next tick, as if every entity had been deleted.
+Switching worlds and back is safe: the system's state belongs to its world.
+
+* Restarts: when its world is cleared with ``esper.clear_database()``, or deleted (and
+  perhaps created again), the world's contacts are dropped with it: no
+  :class:`CollisionEnded` follows for them, since their ids may already name new
+  entities. This holds between ticks and inside a handler alike. A handler that
+  restarts the level (clears, then rebuilds) ends that tick's delivery: no handler is
+  called again with an event of that tick, not even the rest of the handlers of the
+  event being delivered, so no event names the new entities. From then on
+  :meth:`touching` and :meth:`contacts` are empty, and the next tick starts afresh (the
+  new entities' contacts then start with :class:`CollisionStarted`). A game that keeps
+  its own contact books clears them when it clears the world.
+* On an esper release other than 3.9 (see :mod:`~arcade_collide.ecs.esper_internals`)
+  a cleared world cannot be told apart from one whose entities were all deleted: its
+  contacts end with :class:`CollisionEnded` at the next tick, and a restart inside a
+  handler is seen as deletions (the remaining started events naming ids that exist
+  again are delivered). Deleting a world is seen on every release.
+* Entity ids: any id esper gives (pairs are keyed on both full ids); an id of
+  ``2**63`` or more (unreachable by counting) raises ``ValueError`` naming the entity.
 
 Errors: an entity with a Shape but no Position, or a non-finite position, raises
 ``ValueError`` naming the entity before any state is changed.
@@ -72,7 +85,6 @@ import numpy as np
 
 from arcade_collide.ecs.broad_phase import BroadPhase
 from arcade_collide.ecs.contact_state import (
-    PAIR_SHIFT,
     TouchingPairs,
     contacts_of,
     ended_events,
@@ -81,7 +93,13 @@ from arcade_collide.ecs.contact_state import (
     started_events,
 )
 from arcade_collide.ecs.delivery import Delivery, Handler, HandlerChanges
-from arcade_collide.ecs.esper_internals import entity_counter, pair_gone_check, world_token
+from arcade_collide.ecs.esper_internals import (
+    WorldMark,
+    pair_gone_check,
+    world_ended,
+    world_mark,
+    world_watch,
+)
 from arcade_collide.ecs.events import (
     ON_COLLISION_ENDED,
     ON_COLLISION_STARTED,
@@ -95,7 +113,7 @@ from arcade_collide.ecs.events import (
 from arcade_collide.ecs.narrow_phase import touching_pairs
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.ecs.world_state import world_state
-from arcade_collide.geometry.arrays import BoolArray, IntArray
+from arcade_collide.geometry.arrays import BoolArray
 from arcade_collide.geometry.contact import Contact
 
 
@@ -124,7 +142,7 @@ class CollisionSystem(esper.Processor):
     """
 
     def __init__(self) -> None:
-        self._world: tuple[str, object, object] | None = None
+        self._world: WorldMark | None = None
         self._broad = BroadPhase()
         self._state = TouchingPairs()
         self._subscriptions: list[Subscription] = []
@@ -182,14 +200,16 @@ class CollisionSystem(esper.Processor):
             A new dict sorted by pair; each contact's normal points from ``a`` to ``b``.
         """
         state = self._state
+        if self._world_ended():
+            return {}
         if state.contacts is None:
-            contacts = contacts_of(state, np.arange(len(state.keys)))
+            contacts = contacts_of(state, np.arange(len(state)))
             for event in state.reported:
                 pair = (event.a, event.b)
                 if pair in contacts:  # (a pair dropped during delivery is gone)
                     contacts[pair] = event.contact
             state.contacts = contacts
-        keep = self._alive(state.keys)
+        keep = self._alive()
         if not sensors:
             keep &= ~state.sensor
         if keep.all():
@@ -205,22 +225,27 @@ class CollisionSystem(esper.Processor):
 
         Like :meth:`contacts`, without pairs whose entity was deleted since the tick.
         """
-        keys = self._state.keys
-        keys = keys[self._alive(keys)]
-        return list(zip(*pairs_of(keys), strict=True))
+        if self._world_ended():
+            return []
+        return list(zip(*pairs_of(self._state, self._alive()), strict=True))
 
-    def _alive(self, keys: IntArray) -> BoolArray:
+    def _world_ended(self) -> bool:
+        """Whether this system's world was deleted or cleared since its last tick."""
+        return self._world is not None and world_ended(self._world)
+
+    def _alive(self) -> BoolArray:
         """Which pairs have both entities still alive (checked in this system's world)."""
-        keep = np.ones(len(keys), dtype=np.bool_)
-        own = self._world is not None and self._world[0] == esper.current_world
-        if not len(keys) or not own:
+        count = len(self._state)
+        keep = np.ones(count, dtype=np.bool_)
+        own = self._world is not None and self._world.name == esper.current_world
+        if not count or not own:
             return keep
-        a, b = pairs_of(keys)
+        a, b = pairs_of(self._state, slice(None))
         exists = esper.entity_exists
         return np.fromiter(
             (exists(x) and exists(y) for x, y in zip(a, b, strict=True)),
             dtype=np.bool_,
-            count=len(keys),
+            count=count,
         )
 
     # -- the tick -----------------------------------------------------------
@@ -233,7 +258,7 @@ class CollisionSystem(esper.Processor):
             ValueError: an entity has a Shape but no Position, or a non-finite position.
             Exception: the first exception a handler raised, after delivering all events.
         """
-        self._check_world()
+        mark = self._check_world()
         watch_handlers()
         table = table_for_current_world()
         table.refresh()
@@ -256,30 +281,30 @@ class CollisionSystem(esper.Processor):
             started = started_events(new, keyed.started)
         new.reported = started
         self._state = new
-        self._deliver(ended, started)
+        self._deliver(mark, ended, started)
 
-    def _check_world(self) -> None:
-        name = esper.current_world
-        token = world_token()
-        counter = entity_counter()
-        if self._world is None:
-            self._world = (name, token, counter)
+    def _check_world(self) -> WorldMark:
+        """The mark of this system's world, checked to be current (see :meth:`process`)."""
+        own = self._world
+        if own is None:
+            own = self._world = world_mark()
             self._changes = world_state().handler_changes
-            return
-        own_name, own_token, own_counter = self._world
-        if name != own_name:
+            return own
+        name = esper.current_world
+        if name != own.name:
             raise RuntimeError(
-                f"this CollisionSystem belongs to esper world {own_name!r} but ran in "
+                f"this CollisionSystem belongs to esper world {own.name!r} but ran in "
                 f"{name!r}: add one CollisionSystem per world"
             )
-        if token is not own_token or counter is not own_counter:
+        if world_ended(own):
             # The world was deleted and recreated, or cleared: its entities are gone and
             # ids restart, so old pairs mean nothing. Start afresh, silently.
-            self._world = (name, token, counter)
+            own = self._world = world_mark()
             self._changes = world_state().handler_changes
             self._state = TouchingPairs()
             self._broad = BroadPhase()
             self._pending_ended = []
+        return own
 
     def _listening(self, name: str) -> bool:
         if esper.event_registry.get(name):
@@ -302,21 +327,27 @@ class CollisionSystem(esper.Processor):
                 handlers.append(Handler(callback, partial(_active, sub), sub.world))
         return handlers
 
-    def _deliver(self, ended: list[CollisionEnded], started: list[CollisionStarted]) -> None:
+    def _deliver(
+        self, mark: WorldMark, ended: list[CollisionEnded], started: list[CollisionStarted]
+    ) -> None:
         if self._pending_ended:
             # Ended events a BaseException cut off last time come first.
             ended = self._pending_ended + ended
             self._pending_ended = []
+        if not ended and not started:
+            return
         delivery = Delivery()
         forget: list[CollisionStarted] = []
         in_started = False
+        watch = world_watch(mark)
         try:
             if ended:
-                delivery.run(ended, self._handlers(ON_COLLISION_ENDED), self._changes)
+                handlers = self._handlers(ON_COLLISION_ENDED)
+                delivery.run(ended, handlers, self._changes, None, watch)
             in_started = True
             if started:
                 handlers = self._handlers(ON_COLLISION_STARTED)
-                delivery.run(started, handlers, self._changes, pair_gone_check())
+                delivery.run(started, handlers, self._changes, pair_gone_check(), watch)
         except BaseException:
             # Keep the books balanced: no ended event may follow a start nobody saw.
             if in_started:
@@ -326,9 +357,12 @@ class CollisionSystem(esper.Processor):
                 forget = started
             raise
         finally:
-            forget = delivery.dropped + forget
-            if forget:
-                self._state.forget([(e.a << PAIR_SHIFT) | e.b for e in forget])
+            if delivery.world_ended or watch.ended():
+                # A handler cleared or deleted the world: its pairs went with it.
+                self._state = TouchingPairs()
+                self._pending_ended = []
+            elif delivery.dropped or forget:
+                self._state.forget([(e.a, e.b) for e in delivery.dropped + forget])
         delivery.raise_first()
 
 

@@ -1,12 +1,14 @@
 """Stage 4, contact state: reads touching row pairs, writes sorted pair keys, starts, ends.
 
-A pair of entities ``a < b`` is the key ``a << 32 | b``. Each tick's keys are kept
-sorted (:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in
-linear time and merges them with last tick's keys: new keys started, missing ones ended.
+A pair of entities ``a < b`` is keyed by its two ids, a row ``(a, b)`` of an int64
+array of two columns, so that any esper id fits. Each tick's keys are kept sorted by ``(a, b)``
+(:class:`TouchingPairs`); :func:`keyed_pairs` sorts the touching rows by key in linear
+time and merges them with last tick's keys: new keys started, missing ones ended.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import partial
 from typing import Any, NamedTuple
 
@@ -18,10 +20,6 @@ from arcade_collide.ecs.narrow_phase import WorldRows, pair_contacts
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.contact import Contact
 
-PAIR_SHIFT = 32
-"""Bits of the higher entity id in a pair key (entity ids stay below ``2**31``, so
-keys are positive int64)."""
-
 Int64Array = NDArray[np.int64]
 BoolArray = NDArray[np.bool_]
 
@@ -30,7 +28,7 @@ class KeyedPairs(NamedTuple):
     """Touching pairs sorted by key, and the keys that came and went since last tick."""
 
     keys: Int64Array
-    """Sorted unique keys ``a << 32 | b`` with ``a < b`` entity ids."""
+    """``(P, 2)`` rows ``(a, b)``, entity ids ``a < b``, unique and sorted."""
     rows_i: Int64Array
     """Table row of each pair's ``i`` side (as given, not swapped)."""
     rows_j: Int64Array
@@ -42,6 +40,16 @@ class KeyedPairs(NamedTuple):
     """Positions in :attr:`keys` of keys absent from the old keys (ascending)."""
     ended: Int64Array
     """Positions in the old keys of keys absent from :attr:`keys` (ascending)."""
+
+    @property
+    def a(self) -> Int64Array:
+        """Lower entity id of each pair (a view of :attr:`keys`)."""
+        return self.keys[:, 0]
+
+    @property
+    def b(self) -> Int64Array:
+        """Higher entity id of each pair (a view of :attr:`keys`)."""
+        return self.keys[:, 1]
 
 
 @kernel("void(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
@@ -79,11 +87,12 @@ def _pair_order(
 
 
 _INDEX = "int64[::1]"
+_KEYS = "int64[:, ::1]"
 
 
 @kernel(
-    f"Tuple(({_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}))"
-    f"({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_INDEX})"
+    f"Tuple(({_KEYS}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}))"
+    f"({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_KEYS})"
 )
 def _keyed(
     i: Int64Array,
@@ -107,7 +116,7 @@ def _keyed(
     else:
         order = np.empty(m, dtype=np.int64)
         _pair_order(i, j, rank, np.empty(n + 1, dtype=np.int64), order)
-    keys = np.empty(m, dtype=np.int64)
+    keys = np.empty((m, 2), dtype=np.int64)
     rows_i = np.empty(m, dtype=np.int64)
     rows_j = np.empty(m, dtype=np.int64)
     flip = np.empty(m, dtype=np.bool_)
@@ -118,39 +127,42 @@ def _keyed(
         rj = j[q]
         ea = entities[ri]
         eb = entities[rj]
-        keys[p] = (min(ea, eb) << PAIR_SHIFT) | max(ea, eb)
+        keys[p, 0] = min(ea, eb)
+        keys[p, 1] = max(ea, eb)
         rows_i[p] = ri
         rows_j[p] = rj
         flip[p] = ea > eb
         sensed[p] = sensor[ri] or sensor[rj]
     started = np.empty(m, dtype=np.int64)
     ended = np.empty(len(old), dtype=np.int64)
-    # Both runs are sorted and unique: one merge finds the keys only one of them has.
-    a = 0
-    b = 0
+    # Both runs are sorted by (a, b) and unique: one merge finds the keys only one of
+    # them has.
+    k = 0
+    o = 0
     n_started = 0
     n_ended = 0
     n_old = len(old)
-    while a < m and b < n_old:
-        if keys[a] < old[b]:
-            started[n_started] = a
+    while k < m and o < n_old:
+        a_new, b_new, a_old, b_old = keys[k, 0], keys[k, 1], old[o, 0], old[o, 1]
+        if a_new < a_old or (a_new == a_old and b_new < b_old):
+            started[n_started] = k
             n_started += 1
-            a += 1
-        elif keys[a] > old[b]:
-            ended[n_ended] = b
+            k += 1
+        elif a_new > a_old or b_new > b_old:
+            ended[n_ended] = o
             n_ended += 1
-            b += 1
+            o += 1
         else:
-            a += 1
-            b += 1
-    while a < m:
-        started[n_started] = a
+            k += 1
+            o += 1
+    while k < m:
+        started[n_started] = k
         n_started += 1
-        a += 1
-    while b < n_old:
-        ended[n_ended] = b
+        k += 1
+    while o < n_old:
+        ended[n_ended] = o
         n_ended += 1
-        b += 1
+        o += 1
     return keys, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
 
 
@@ -162,35 +174,36 @@ def keyed_pairs(
     sensor: BoolArray,
     old_keys: Int64Array,
 ) -> KeyedPairs:
-    """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with ``old_keys``.
+    """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with the old keys.
 
     Args:
         i: One side of each touching pair (table rows).
         j: The other side.
-        entities: Entity id of each table row (unique, ``0 <= id < 2**31``).
+        entities: Entity id of each table row (unique, any int64).
         rank: Each row's rank among ``entities`` (0 = lowest id).
         sensor: Whether each row's shape is a sensor.
-        old_keys: Last tick's sorted unique keys.
+        old_keys: Last tick's keys, ``(P, 2)`` rows ``(a, b)`` sorted and unique.
 
-    >>> entities = np.array([7, 3, 5])
-    >>> rank = np.array([2, 0, 1])
+    >>> entities = np.array([7, 3, 2**62])
+    >>> rank = np.array([1, 0, 2])
     >>> sensor = np.array([False, False, True])
-    >>> old = np.array([3 << 32 | 7, 5 << 32 | 7])
+    >>> old = np.array([[3, 7], [7, 2**62]])
     >>> out = keyed_pairs(np.array([0, 2]), np.array([1, 0]), entities, rank, sensor, old)
-    >>> [(int(k) >> 32, int(k) & 0xFFFFFFFF) for k in out.keys]
-    [(3, 7), (5, 7)]
+    >>> out.keys.tolist()
+    [[3, 7], [7, 4611686018427387904]]
     >>> out.flip.tolist(), out.sensor.tolist(), out.started.tolist(), out.ended.tolist()
-    ([True, False], [False, True], [], [])
-    >>> keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old).ended.tolist()
-    [0, 1]
+    ([True, True], [False, True], [], [])
+    >>> out = keyed_pairs(np.array([1]), np.array([2]), entities, rank, sensor, old)
+    >>> out.started.tolist(), out.ended.tolist()
+    ([0], [0, 1])
     """
+
     def c(a: NDArray[Any], dtype: type = np.int64) -> NDArray[Any]:
         return np.ascontiguousarray(a, dtype=dtype)
 
-    return KeyedPairs(*_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys)))
-
-
-_PAIR_LOW = (1 << PAIR_SHIFT) - 1
+    return KeyedPairs(
+        *_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys))
+    )
 
 
 class TouchingPairs:
@@ -198,8 +211,8 @@ class TouchingPairs:
 
     def __init__(self, keyed: KeyedPairs | None = None, rows: WorldRows | None = None) -> None:
         empty = np.empty(0, dtype=np.int64)
-        self.keys: Int64Array = empty if keyed is None else keyed.keys
-        """Sorted pair keys ``a << 32 | b``."""
+        self.keys: Int64Array = np.empty((0, 2), np.int64) if keyed is None else keyed.keys
+        """``(P, 2)`` rows ``(a, b)``, entity ids ``a < b``, sorted."""
         self.rows_i: Int64Array = empty if keyed is None else keyed.rows_i
         """Table row of the lower-kind side of each pair."""
         self.rows_j: Int64Array = empty if keyed is None else keyed.rows_j
@@ -215,9 +228,25 @@ class TouchingPairs:
         """This tick's CollisionStarted events: contacts() hands out their very contact
         objects rather than equal copies."""
 
-    def forget(self, keys: list[int]) -> None:
-        """Drop the pairs ``keys`` (a start nobody saw, or naming a deleted entity)."""
-        keep = ~np.isin(self.keys, np.array(keys, dtype=np.int64))
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    def forget(self, pairs: Iterable[tuple[int, int]]) -> None:
+        """Drop the pairs ``(a, b)`` of ``pairs`` (a start nobody saw, or naming a deleted
+        entity); pairs not held are ignored."""
+        keep = np.ones(len(self.keys), dtype=np.bool_)
+        first = np.ascontiguousarray(self.keys[:, 0])
+        second = self.keys[:, 1]
+        # Binary searches per forgotten pair: the first column finds the run of pairs
+        # sharing ``a``, the second finds ``b`` in that run.
+        for a, b in pairs:
+            start = int(np.searchsorted(first, a, side="left"))
+            stop = int(np.searchsorted(first, a, side="right"))
+            at = start + int(np.searchsorted(second[start:stop], b))
+            if at < stop and second[at] == b:
+                keep[at] = False
+        if keep.all():
+            return
         self.keys = self.keys[keep]
         self.rows_i = self.rows_i[keep]
         self.rows_j = self.rows_j[keep]
@@ -226,9 +255,10 @@ class TouchingPairs:
         self.contacts = None
 
 
-def pairs_of(keys: Int64Array) -> tuple[list[int], list[int]]:
-    """The entity pairs ``(a, b)`` of ``keys`` as two lists."""
-    return (keys >> PAIR_SHIFT).tolist(), (keys & _PAIR_LOW).tolist()
+def pairs_of(state: TouchingPairs, idx: NDArray[Any] | slice) -> tuple[list[int], list[int]]:
+    """The entity pairs ``(a, b)`` of the pairs ``idx`` of ``state`` as two lists."""
+    keys = state.keys[idx]
+    return keys[:, 0].tolist(), keys[:, 1].tolist()
 
 
 def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:
@@ -259,13 +289,13 @@ _new_ended = partial(tuple.__new__, CollisionEnded)
 
 def contacts_of(state: TouchingPairs, idx: Int64Array) -> dict[tuple[int, int], Contact]:
     """The contacts of the pairs ``idx`` of ``state``, by pair."""
-    a, b = pairs_of(state.keys[idx])
+    a, b = pairs_of(state, idx)
     return dict(zip(zip(a, b, strict=True), _contact_list(state, idx), strict=True))
 
 
 def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStarted]:
     """The CollisionStarted events of the pairs ``idx`` of ``state``, in key order."""
-    a, b = pairs_of(state.keys[idx])
+    a, b = pairs_of(state, idx)
     contacts = _contact_list(state, idx)
     return list(
         map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True))
@@ -274,5 +304,5 @@ def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStart
 
 def ended_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionEnded]:
     """The CollisionEnded events of the pairs ``idx`` of ``state``, in key order."""
-    a, b = pairs_of(state.keys[idx])
+    a, b = pairs_of(state, idx)
     return list(map(_new_ended, zip(a, b, state.sensor[idx].tolist(), strict=True)))

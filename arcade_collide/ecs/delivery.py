@@ -17,10 +17,17 @@ sprite callbacks):
   delivery is not in the list and gets the events of the next delivery.
 * An event ``dropped(event)`` rejects (a start naming an entity a handler deleted) goes
   to no handler and is recorded in :attr:`Delivery.dropped`.
+* Once the events' world has ended (a handler cleared or deleted it, as the
+  caller's :class:`~arcade_collide.ecs.esper_internals.WorldWatch` tells), delivery
+  stops at once, after the handler call that ended it: no handler gets an event of
+  that world again, not even the rest of the current event's handlers, and
+  :attr:`Delivery.world_ended` is set.
 * A handler runs in the esper world it names (:attr:`Handler.world`; None: the world
   current when the run began). When every handler of a run names one world, the run
   switches to it once and back once; handlers of different worlds each get their own
-  switch. ``dropped`` must answer the same whichever world is current.
+  switch. Switching back is skipped when a handler deleted the world to go back to
+  (switching would create it again, empty). ``dropped`` and the watch must answer the
+  same whichever world is current.
 """
 
 from __future__ import annotations
@@ -30,6 +37,8 @@ from functools import partial
 from typing import Any, NamedTuple
 
 import esper
+
+from arcade_collide.ecs.esper_internals import WorldWatch
 
 
 class HandlerChanges:
@@ -86,6 +95,8 @@ class Delivery:
         """Events of the last :meth:`run` whose delivery began (dropped ones included)."""
         self.dropped: list[Any] = []
         """Events ``dropped`` rejected, over all runs."""
+        self.world_ended = False
+        """True once a run stopped because ``ended()`` said the world had ended."""
 
     def run(
         self,
@@ -93,6 +104,7 @@ class Delivery:
         handlers: Sequence[Handler],
         changes: HandlerChanges,
         dropped: Callable[[Any], bool] | None = None,
+        watch: WorldWatch | None = None,
     ) -> None:
         """Hand each of ``events`` to each of ``handlers``.
 
@@ -102,17 +114,21 @@ class Delivery:
             changes: Bumped whenever a handler is removed; while it stays as it was
                 when the run began, ``registered`` is not asked.
             dropped: Called before each event's delivery; True skips the event.
+            watch: Tested after each handler call; once its world has ended,
+                delivery stops for good.
         """
+        if self.world_ended:
+            return
         here = esper.current_world
         worlds = {handler.world or here for handler in handlers}
         if worlds == {here} or not worlds:
-            self._run(events, handlers, changes, dropped)
+            self._run(events, handlers, changes, dropped, watch)
         elif len(worlds) == 1:
             esper.switch_world(worlds.pop())
             try:
-                self._run(events, handlers, changes, dropped)
+                self._run(events, handlers, changes, dropped, watch)
             finally:
-                esper.switch_world(here)
+                _return_to(here)
         else:
             handlers = [
                 Handler(partial(_call_in_world, world, call), registered)
@@ -120,7 +136,7 @@ class Delivery:
                 else Handler(call, registered)
                 for call, registered, world in handlers
             ]
-            self._run(events, handlers, changes, dropped)
+            self._run(events, handlers, changes, dropped, watch)
 
     def _run(
         self,
@@ -128,8 +144,10 @@ class Delivery:
         handlers: Sequence[Handler],
         changes: HandlerChanges,
         dropped: Callable[[Any], bool] | None,
+        watch: WorldWatch | None,
     ) -> None:
         errors = self.errors
+        namespace, key, value, ended = watch or _NO_WATCH
         start = changes.count
         handed = 0
         try:
@@ -145,6 +163,9 @@ class Delivery:
                         call(event)
                     except Exception as error:  # re-raised by raise_first
                         errors.append(error)
+                    if namespace[key] is not value and ended():
+                        self.world_ended = True
+                        return
         finally:
             self.handed = handed
 
@@ -167,6 +188,10 @@ class Delivery:
             raise first
 
 
+_NO_WATCH = WorldWatch({"": None}, "", None, lambda: False)
+"""A watch whose world never ends."""
+
+
 def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> None:
     """``call(event)`` with ``world`` the current esper world, the current one restored."""
     previous = esper.current_world
@@ -174,4 +199,10 @@ def _call_in_world(world: str, call: Callable[[Any], object], event: Any) -> Non
     try:
         call(event)
     finally:
-        esper.switch_world(previous)
+        _return_to(previous)
+
+
+def _return_to(world: str) -> None:
+    """Switch back to ``world``, unless a handler deleted it meanwhile."""
+    if world in esper.list_worlds():
+        esper.switch_world(world)

@@ -1,25 +1,31 @@
 """The one module that reads esper's private state; elsewhere only public esper API is used.
 
 esper 3.9 keeps the current world's state in module globals that ``switch_world`` swaps.
-Reading four of them saves per-tick work; each use has a public fallback that costs
-more but gives the same answers (except :func:`entity_counter`, see there). The private
+Reading five of them saves per-tick work; each use has a public fallback that costs
+more but gives the same answers (except :func:`entity_counter`, see there). One
+function, :func:`start_entity_ids_at`, writes one of them, for tests. The private
 reads are used only when the installed esper is the version this module was written
 for (:data:`WRITTEN_FOR`); any other version gets the fallbacks. Tests switch the
 fallbacks on with :func:`use_private_state`.
 
 Private names read (esper 3.9):
 
-* ``_entity_count``: the id counter, replaced by ``clear_database``;
+* ``_entity_count``: the id counter, replaced by ``clear_database`` (and written by
+  :func:`start_entity_ids_at`);
 * ``_dead_entities``: entities ``delete_entity`` marked dead but has not removed yet;
 * ``_components``: per component type, the set of entities holding one;
-* ``_entities``: each entity's components (:func:`pair_gone_check`).
+* ``_entities``: each entity's components (:func:`pair_gone_check`);
+* ``_context_map``: the saved state of the worlds not current, by name; in each
+  saved tuple, item 0 is the id counter and item 9 the ``process_times`` dict
+  (:func:`world_ended`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 from functools import partial
-from typing import Any
+from itertools import count
+from typing import Any, NamedTuple
 
 import esper
 
@@ -68,6 +74,119 @@ def entity_counter() -> object | None:
     there a cleared world is seen as one whose entities were all deleted.
     """
     return getattr(esper, "_entity_count") if _private else None  # noqa: B009
+
+
+class WorldMark(NamedTuple):
+    """One life of an esper world: from its creation (or last ``clear_database``) to
+    its deletion (or next ``clear_database``)."""
+
+    name: str
+    """The world's name."""
+    token: object
+    """Its :func:`world_token`, new when the world is deleted and created again."""
+    counter: object | None
+    """Its :func:`entity_counter`, new when the world is cleared (None: not known)."""
+
+
+def world_mark() -> WorldMark:
+    """The :class:`WorldMark` of the current esper world as it is now.
+
+    >>> mark = world_mark()
+    >>> world_ended(mark)
+    False
+    """
+    return WorldMark(esper.current_world, world_token(), entity_counter())
+
+
+_SAVED_COUNTER = 0
+_SAVED_TOKEN = 9
+"""Positions of the id counter and ``process_times`` in a world's saved state tuple."""
+
+
+def world_ended(mark: WorldMark) -> bool:
+    """Whether the life of a world that ``mark`` was taken in has ended: the world was
+    deleted (and perhaps created again) or cleared, answering the same whichever world
+    is current.
+
+    With the public fallbacks a cleared world cannot be told apart (see
+    :func:`entity_counter`), and checking a world that is not current switches to it
+    and back.
+    """
+    if esper.current_world == mark.name:
+        return esper.process_times is not mark.token or _cleared(mark, entity_counter())
+    if _private:
+        saved_worlds: dict[str, tuple[Any, ...]] = getattr(esper, "_context_map")  # noqa: B009
+        saved = saved_worlds.get(mark.name)
+        return (
+            saved is None
+            or saved[_SAVED_TOKEN] is not mark.token
+            or _cleared(mark, saved[_SAVED_COUNTER])
+        )
+    if mark.name not in esper.list_worlds():
+        return True
+    current = esper.current_world
+    esper.switch_world(mark.name)
+    try:
+        return esper.process_times is not mark.token
+    finally:
+        esper.switch_world(current)
+
+
+def _cleared(mark: WorldMark, counter: object | None) -> bool:
+    # A counter not known (the public fallbacks, then or now) tells nothing.
+    return counter is not mark.counter and counter is not None and mark.counter is not None
+
+
+class WorldWatch(NamedTuple):
+    """A cheap test that a world's life may have ended, and the exact one.
+
+    While ``namespace[key] is value`` the world is current and alive; otherwise
+    ``ended()`` answers. Event delivery runs the first test after every handler call,
+    inline, so it costs a dictionary read rather than a function call.
+    """
+
+    namespace: dict[str, Any]
+    key: str
+    value: object
+    ended: Callable[[], bool]
+
+
+def world_watch(mark: WorldMark) -> WorldWatch:
+    """The :class:`WorldWatch` of the life of a world that ``mark`` was taken in.
+
+    The watched value is one of esper's module globals, which ``switch_world`` swaps:
+    the id counter (which ``clear_database`` also replaces) or, with the public
+    fallbacks, ``process_times``.
+
+    >>> namespace, key, value, ended = world_watch(world_mark())
+    >>> namespace[key] is value, ended()
+    (True, False)
+    """
+    ended = partial(world_ended, mark)
+    if _private and mark.counter is not None:
+        return WorldWatch(vars(esper), "_entity_count", mark.counter, ended)
+    return WorldWatch(vars(esper), "process_times", mark.token, ended)
+
+
+def start_entity_ids_at(first: int) -> None:
+    """Make the current world's next entity ids count up from ``first``.
+
+    esper has no public way to do this; tests use it to reach large ids without
+    creating billions of entities. Like ``clear_database``, it replaces the world's id
+    counter, so a CollisionSystem that already ran in the world starts afresh.
+
+    Raises:
+        RuntimeError: the installed esper is not :data:`WRITTEN_FOR`.
+
+    >>> esper.switch_world("ids-doctest")
+    >>> start_entity_ids_at(2**62)
+    >>> esper.create_entity()
+    4611686018427387904
+    >>> esper.switch_world("default"); esper.delete_world("ids-doctest")
+    """
+    if not _written_for():
+        raise RuntimeError(f"start_entity_ids_at needs esper {WRITTEN_FOR}")
+    setattr(esper, "_entity_count", count(start=first))  # noqa: B010
 
 
 def pending_deletions(candidates: Iterable[int]) -> Collection[int]:

@@ -325,10 +325,12 @@ class _Layout(NamedTuple):
         # Kind-major, entity-minor: each kind is one block, rows in a fixed order.
         live.sort(key=lambda item: (item[1][1]._geometry.kind, item[0]))
         n = len(live)
-        entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
-        if n and int(entities.max()) >= 2**31:
-            # Pairs are keyed as a << 32 | b in an int64.
-            raise ValueError(f"entity ids must be below 2**31, got {int(entities.max())}")
+        try:
+            entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
+        except OverflowError:
+            # esper counts ids up from 1, so an id beyond int64 takes 2**63 creations.
+            entity = max(entity for entity, _ in live)
+            raise ValueError(f"entity {entity}: entity ids must be below 2**63") from None
         shapes = [shape for _, (_, shape) in live]
         for s in shapes:
             if epoch not in s._epochs:

@@ -86,8 +86,8 @@ def world_pools() -> WorldPools:
     """The Position and Velocity pools of the current esper world.
 
     Code writing positions in bulk writes ``pools.positions.data`` rows
-    (``component.pool_row``), then calls ``pools.positions.touch()`` so the world's
-    shape table sees the change.
+    (``component.pool_row``), then calls ``pools.positions.touch(rows)`` with those rows
+    so the world's shape table places them again (``touch()`` without rows places all).
 
     >>> pools = world_pools()
     >>> pools.positions is world_pools().positions

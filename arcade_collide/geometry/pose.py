@@ -11,6 +11,8 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence, Set
 
+import numpy as np
+
 Vec2 = tuple[float, float]
 """A 2D point or vector ``(x, y)``."""
 
@@ -18,8 +20,23 @@ Pose = tuple[float, float] | tuple[float, float, float] | Sequence[float]
 """``(x, y)`` or ``(x, y, angle)`` with ``angle`` in clockwise degrees."""
 
 
+_NUMPY_VALUES = (np.ndarray, np.generic)
+_NUMPY_NUMBER_KINDS = "iuf"
+"""numpy dtype kinds that are numbers: signed and unsigned integers, floats."""
+
+
 def check_number(value: object, name: str) -> float:
     """Return ``value`` as a finite float or raise naming ``name``.
+
+    Args:
+        value: The value to check.
+        name: The argument name used in the error message.
+
+    Anything with ``__float__`` is a number (``int``, ``Fraction``, ``Decimal``), except
+    text and bools. A numpy value is a number when it holds one integer or float: a
+    numpy scalar or a 0-d array (numpy itself treats those as scalars, and the value
+    is copied out). Arrays of one or more dimensions are refused, even of one element,
+    and so are numpy bools, complex numbers, text and dates.
 
     Args:
         value: The value to check.
@@ -35,10 +52,22 @@ def check_number(value: object, name: str) -> float:
     Traceback (most recent call last):
     ...
     ValueError: radius must be finite, got nan
+    >>> check_number(np.array(2.5), "radius")
+    2.5
+    >>> check_number(np.array([2.5]), "radius")
+    Traceback (most recent call last):
+    ...
+    TypeError: radius must be a real number, got a numpy array of shape (1,)
     """
-    # Anything with __float__ is accepted (numpy scalars included); text and bools are not.
     if isinstance(value, (bool, str, bytes)) or not hasattr(value, "__float__"):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    if isinstance(value, _NUMPY_VALUES):
+        if value.ndim:
+            raise TypeError(
+                f"{name} must be a real number, got a numpy array of shape {value.shape}"
+            )
+        if value.dtype.kind not in _NUMPY_NUMBER_KINDS:
+            raise TypeError(f"{name} must be a real number, got numpy {value.dtype.name}")
     result = to_float(value, name)
     if not math.isfinite(result):
         raise ValueError(f"{name} must be finite, got {result!r}")

@@ -1,4 +1,4 @@
-"""keyed_pairs against plain sorts and set differences."""
+"""keyed_pairs and TouchingPairs.forget against plain sorts and set differences."""
 
 from __future__ import annotations
 
@@ -6,13 +6,24 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.ecs.contact_state import PAIR_SHIFT, keyed_pairs
+from arcade_collide.ecs.contact_state import TouchingPairs, keyed_pairs
+
+MAX_ID = 2**63 - 1
+"""The largest entity id a table holds (int64)."""
+
+ids_st = st.one_of(
+    st.integers(0, 60),  # small ids share a low side often
+    st.integers(2**31 - 3, 2**31 + 3),  # around the old 32-bit key's limit
+    st.integers(2**62 - 3, 2**62 + 3),
+    st.integers(MAX_ID - 3, MAX_ID),
+    st.integers(0, MAX_ID),
+)
 
 
 @st.composite
 def tables_and_pairs(draw: st.DrawFn) -> tuple[np.ndarray, ...]:
     """Unique entity ids per row, sensors, touching row pairs and last tick's keys."""
-    ids = draw(st.lists(st.integers(0, 2**31 - 1), min_size=2, max_size=30, unique=True))
+    ids = draw(st.lists(ids_st, min_size=2, max_size=30, unique=True))
     n = len(ids)
     entities = np.array(ids, dtype=np.int64)
     sensor = np.array(draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=np.bool_)
@@ -25,38 +36,102 @@ def tables_and_pairs(draw: st.DrawFn) -> tuple[np.ndarray, ...]:
     )
     i = np.array([p[0] for p in row_pairs], dtype=np.int64)
     j = np.array([p[1] for p in row_pairs], dtype=np.int64)
-    # Old keys: some of this tick's pairs and some pairs of other ids.
-    stale = draw(st.sets(st.tuples(st.integers(0, 50), st.integers(51, 2**31 - 1)), max_size=10))
+    # Old keys: some of this tick's pairs and some pairs of other ids, some sharing a
+    # low or high side with this tick's.
+    others = st.one_of(ids_st, st.sampled_from(ids))
+    stale = draw(st.sets(st.tuples(others, others).filter(lambda p: p[0] != p[1]), max_size=10))
     kept = draw(st.lists(st.booleans(), min_size=len(i), max_size=len(i)))
-    old = {(min(ids[a], ids[b]) << PAIR_SHIFT) | max(ids[a], ids[b])
+    old = {(min(ids[a], ids[b]), max(ids[a], ids[b]))
            for a, b, keep in zip(i.tolist(), j.tolist(), kept, strict=True) if keep}
-    old |= {(a << PAIR_SHIFT) | b for a, b in stale}
-    return entities, sensor, i, j, np.array(sorted(old), dtype=np.int64)
+    old |= {(min(p), max(p)) for p in stale}
+    ordered = sorted(old)
+    old_a = np.array([a for a, _ in ordered], dtype=np.int64)
+    old_b = np.array([b for _, b in ordered], dtype=np.int64)
+    return entities, sensor, i, j, old_a, old_b
 
 
 @settings(max_examples=300, deadline=None)
 @given(tables_and_pairs())
 def test_keyed_pairs_match_the_sort_and_the_diff(case: tuple[np.ndarray, ...]) -> None:
-    entities, sensor, i, j, old = case
+    check_against_sort(*case)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(0, 2**32), st.integers(1, 20))
+def test_few_pairs_in_a_large_table_match_the_sort(seed: int, pairs: int) -> None:
+    rng = np.random.default_rng(seed)
+    n = 500  # more than 8 rows per pair: the pairs are sorted, not the table's ranks
+    entities = rng.choice(2**62, size=n, replace=False).astype(np.int64) + rng.integers(0, 2)
+    i = rng.choice(n, size=pairs, replace=False)
+    j = (i + rng.integers(1, n, size=pairs)) % n
+    keys = {(min(a, b), max(a, b)) for a, b in zip(i.tolist(), j.tolist(), strict=True)}
+    if len(keys) < pairs:
+        return  # the same pair twice
+    old = sorted({(int(min(entities[a], entities[b])), int(max(entities[a], entities[b])))
+                  for a, b in list(keys)[::2]} | {(3, 2**62 + 1)})
+    old_a = np.array([a for a, _ in old], dtype=np.int64)
+    old_b = np.array([b for _, b in old], dtype=np.int64)
+    check_against_sort(entities, rng.random(n) < 0.2, i, j, old_a, old_b)
+
+
+def check_against_sort(
+    entities: np.ndarray, sensor: np.ndarray, i: np.ndarray, j: np.ndarray,
+    old_a: np.ndarray, old_b: np.ndarray,
+) -> None:
+    """keyed_pairs gives what a plain sort of the pairs and set differences give."""
     rank = np.empty(len(entities), dtype=np.int64)
     rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
-    out = keyed_pairs(i, j, entities, rank, sensor, old)
+    out = keyed_pairs(i, j, entities, rank, sensor, np.stack([old_a, old_b], axis=1))
 
-    ea, eb = entities[i], entities[j]
-    keys = (np.minimum(ea, eb) << PAIR_SHIFT) | np.maximum(ea, eb)
-    order = np.argsort(keys, kind="stable")
-    assert out.keys.tolist() == keys[order].tolist()
+    ea, eb = entities[i].tolist(), entities[j].tolist()
+    keys = [(min(x, y), max(x, y)) for x, y in zip(ea, eb, strict=True)]
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    new = [keys[k] for k in order]
+    assert list(zip(out.a.tolist(), out.b.tolist(), strict=True)) == new
     assert out.rows_i.tolist() == i[order].tolist() and out.rows_j.tolist() == j[order].tolist()
-    assert out.flip.tolist() == (ea > eb)[order].tolist()
+    assert out.flip.tolist() == [ea[k] > eb[k] for k in order]
     assert out.sensor.tolist() == (sensor[i] | sensor[j])[order].tolist()
-    new = keys[order].tolist()
-    old_list = old.tolist()
-    assert out.started.tolist() == [k for k, key in enumerate(new) if key not in set(old_list)]
-    assert out.ended.tolist() == [k for k, key in enumerate(old_list) if key not in set(new)]
+    old = list(zip(old_a.tolist(), old_b.tolist(), strict=True))
+    assert out.started.tolist() == [k for k, key in enumerate(new) if key not in set(old)]
+    assert out.ended.tolist() == [k for k, key in enumerate(old) if key not in set(new)]
 
 
 def test_no_pairs_end_every_old_key() -> None:
     none = np.empty(0, dtype=np.int64)
     out = keyed_pairs(none, none, np.array([4, 9]), np.array([0, 1]), np.zeros(2, bool),
-                      np.array([4 << PAIR_SHIFT | 9]))
-    assert out.keys.size == 0 and out.started.size == 0 and out.ended.tolist() == [0]
+                      np.array([[4, 9]]))
+    assert out.a.size == 0 and out.started.size == 0 and out.ended.tolist() == [0]
+
+
+def test_pairs_differing_only_above_32_bits_stay_apart() -> None:
+    # With a 32-bit field per id these pairs would share keys.
+    low, high = 5, 5 + 2**32
+    entities = np.array([low, high, 7, 7 + 2**32], dtype=np.int64)
+    rank = np.array([0, 2, 1, 3])
+    out = keyed_pairs(np.array([0, 1]), np.array([2, 3]), entities, rank, np.zeros(4, bool),
+                      np.array([[5, 7]]))
+    assert list(zip(out.a.tolist(), out.b.tolist(), strict=True)) == [(5, 7), (high, 7 + 2**32)]
+    assert out.started.tolist() == [1] and out.ended.tolist() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(tables_and_pairs(), st.data())
+def test_forget_drops_exactly_the_pairs_named(case: tuple[np.ndarray, ...],
+                                              data: st.DataObject) -> None:
+    entities, sensor, i, j, _, _ = case
+    rank = np.empty(len(entities), dtype=np.int64)
+    rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
+    none = np.empty((0, 2), dtype=np.int64)
+    state = TouchingPairs(keyed_pairs(i, j, entities, rank, sensor, none))
+    held = [(a, b) for a, b in state.keys.tolist()]
+    gone = data.draw(st.lists(st.sampled_from(held), unique=True) if held else st.just([]))
+    absent = data.draw(st.lists(st.tuples(ids_st, ids_st), max_size=5))
+    rows = dict(zip(held, zip(state.rows_i.tolist(), state.rows_j.tolist(), strict=True),
+                    strict=True))
+    state.forget(gone + absent)
+    kept = [pair for pair in held if pair not in set(gone + absent)]
+    assert [(a, b) for a, b in state.keys.tolist()] == kept
+    assert len(state) == len(kept) == len(state.sensor) == len(state.flip)
+    assert list(zip(state.rows_i.tolist(), state.rows_j.tolist(), strict=True)) == [
+        rows[pair] for pair in kept
+    ]

@@ -2,7 +2,9 @@
 
 Seeded random scenarios create, move, teleport, resize (replace the Shape's
 geometry), strip and re-add shapes, change layer/mask filters and delete entities
-between ticks, and also from inside the event handlers. After every tick:
+between ticks, and also from inside the event handlers. A churn scenario creates and
+deletes 20 entities between every two ticks, with handlers deleting more, its ids small
+or above ``2**62``. After every tick:
 
 * the system's pairs (``touching()`` and ``contacts()``) equal a brute-force
   reference recomputed from scratch with the scalar
@@ -41,7 +43,7 @@ from arcade_collide.ecs import (
     Shape,
     Velocity,
 )
-from arcade_collide.ecs.esper_internals import use_private_state
+from arcade_collide.ecs.esper_internals import start_entity_ids_at, use_private_state
 from arcade_collide.geometry.shapes import AnyShape
 
 ARENA = 80.0
@@ -84,8 +86,8 @@ def random_shape(rng: random.Random) -> Shape:
     )
 
 
-def random_position(rng: random.Random) -> Position:
-    return Position(rng.uniform(0, ARENA), rng.uniform(0, ARENA), rng.uniform(-180, 180))
+def random_position(rng: random.Random, arena: float = ARENA) -> Position:
+    return Position(rng.uniform(0, arena), rng.uniform(0, arena), rng.uniform(-180, 180))
 
 
 def brute_force_pairs() -> set[tuple[int, int]]:
@@ -198,8 +200,8 @@ class Chaos:
             spawn(self.rng)
 
 
-def spawn(rng: random.Random) -> int:
-    components: list[object] = [random_position(rng), random_shape(rng)]
+def spawn(rng: random.Random, arena: float = ARENA) -> int:
+    components: list[object] = [random_position(rng, arena), random_shape(rng)]
     if rng.random() < 0.8:
         speed = (rng.uniform(-60, 60), rng.uniform(-60, 60), rng.uniform(-90, 90))
         components.append(Velocity(*speed))
@@ -260,20 +262,80 @@ def run_scenario(seed: int, ticks: int, handler_rate: float) -> Ledger:
             live.remove(victim)
         for entity in rng.sample(live, min(len(live), rng.randrange(0, 4))):
             mutate(rng, entity, ledger)
-        for _, (position, velocity) in esper.get_components(Position, Velocity):
-            # Bounce off the arena walls so entities keep meeting.
-            if not 0 <= position.x <= ARENA:
-                velocity.x = math.copysign(velocity.x, ARENA / 2 - position.x)
-            if not 0 <= position.y <= ARENA:
-                velocity.y = math.copysign(velocity.y, ARENA / 2 - position.y)
+        bounce(ARENA)
         ledger.tick(1 / 30)
-    # Deleting everything ends every open pair exactly once.
+    return close_books(ledger)
+
+
+def bounce(arena: float) -> None:
+    """Turn entities back at the arena walls so they keep meeting."""
+    for _, (position, velocity) in esper.get_components(Position, Velocity):
+        if not 0 <= position.x <= arena:
+            velocity.x = math.copysign(velocity.x, arena / 2 - position.x)
+        if not 0 <= position.y <= arena:
+            velocity.y = math.copysign(velocity.y, arena / 2 - position.y)
+
+
+def close_books(ledger: Ledger) -> Ledger:
+    """Delete everything: every open pair ends exactly once."""
     for entity in live_entities():
         esper.delete_entity(entity)
     ledger.tick(1 / 30)
     assert ledger.open == set()
     assert ledger.ended == ledger.started
     return ledger
+
+
+CHURN = 20
+"""Entities created, and entities deleted, between each two ticks of the churn scenario."""
+CHURN_POPULATION = 100
+CHURN_ARENA = 150.0
+
+
+class Reaper:
+    """Deletes one entity of an event from inside the handler, now and then; spawns
+    one when the entity is already gone."""
+
+    def __init__(self, rng: random.Random, ledger: Ledger, rate: float) -> None:
+        self.rng = rng
+        self.ledger = ledger
+        self.rate = rate
+        self.deleted = 0
+
+    def on_event(self, event: CollisionStarted | CollisionEnded) -> None:
+        if self.rng.random() >= self.rate:
+            return
+        entity = self.rng.choice((event.a, event.b))
+        if esper.entity_exists(entity):
+            esper.delete_entity(entity, immediate=self.rng.random() < 0.3)
+            self.ledger.deleted_in_handlers.add(entity)
+            self.deleted += 1
+        else:
+            spawn(self.rng, CHURN_ARENA)
+
+
+def run_churn(seed: int, ticks: int, first_id: int) -> tuple[Ledger, Reaper]:
+    """``CHURN`` entities created and ``CHURN`` deleted every tick (besides those the
+    handlers delete and spawn), ids counting up from ``first_id``."""
+    rng = random.Random(seed)
+    start_entity_ids_at(first_id)
+    esper.add_processor(MovementSystem(), priority=1)
+    collisions = CollisionSystem()
+    esper.add_processor(collisions)
+    ledger = Ledger(collisions)
+    reaper = Reaper(rng, ledger, rate=0.1)
+    collisions.subscribe(on_started=reaper.on_event, on_ended=reaper.on_event)
+    for _ in range(CHURN_POPULATION):
+        spawn(rng, CHURN_ARENA)
+    for _ in range(ticks):
+        live = live_entities()
+        for victim in rng.sample(live, min(CHURN, len(live))):
+            esper.delete_entity(victim, immediate=rng.random() < 0.3)
+        for _ in range(CHURN + max(0, CHURN_POPULATION - len(live))):
+            spawn(rng, CHURN_ARENA)
+        bounce(CHURN_ARENA)
+        ledger.tick(1 / 30)
+    return close_books(ledger), reaper
 
 
 @pytest.mark.parametrize("private", [True, False], ids=["esper-private", "public-fallback"])
@@ -293,3 +355,13 @@ def test_events_are_conserved(seed: int, private: bool) -> None:
 def test_events_are_conserved_long(seed: int) -> None:
     ledger = run_scenario(seed, SLOW_TICKS, handler_rate=0.3)
     assert ledger.started > 500
+
+
+@pytest.mark.parametrize(
+    ("seed", "first_id"), [(0, 1), (1, 2**62)], ids=["small-ids", "ids-above-2**62"]
+)
+def test_events_are_conserved_under_churn(seed: int, first_id: int) -> None:
+    ledger, reaper = run_churn(seed, 300, first_id)
+    # The scenario must exercise the rules: many pairs start and end, and handlers
+    # delete entities in the middle of deliveries.
+    assert ledger.started > 1000 and reaper.deleted > 100

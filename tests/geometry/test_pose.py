@@ -68,3 +68,47 @@ def test_check_helpers_name_the_argument() -> None:
         check_vec2(3, "a")
     with pytest.raises(ValueError, match=r"a\[1\] must be finite"):
         check_vec2((0, math.nan), "a")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [np.float64(2.5), np.float32(2.5), np.float16(2.5), np.int8(2), np.uint64(2),
+     np.array(2.5), np.array(2, dtype=np.int16), np.array(2.5, dtype=np.float32)],
+    ids=repr,
+)
+def test_numpy_numbers_and_0d_arrays_are_numbers(value: object) -> None:
+    result = check_number(value, "radius")
+    assert type(result) is float and result == float(value)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("value", "got"),
+    [
+        (np.array([3.0]), "a numpy array of shape (1,)"),
+        (np.array([[3]]), "a numpy array of shape (1, 1)"),
+        (np.array([]), "a numpy array of shape (0,)"),
+        (np.arange(3.0), "a numpy array of shape (3,)"),
+        (np.True_, "numpy bool"),
+        (np.array(False), "numpy bool"),
+        (np.complex128(1), "numpy complex128"),
+        (np.array(1 + 0j), "numpy complex128"),
+        (np.array("3"), "numpy str32"),
+        (np.array(1.0, dtype=object), "numpy object"),
+        (np.timedelta64(3, "s"), "numpy timedelta64[s]"),
+    ],
+    ids=repr,
+)
+def test_numpy_values_that_are_not_one_number_are_refused_by_name(
+    value: object, got: str
+) -> None:
+    with pytest.raises(TypeError) as raised:
+        check_number(value, "radius")
+    assert str(raised.value) == f"radius must be a real number, got {got}"
+
+
+def test_numpy_arrays_inside_points_and_poses_are_refused_by_name() -> None:
+    with pytest.raises(TypeError, match=r"^a\[0\] must be a real number, got a numpy array "):
+        check_vec2(np.array([[1.0], [2.0]]), "a")
+    with pytest.raises(TypeError, match=r"^pose x must be a real number, got a numpy array "):
+        parse_pose(np.array([[1.0, 2.0], [3.0, 4.0]]))
+    assert check_vec2(np.array([1.0, 2.0]), "a") == (1.0, 2.0)  # a point is a sequence
