@@ -267,7 +267,7 @@ class Shape:
 
     def _edited(self) -> None:
         for epoch in self._epochs:
-            epoch.value += 1
+            epoch.note(self)
 
     def __repr__(self) -> str:
         return (

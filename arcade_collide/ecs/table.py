@@ -30,6 +30,7 @@ from arcade_collide.geometry.bounding_circles import (
     circle_pose_circles,
     convex_pose_circles,
     coordinate_slack,
+    pose_circles,
 )
 from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
 from arcade_collide.geometry.query.placement import place_table
@@ -114,7 +115,12 @@ class ShapeTable:
                 position (the message names the entity). The table is left as it was.
         """
         key, structural = self._structure()
-        if not structural and self._positions.unchanged_since(self._stamp):
+        edited = None
+        if not structural and key[2] != self._epoch:
+            # Shapes were edited: their rows are rewritten where they are, if they can be.
+            edited = self._current.edit(self._shape_epoch.edited)
+            structural = edited is None
+        elif not structural and self._positions.unchanged_since(self._stamp):
             return
         layout = self._current
         if structural:
@@ -129,6 +135,8 @@ class ShapeTable:
         # Only the rows whose Position was written are placed again (all after a
         # structural change, or when the writes did not say which rows).
         written = None if rebuilt else layout.written_rows()
+        if written is not None and edited is not None:
+            written = _sorted_unique(np.concatenate([written, edited]))
         static_moved = written is None or bool(layout.static[written].any())
         which = layout.all_rows if written is None else written
         bad, reach = self._place(layout, poses, pose_rows, which)
@@ -146,11 +154,15 @@ class ShapeTable:
             self._place(layout, poses, pose_rows, which)
         if layout.pool is not None:
             layout.pool.written = []
+        self._shape_epoch.edited = []
+        self._epoch = key[2]
         if rebuilt:
             self._adopt(layout)
             self.layout += 1
-            self._source, self._epoch = key[0], key[2]
+            self._source = key[0]
             self._dead = frozenset(key[3])
+        elif edited is not None and len(edited):
+            self._filter = _pair_filter(layout)
         self._stamp = self._positions.stamp()
         self.revision += 1
         self._placed.append((self.revision, None if which is layout.all_rows else which))
@@ -182,14 +194,13 @@ class ShapeTable:
         )  # fmt: skip
 
     def _structure(self) -> tuple[_StructureKey, bool]:
-        """What the layout depends on, and whether it differs from the current layout's."""
+        """What the layout depends on, and whether its entities differ from the current
+        layout's (edits of their shapes are told by the epoch, ``key[2]``)."""
         source = esper.get_components(*TABLE_QUERY)
         dead = pending_deletions(entity for entity, _ in source)
         epoch = self._shape_epoch.value
-        structural = (
-            source is not self._source
-            or epoch != self._epoch
-            or ((bool(dead) or bool(self._dead)) and dead != self._dead)
+        structural = source is not self._source or (
+            (bool(dead) or bool(self._dead)) and dead != self._dead
         )
         return (source, holders(Shape), epoch, frozenset(dead)), structural
 
@@ -230,8 +241,7 @@ class ShapeTable:
         self.origin_y = layout.origin_y
         self.has_convex = bool(len(layout.nlocal))
         """True when some row is a rectangle, triangle or polygon."""
-        everything_in = bool((layout.layer != 0).all() and (layout.mask == 0xFFFF_FFFF).all())
-        self._filter = None if everything_in else PairFilter(layout.layer, layout.mask)
+        self._filter = _pair_filter(layout)
 
 
 _StructureKey = tuple[Any, Any, int, frozenset[int]]
@@ -264,6 +274,9 @@ class _Layout(NamedTuple):
     """Each table row's row in :attr:`pool`."""
     row_in_pool: Int64Array
     """Per row of :attr:`pool` (as it was when built), the table row reading it, or -1."""
+    row_of_shape: dict[int, int] | None
+    """The table row of each Shape component, by ``id`` (None: a Shape object is on
+    several entities)."""
     inner: FloatArray
     outer: FloatArray
     size_x: FloatArray
@@ -305,6 +318,38 @@ class _Layout(NamedTuple):
             return np.empty(0, dtype=np.int64)
         table_rows = _sorted_unique(np.concatenate(found))
         return table_rows[table_rows >= 0]
+
+    def edit(self, shapes: list[Shape] | None) -> Int64Array | None:
+        """Rewrite the rows of the edited ``shapes`` in place; return those rows, or
+        None when that cannot be done (a kind changed, a polygon grew past the table's
+        width, too many edits): the layout must be built again."""
+        if shapes is None or self.row_of_shape is None:
+            return None
+        rows = []
+        for shape in shapes:
+            row = self.row_of_shape.get(id(shape))
+            if row is None:
+                continue  # no longer in this world's table
+            geometry = shape._geometry
+            if geometry.kind != self.kinds[row]:
+                return None
+            if geometry.kind >= ShapeKind.RECT:
+                outline = geometry.local_vertices()  # type: ignore[union-attr]
+                c = row - int(self.rows.start[ShapeKind.RECT])
+                wide = self.rows.polygon_vertices.shape[1]
+                if len(outline) > self.local.shape[1] or (
+                    geometry.kind == ShapeKind.POLYGON and len(outline) > wide
+                ):
+                    return None
+                self.local[c] = outline + (outline[-1],) * (self.local.shape[1] - len(outline))
+                self.nlocal[c] = len(outline)
+            self.size_x[row] = getattr(geometry, "radius", getattr(geometry, "half_width", 0.0))
+            self.size_y[row] = getattr(geometry, "half_height", 0.0)
+            self.inner[row], self.outer[row] = pose_circles(geometry)
+            self.layer[row], self.mask[row] = shape._layer, shape._mask
+            self.sensor[row] = shape._sensor
+            rows.append(row)
+        return np.array(sorted(set(rows)), dtype=np.int64)
 
     @staticmethod
     def build(
@@ -363,17 +408,27 @@ class _Layout(NamedTuple):
         row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
         if pool is not None:
             row_in_pool[pool_rows] = np.arange(n)
+        row_of_shape: dict[int, int] | None = {id(s): row for row, s in enumerate(shapes)}
+        if len(row_of_shape) < n:  # type: ignore[arg-type]
+            row_of_shape = None
         return _Layout(
             entities, positions, kinds,
             np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
             static, np.flatnonzero(static), np.flatnonzero(~static), np.arange(n), pool,
-            pool_rows, row_in_pool, inner, outer, size_x, size_y, local,
+            pool_rows, row_in_pool, row_of_shape, inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
             empty_rows(kinds, max(map(len, polygons), default=3)),
             np.empty((n, 4)), np.empty(n), np.empty(n),
         )  # fmt: skip
+
+
+def _pair_filter(layout: _Layout) -> PairFilter | None:
+    """The layout's layer filter, or None when every pair passes it."""
+    if (layout.layer != 0).all() and (layout.mask == 0xFFFF_FFFF).all():
+        return None
+    return PairFilter(layout.layer, layout.mask)
 
 
 def _sorted_unique(rows: Int64Array) -> Int64Array:

@@ -26,12 +26,29 @@ class WorldPools(NamedTuple):
 
 
 class ShapeEpoch:
-    """A counter bumped by every edit of a Shape the world's table has placed."""
+    """A counter bumped by every edit of a Shape the world's table has placed, and the
+    shapes edited since the table last looked."""
 
-    __slots__ = ("value",)
+    __slots__ = ("edited", "value")
 
     def __init__(self) -> None:
         self.value = 0
+        self.edited: list[Any] | None = []
+        """The Shape components edited since the table last looked (None: too many)."""
+
+    def note(self, shape: object) -> None:
+        """Record an edit of ``shape``."""
+        self.value += 1
+        edited = self.edited
+        if edited is not None:
+            if len(edited) < _EDITS_LISTED:
+                edited.append(shape)
+            else:
+                self.edited = None
+
+
+_EDITS_LISTED = 256
+"""Edits :attr:`ShapeEpoch.edited` lists before the table is rebuilt instead."""
 
 
 class WorldState:

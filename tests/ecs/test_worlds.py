@@ -76,10 +76,11 @@ def test_edits_in_one_world_make_no_work_in_another(world: str, other: str) -> N
     esper.process(1 / 60)
     assert (table.layout, table.revision) == (layout, revision)
     assert system.touching() == [(1, 2)]
-    # While an edit here is picked up here.
+    # While an edit here is picked up here, in place.
     shape.layer = 2
     esper.process(1 / 60)
-    assert table.layout == layout + 1
+    assert (table.layout, table.revision) == (layout, revision + 1)
+    assert 2 in table.layer.tolist()
 
 
 def test_a_position_made_while_another_world_was_current_is_read_from_its_pool(

@@ -1,0 +1,86 @@
+"""Shape edits rewrite their rows in place: same pairs as brute force, no rebuild."""
+
+from __future__ import annotations
+
+import itertools
+
+import esper
+import numpy as np
+import pytest
+
+from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
+from arcade_collide.ecs.table import table_for_current_world
+from arcade_collide.geometry.query.dispatch import intersects
+from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Polygon, Rect, Triangle
+
+
+def _touching(entities: list[int]) -> list[tuple[int, int]]:
+    out = []
+    for a, b in itertools.combinations(sorted(entities), 2):
+        sa, sb = esper.component_for_entity(a, Shape), esper.component_for_entity(b, Shape)
+        if esper.has_component(a, Static) and esper.has_component(b, Static):
+            continue
+        if not (sa.layer & sb.mask and sb.layer & sa.mask):
+            continue
+        pa, pb = esper.component_for_entity(a, Position), esper.component_for_entity(b, Position)
+        if intersects(sa.geometry, (pa.x, pa.y, pa.angle), sb.geometry, (pb.x, pb.y, pb.angle)):
+            out.append((a, b))
+    return out
+
+
+EDITS: list[tuple[str, object]] = [
+    ("geometry", Circle(9)),
+    ("geometry", Rect(30, 4)),
+    ("geometry", Triangle((0, 0), (20, 0), (0, 20))),
+    ("geometry", Polygon([(0, 0), (12, 0), (14, 8), (6, 14), (-2, 8)])),
+    ("geometry", Point()),
+    ("layer", 2),
+    ("mask", 1),
+    ("sensor", True),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), EDITS, ids=[f"{f}-{v!r}" for f, v in EDITS])
+def test_an_edit_gives_the_pairs_brute_force_gives(field: str, value: object) -> None:
+    esper.add_processor(MovementSystem())
+    system = CollisionSystem()
+    esper.add_processor(system)
+    rng = np.random.default_rng(4)
+    shapes: list[AnyShape] = [Circle(6), Rect(10, 8), Triangle((0, 0), (9, 0), (0, 9))]
+    shapes.append(Polygon([(0, 0), (8, 0), (8, 8), (0, 8)]))
+    entities = []
+    for k in range(40):
+        parts: list[object] = [Position(*rng.uniform(0, 120, 2), angle=float(rng.uniform(0, 360)))]
+        parts.append(Shape(shapes[k % 4]))
+        if k % 3 == 0:
+            parts.append(Velocity(*rng.uniform(-30, 30, 2)))
+        if k % 5 == 0:
+            parts.append(Static())
+        entities.append(esper.create_entity(*parts))
+    esper.process(1 / 60)
+    layout = table_for_current_world().layout
+    for e in entities[::4]:
+        setattr(esper.component_for_entity(e, Shape), field, value)
+        esper.process(1 / 60)
+        assert system.touching() == _touching(entities)
+        esper.process(1 / 60)
+        assert system.touching() == _touching(entities)
+    # The edited entities are the circles (every fourth): only a change of kind re-lays.
+    same_kind = field != "geometry" or isinstance(value, Circle)
+    assert (table_for_current_world().layout == layout) == same_kind
+
+
+def test_a_same_kind_edit_keeps_the_layout() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    a = esper.create_entity(Position(0, 0), Shape(Rect(10, 10)))
+    b = esper.create_entity(Position(20, 0), Shape(Rect(10, 10)))
+    esper.process(1 / 60)
+    layout = table_for_current_world().layout
+    assert system.touching() == []
+    esper.component_for_entity(a, Shape).geometry = Rect(30, 10)  # now reaches b
+    esper.process(1 / 60)
+    assert system.touching() == [(a, b)]
+    esper.component_for_entity(b, Shape).mask = 0
+    esper.process(1 / 60)
+    assert system.touching() == [] and table_for_current_world().layout == layout
