@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from operator import itemgetter
 from typing import Any
 
 import esper
@@ -102,27 +103,27 @@ class MovementSystem(esper.Processor):
     def _index(self, source: list[tuple[int, tuple[Position, Velocity]]]) -> None:
         # Only when the world's structure changed: esper hands back the same cached
         # list object otherwise.
-        items = sorted(source, key=lambda item: item[0])
-        self._entities = np.fromiter((e for e, _ in items), dtype=np.int64, count=len(items))
+        items = sorted(source, key=itemgetter(0))
+        n = len(items)
+        self._entities = np.fromiter(map(itemgetter(0), items), dtype=np.int64, count=n)
         self._velocities = PooledRows([c[1] for _, c in items])
-        first: dict[int, int] = {}
-        positions: list[Position] = []
-        which = []
-        for _, (position, _velocity) in items:
-            k = first.setdefault(id(position), len(positions))
-            if k == len(positions):
-                positions.append(position)
-            which.append(k)
+        positions = [c[0] for _, c in items]
+        self._which = None
+        if len(set(map(id, positions))) < n:
+            # A Position object on several entities: each distinct one once.
+            first: dict[int, int] = {}
+            which = [first.setdefault(id(p), len(first)) for p in positions]
+            positions = list({id(p): p for p in positions}.values())
+            self._which = np.array(which, dtype=np.intp)
         self._positions = PooledRows(positions)
-        self._which = None if len(positions) == len(items) else np.array(which, dtype=np.intp)
         self._direct = None
         pos_pools, vel_pools = self._positions.pools, self._velocities.pools
         if self._which is None and len(pos_pools) == 1 and len(vel_pools) == 1:
             self._direct = (
                 pos_pools[0],
-                np.array([p._row for p in positions], dtype=np.int64),
+                self._positions.rows.astype(np.int64),
                 vel_pools[0],
-                np.array([c[1]._row for _, c in items], dtype=np.int64),
+                self._velocities.rows.astype(np.int64),
             )
 
 

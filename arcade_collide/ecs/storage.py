@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -99,6 +100,10 @@ class RowPool:
         return len(self.data) - len(self._free)
 
 
+_ROW = attrgetter("_row")
+_POOL = attrgetter("_pool")
+
+
 class PooledRows:
     """The rows of a list of component objects, read and written as one ``(N, width)`` array.
 
@@ -120,6 +125,19 @@ class PooledRows:
     """
 
     def __init__(self, handles: Sequence[Any]) -> None:
+        self.size = len(handles)
+        self.rows: IntArray = np.fromiter(
+            map(_ROW, handles), dtype=np.intp, count=len(handles)
+        )
+        """Each handle's row in its pool."""
+        pools = dict.fromkeys(map(_POOL, handles))  # in C: one pool is the usual case
+        if len(pools) == 1:
+            (pool,) = pools
+            self._groups: list[tuple[RowPool, IntArray | None, IntArray | slice]] = [
+                (pool, None, as_slice(self.rows))
+            ]
+            self.pools: tuple[RowPool, ...] = (pool,)
+            return
         groups: dict[int, tuple[RowPool, list[int], list[int]]] = {}
         for k, handle in enumerate(handles):
             pool = handle._pool
@@ -128,10 +146,8 @@ class PooledRows:
                 group = groups[id(pool)] = (pool, [], [])
             group[1].append(k)
             group[2].append(handle._row)
-        self.size = len(handles)
-        self._groups: list[tuple[RowPool, IntArray | None, IntArray | slice]] = [
-            (pool, None if len(groups) == 1 else np.array(at, dtype=np.intp),
-             as_slice(np.array(rows, dtype=np.intp)))
+        self._groups = [
+            (pool, np.array(at, dtype=np.intp), as_slice(np.array(rows, dtype=np.intp)))
             for pool, at, rows in groups.values()
         ]
         self.pools = tuple(group[0] for group in self._groups)

@@ -368,8 +368,10 @@ class _Layout(NamedTuple):
                 )
         live = [item for item in source if item[0] not in dead] if dead else list(source)
         # Kind-major, entity-minor: each kind is one block, rows in a fixed order.
-        live.sort(key=lambda item: (item[1][1]._geometry.kind, item[0]))
+        live.sort(key=itemgetter(0))
         n = len(live)
+        by_kind = np.fromiter((s._geometry.kind for _, (_, s) in live), dtype=np.int8, count=n)
+        live = [live[k] for k in np.argsort(by_kind, kind="stable").tolist()]
         try:
             entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
         except OverflowError:
@@ -402,7 +404,7 @@ class _Layout(NamedTuple):
         positions = PooledRows([position for _, (position, _) in live])
         static = np.isin(entities, np.fromiter(holders(Static), dtype=np.int64))
         pool = positions.pools[0] if len(positions.pools) == 1 else None
-        pool_rows = np.fromiter((p._row for _, (p, _) in live), dtype=np.int64, count=n)
+        pool_rows = positions.rows.astype(np.int64)
         if len(np.unique(pool_rows)) < n:
             pool = None  # a Position shared by several entities: no row log
         row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
