@@ -26,6 +26,8 @@ def require_real(value: object, name: str) -> float:
     ...
     TypeError: vx must be a real number, got bool
     """
+    if type(value) is float:
+        return value
     if isinstance(value, (bool, str, bytes)) or not isinstance(value, SupportsFloat):
         raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
     return to_float(value, name)
