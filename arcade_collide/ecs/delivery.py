@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 import esper
 
-from arcade_collide.ecs.esper_internals import WorldWatch
+from arcade_collide.ecs.esper_internals import WorldWatch, watch_away
 
 
 class HandlerChanges:
@@ -126,7 +126,8 @@ class Delivery:
         elif len(worlds) == 1:
             esper.switch_world(worlds.pop())
             try:
-                self._run(events, handlers, changes, dropped, watch)
+                away = None if watch is None else watch_away(watch, here)
+                self._run(events, handlers, changes, dropped, away)
             finally:
                 _return_to(here)
         else:
@@ -163,7 +164,7 @@ class Delivery:
                         call(event)
                     except Exception as error:  # re-raised by raise_first
                         errors.append(error)
-                    if namespace[key] is not value and ended():
+                    if namespace.get(key) is not value and ended():
                         self.world_ended = True
                         return
         finally:

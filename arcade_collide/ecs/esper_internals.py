@@ -140,9 +140,9 @@ def _cleared(mark: WorldMark, counter: object | None) -> bool:
 class WorldWatch(NamedTuple):
     """A cheap test that a world's life may have ended, and the exact one.
 
-    While ``namespace[key] is value`` the world is current and alive; otherwise
-    ``ended()`` answers. Event delivery runs the first test after every handler call,
-    inline, so it costs a dictionary read rather than a function call.
+    While ``namespace.get(key) is value`` the world is alive (current, or left as it
+    was); otherwise ``ended()`` answers. Event delivery runs the first test after every
+    handler call, inline, so it costs a dictionary read rather than a function call.
     """
 
     namespace: dict[str, Any]
@@ -159,13 +159,26 @@ def world_watch(mark: WorldMark) -> WorldWatch:
     fallbacks, ``process_times``.
 
     >>> namespace, key, value, ended = world_watch(world_mark())
-    >>> namespace[key] is value, ended()
+    >>> namespace.get(key) is value, ended()
     (True, False)
     """
     ended = partial(world_ended, mark)
     if _private and mark.counter is not None:
         return WorldWatch(vars(esper), "_entity_count", mark.counter, ended)
     return WorldWatch(vars(esper), "process_times", mark.token, ended)
+
+
+def watch_away(watch: WorldWatch, name: str) -> WorldWatch:
+    """``watch``, of world ``name``, for use while another world is current.
+
+    With the private state the watched value is the saved state esper keeps for world
+    ``name`` while it is not current (a new tuple whenever the world is switched to and
+    left again, cleared or deleted), so the cheap test stays a dictionary read.
+    """
+    if not _private:
+        return watch
+    saved_worlds: dict[str, Any] = getattr(esper, "_context_map")  # noqa: B009
+    return WorldWatch(saved_worlds, name, saved_worlds.get(name), watch.ended)
 
 
 def start_entity_ids_at(first: int) -> None:
