@@ -91,6 +91,7 @@ from arcade_collide.ecs.contact_state import (
     keyed_pairs,
     pairs_of,
     started_events,
+    with_carried,
 )
 from arcade_collide.ecs.delivery import Delivery, Handler, HandlerChanges
 from arcade_collide.ecs.esper_internals import (
@@ -265,13 +266,14 @@ class CollisionSystem(esper.Processor):
         i, j = self._broad.candidates(table)
         i, j = touching_pairs(table, i, j)
         old = self._state
-        kept = self._broad.carried(old.rows_i, old.rows_j)
-        if kept.any():
-            i = np.concatenate([i, old.rows_i[kept]])
-            j = np.concatenate([j, old.rows_j[kept]])
-        keyed = keyed_pairs(
-            i, j, table.entities, table.entity_rank(), table.sensor, old.keys
-        )
+        # Pairs of rows that did not move still touch: they are not keyed again.
+        carried = self._broad.carried(old.rows_i, old.rows_j)
+        rank = table.entity_rank()
+        if carried.any():
+            keyed = keyed_pairs(i, j, table.entities, rank, table.sensor, old.keys[~carried])
+            keyed = with_carried(old, carried, keyed)
+        else:
+            keyed = keyed_pairs(i, j, table.entities, rank, table.sensor, old.keys)
         new = TouchingPairs(keyed, table.kernel_view()[0])
         ended: list[CollisionEnded] = []
         if len(keyed.ended) and self._listening(ON_COLLISION_ENDED):

@@ -206,6 +206,56 @@ def keyed_pairs(
     )
 
 
+_KEYS = "int64[:, ::1]"
+_FIELDS = f"{_KEYS}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1]"
+
+
+@kernel(f"Tuple(({_FIELDS}, {_INDEX}))({_FIELDS}, boolean[::1], {_FIELDS})")
+def _merged(
+    keys: Int64Array, rows_i: Int64Array, rows_j: Int64Array, flip: BoolArray,
+    sensor: BoolArray, carried: BoolArray, new_keys: Int64Array, new_i: Int64Array,
+    new_j: Int64Array, new_flip: BoolArray, new_sensor: BoolArray,
+) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array]:  # fmt: skip
+    """The union, in key order, of the ``carried`` old pairs and the new ones (both
+    sorted, disjoint), and where each new pair went in it."""
+    size = int(carried.sum()) + len(new_keys)
+    out_keys = np.empty((size, 2), dtype=np.int64)
+    out_i = np.empty(size, dtype=np.int64)
+    out_j = np.empty(size, dtype=np.int64)
+    out_flip = np.empty(size, dtype=np.bool_)
+    out_sensor = np.empty(size, dtype=np.bool_)
+    at_new = np.empty(len(new_keys), dtype=np.int64)
+    f = 0
+    g = 0
+    for q in range(size):
+        while f < len(keys) and not carried[f]:
+            f += 1
+        if g == len(new_keys) or (
+            f < len(keys) and (keys[f, 0], keys[f, 1]) < (new_keys[g, 0], new_keys[g, 1])
+        ):
+            out_keys[q, 0], out_keys[q, 1] = keys[f, 0], keys[f, 1]
+            out_i[q], out_j[q] = rows_i[f], rows_j[f]
+            out_flip[q], out_sensor[q] = flip[f], sensor[f]
+            f += 1
+        else:
+            out_keys[q, 0], out_keys[q, 1] = new_keys[g, 0], new_keys[g, 1]
+            out_i[q], out_j[q] = new_i[g], new_j[g]
+            out_flip[q], out_sensor[q] = new_flip[g], new_sensor[g]
+            at_new[g] = q
+            g += 1
+    return out_keys, out_i, out_j, out_flip, out_sensor, at_new
+
+
+def with_carried(old: TouchingPairs, carried: BoolArray, keyed: KeyedPairs) -> KeyedPairs:
+    """``keyed`` (pairs found this tick, diffed with the old pairs not ``carried``) with
+    the ``carried`` old pairs added, still sorted; ``started`` becomes positions in the
+    union and ``ended`` positions in all of ``old``."""
+    held = (old.keys, old.rows_i, old.rows_j, old.flip, old.sensor)
+    keys, rows_i, rows_j, flip, sensor, at_new = _merged(*held, carried, *keyed[:5])
+    ended = np.flatnonzero(~carried)[keyed.ended]
+    return KeyedPairs(keys, rows_i, rows_j, flip, sensor, at_new[keyed.started], ended)
+
+
 class TouchingPairs:
     """The pairs touching after one tick, sorted by key, and the shapes they were found on."""
 

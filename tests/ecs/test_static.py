@@ -142,3 +142,24 @@ def test_static_rows_written_in_bulk_or_padded_wider_stay_exact() -> None:
     esper.component_for_entity(mover, Position).x = 40.0
     esper.process(1 / 60)
     assert system.touching() == _expected([*tiles, mover])
+
+
+def test_events_follow_the_pairs_while_idle_pairs_carry_over() -> None:
+    system = _system()
+    touching: set[tuple[int, int]] = set()
+    system.subscribe(
+        on_started=lambda e: touching.add((e.a, e.b)),
+        on_ended=lambda e: touching.remove((e.a, e.b)),
+    )
+    rng = np.random.default_rng(7)
+    entities = []
+    for k in range(120):
+        parts: list[object] = [Position(*rng.uniform(0, 200, 2)), Shape(Circle(8))]
+        if k % 10 == 0:
+            parts.append(Velocity(*rng.uniform(-90, 90, 2)))
+        elif k % 10 == 1:
+            parts.append(Static())
+        entities.append(esper.create_entity(*parts))
+    for _ in range(90):
+        esper.process(1 / 30)
+        assert sorted(touching) == system.touching() == _expected(entities)
