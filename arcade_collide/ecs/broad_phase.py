@@ -51,6 +51,7 @@ class BroadPhase:
             moved_rows = None
         self._moving_set = moving_set
         if moved_rows is None:
+            moving_set = None  # the grid holds the static rows only
             self.moved = None
             moving = table.dynamic_rows
             if not table.has_static:
@@ -59,7 +60,7 @@ class BroadPhase:
             self.moved = np.zeros(len(table.entities), dtype=np.bool_)
             self.moved[moved_rows] = True
             moving = moved_rows
-        key = (table.layout, table.static_revision, moving.tobytes())
+        key = (table.layout, table.static_revision, moving_set)
         if self._grid is None or self._grid[0] != key:
             still = np.setdiff1d(np.arange(len(table.entities)), moving, assume_unique=True)
             self._grid = (key, StaticGrid(table.aabbs[still]), still)

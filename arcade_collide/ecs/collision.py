@@ -268,12 +268,11 @@ class CollisionSystem(esper.Processor):
         old = self._state
         # Pairs of rows that did not move still touch: they are not keyed again.
         carried = self._broad.carried(old.rows_i, old.rows_j)
-        rank = table.entity_rank()
-        if carried.any():
-            keyed = keyed_pairs(i, j, table.entities, rank, table.sensor, old.keys[~carried])
+        any_carried = bool(carried.any())
+        old_keys = old.keys[~carried] if any_carried else old.keys
+        keyed = keyed_pairs(i, j, table.entities, table.entity_rank(), table.sensor, old_keys)
+        if any_carried:
             keyed = with_carried(old, carried, keyed)
-        else:
-            keyed = keyed_pairs(i, j, table.entities, rank, table.sensor, old.keys)
         new = TouchingPairs(keyed, table.kernel_view()[0])
         ended: list[CollisionEnded] = []
         if len(keyed.ended) and self._listening(ON_COLLISION_ENDED):

@@ -121,9 +121,9 @@ class MovementSystem(esper.Processor):
         if self._which is None and len(pos_pools) == 1 and len(vel_pools) == 1:
             self._direct = (
                 pos_pools[0],
-                self._positions.rows.astype(np.int64),
+                self._positions.rows,
                 vel_pools[0],
-                self._velocities.rows.astype(np.int64),
+                self._velocities.rows,
             )
 
 

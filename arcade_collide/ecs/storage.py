@@ -60,9 +60,9 @@ class RowPool:
         self._pop = heapq.heappop
         self.version = 0
         """Bumped whenever rows are written (see :meth:`touch`)."""
-        self.written: list[Any] | None = []
-        """The rows written since the world's shape table last looked (ints, slices or
-        row arrays), or None when some writes did not say which rows."""
+        self.written: list[int | IntArray] | None = []
+        """The rows written since the world's shape table last looked (rows or arrays
+        of rows), or None when some writes did not say which rows."""
 
     def allocate(self) -> int:
         """Reserve a row (zeroed) and return its index."""
@@ -80,7 +80,7 @@ class RowPool:
         """Give a row back for reuse."""
         self._push(self._free, row)
 
-    def touch(self, rows: int | slice | IntArray | None = None) -> None:
+    def touch(self, rows: int | IntArray | None = None) -> None:
         """Record that ``rows`` were written (None: rows not said, maybe all).
 
         Every writer calls it: component setters, systems writing :attr:`data` in bulk.
@@ -127,7 +127,7 @@ class PooledRows:
     def __init__(self, handles: Sequence[Any]) -> None:
         self.size = len(handles)
         self.rows: IntArray = np.fromiter(
-            map(_ROW, handles), dtype=np.intp, count=len(handles)
+            map(_ROW, handles), dtype=np.int64, count=len(handles)
         )
         """Each handle's row in its pool."""
         pools = dict.fromkeys(map(_POOL, handles))  # in C: one pool is the usual case
@@ -167,7 +167,7 @@ class PooledRows:
         """Store ``values`` (one row per handle) and :meth:`RowPool.touch` the pools."""
         for pool, at, rows in self._groups:
             pool.data[rows] = values if at is None else values[at]
-            pool.touch(rows)
+            pool.touch(np.arange(rows.start, rows.stop) if isinstance(rows, slice) else rows)
 
     def stamp(self) -> tuple[object, ...]:
         """What :meth:`unchanged_since` compares: each pool's table and version."""

@@ -147,7 +147,8 @@ class ShapeTable:
                 f"(x={x!r}, y={y!r}, angle={angle!r})"
             )
         if COORDINATE_MARGIN * reach > self.slack:
-            # Shapes reach farther than before: every box gets the wider pad.
+            # Shapes reach farther than before: every box gets the wider pad (rounded
+            # up to a power of two, so this is rare).
             self.slack = coordinate_slack(reach)
             static_moved = True
             which = layout.all_rows
@@ -303,17 +304,13 @@ class _Layout(NamedTuple):
         if self.pool is None or self.pool.written is None:
             return None
         log = self.pool.written
-        if 2 * sum(len(range(*r.indices(1 << 62))) if isinstance(r, slice) else np.size(r)
-                   for r in log) > len(self.entities):
+        if 2 * sum(map(np.size, log)) > len(self.entities):
             return None  # most rows: place them all, without sorting the log
+        # Rows beyond the map were allocated after the layout: not in this table.
         known = len(self.row_in_pool)
         found = []
-        for rows in log:
-            if isinstance(rows, np.ndarray):
-                rows = rows[rows < known]
-            elif isinstance(rows, int) and rows >= known:
-                continue
-            found.append(np.atleast_1d(self.row_in_pool[rows]))
+        for written in map(np.atleast_1d, log):
+            found.append(self.row_in_pool[written[written < known]])
         if not found:
             return np.empty(0, dtype=np.int64)
         table_rows = _sorted_unique(np.concatenate(found))
@@ -404,7 +401,7 @@ class _Layout(NamedTuple):
         positions = PooledRows([position for _, (position, _) in live])
         static = np.isin(entities, np.fromiter(holders(Static), dtype=np.int64))
         pool = positions.pools[0] if len(positions.pools) == 1 else None
-        pool_rows = positions.rows.astype(np.int64)
+        pool_rows = positions.rows
         if len(np.unique(pool_rows)) < n:
             pool = None  # a Position shared by several entities: no row log
         row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
