@@ -33,6 +33,7 @@ class BroadPhase:
         self._grid: tuple[tuple[object, ...], StaticGrid, IntArray] | None = None
         self._seen = (-1, -1)
         self._moving_set: bytes | None = None
+        self._dynamic: IntArray = np.empty(0, dtype=np.int64)
         self.moved: BoolArray | None = None
         """Per table row, whether it moved since the previous call (None: take every
         row as moved; then no pair carries over)."""
@@ -43,6 +44,9 @@ class BroadPhase:
         moved_rows = None
         if self._seen[0] == table.layout:
             moved_rows = table.moved_since(self._seen[1])
+        elif self._seen[0] == table.layout - 1:
+            self._renumber(table)
+        self._dynamic = table.dynamic_rows
         self._seen = (table.layout, table.revision)
         # A grid of the still rows pays off only while the same rows keep moving: when
         # they change (shapes moved by hand here and there), every row counts as moved.
@@ -74,6 +78,21 @@ class BroadPhase:
             keep = ~(table.static[a] & table.static[b])
             a, b = a[keep], b[keep]
         return np.minimum(a, b), np.maximum(a, b)
+
+    def _renumber(self, table: ShapeTable) -> None:
+        """Carry the sweep's sort order over the table's last change of layout (only
+        some rows came or went), so it is not sorted afresh."""
+        renumbered = table.renumbered
+        if renumbered is None:
+            return
+        if table.has_static or len(self._dynamic) != len(renumbered):
+            # The sweep holds the non-static rows only: number them among those.
+            now = renumbered[self._dynamic]
+            at = np.searchsorted(table.dynamic_rows, now)
+            hit = (now >= 0) & (at < len(table.dynamic_rows))
+            hit[hit] = table.dynamic_rows[at[hit]] == now[hit]
+            renumbered = np.where(hit, at, -1)
+        self._sweep.renumber(renumbered, len(table.dynamic_rows))
 
     def carried(self, rows_i: IntArray, rows_j: IntArray) -> BoolArray:
         """Which of last tick's touching pairs ``(rows_i[k], rows_j[k])`` still touch

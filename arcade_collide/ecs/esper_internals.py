@@ -15,6 +15,8 @@ Private names read (esper 3.9):
 * ``_dead_entities``: entities ``delete_entity`` marked dead but has not removed yet;
 * ``_components``: per component type, the set of entities holding one;
 * ``_entities``: each entity's components (:func:`pair_gone_check`);
+* ``_components`` is also written: :class:`ComponentWatch` puts a set that logs its
+  changes (:class:`LoggedSet`) in place of the sets of the types it watches;
 * ``_context_map``: the saved state of the worlds not current, by name; in each
   saved tuple, item 0 is the id counter and item 9 the ``process_times`` dict
   (:func:`world_ended`).
@@ -263,3 +265,112 @@ def _gone_in_world(world: str, pair: Any) -> bool:
         return not (esper.entity_exists(pair.a) and esper.entity_exists(pair.b))
     finally:
         esper.switch_world(current)
+
+
+class LoggedSet(set[int]):
+    """One of esper's per-type entity sets that also tells its watchers (sets of entity
+    ids, one per :class:`ComponentWatch`) which entities it gained or lost. esper 3.9
+    changes these sets only by ``add`` and ``discard``."""
+
+    __slots__ = ("watchers",)
+
+    def __init__(self, entities: Iterable[int], watchers: list[set[int]]) -> None:
+        super().__init__(entities)
+        self.watchers = watchers
+
+    def add(self, entity: int, /) -> None:
+        super().add(entity)
+        for changed in self.watchers:
+            changed.add(entity)
+
+    def discard(self, entity: Any, /) -> None:
+        super().discard(entity)
+        for changed in self.watchers:
+            changed.add(entity)
+
+    def remove(self, entity: Any, /) -> None:
+        super().remove(entity)
+        for changed in self.watchers:
+            changed.add(entity)
+
+
+class ComponentWatch:
+    """The entities of the current esper world that gained, lost or replaced a component
+    of the watched types, or were marked dead, since the last :meth:`take`.
+
+    It replaces esper's sets of those types by :class:`LoggedSet` copies. esper drops a
+    type's set when it empties and makes a plain one when the type comes back; the
+    watch swaps that one too, taking its members as changed. A set dropped while not
+    empty (``clear_database``), another world, or the public fallbacks make
+    :meth:`take` answer None: not known, look at every entity.
+
+    Args:
+        types: The component types to watch.
+
+    >>> class Tag: ...
+    >>> watch = ComponentWatch(Tag)
+    >>> watch.take() is None  # the first look installs the watch
+    True
+    >>> entity = esper.create_entity(Tag())
+    >>> watch.take() == {entity}, watch.take()
+    (True, set())
+    >>> esper.delete_entity(entity, immediate=True)
+    >>> watch.take() == {entity}
+    True
+    """
+
+    def __init__(self, *types: type[Any]) -> None:
+        self._types = types
+        self._changed: set[int] = set()
+        self._sets: dict[type[Any], LoggedSet] = {}
+        self._world: tuple[object, object] | None = None
+        self._dead: frozenset[int] = frozenset()
+
+    def take(self) -> set[int] | None:
+        """The entities changed since the last call (and forget them), or None: not
+        known, so every entity may have changed."""
+        if not _private:
+            return None
+        sets: dict[type[Any], set[int]] = getattr(esper, "_components")  # noqa: B009
+        world = (sets, getattr(esper, "_entity_count"))  # noqa: B009
+        known = world == self._world and all(
+            sets.get(t) is mine or not mine for t, mine in self._sets.items()
+        )
+        if not known:
+            self._world = world
+        for t in self._types:
+            found = sets.get(t)
+            if found is not None and found is not self._sets.get(t):
+                self._adopt(sets, t, found)
+        dead: set[int] = getattr(esper, "_dead_entities")  # noqa: B009
+        if dead or self._dead:
+            self._changed.update(dead.symmetric_difference(self._dead))
+            self._dead = frozenset(dead)
+        if not known:
+            self._changed.clear()
+            return None
+        changed = set(self._changed)
+        self._changed.clear()
+        return changed
+
+    def keep(self, changed: set[int]) -> None:
+        """Give back entities :meth:`take` returned, to be taken again."""
+        self._changed.update(changed)
+
+    def _adopt(self, sets: dict[type[Any], set[int]], t: type[Any], found: set[int]) -> None:
+        if isinstance(found, LoggedSet):  # another watch installed it
+            if not any(w is self._changed for w in found.watchers):
+                found.watchers.append(self._changed)
+                self._changed.update(found)
+            self._sets[t] = found
+            return
+        # A set esper made: its members came since the type's last set emptied.
+        old = self._sets.get(t)
+        watchers = old.watchers if old is not None else [self._changed]
+        if not any(w is self._changed for w in watchers):
+            watchers.append(self._changed)
+        logged = LoggedSet(found, watchers)
+        sets[t] = logged
+        self._sets[t] = logged
+        for changed in watchers:
+            changed.update(found)

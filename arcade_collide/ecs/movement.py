@@ -10,6 +10,7 @@ import esper
 import numpy as np
 
 from arcade_collide.ecs.components import Position, Velocity
+from arcade_collide.ecs.esper_internals import ComponentWatch
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.arrays import FloatArray, IntArray
@@ -42,6 +43,7 @@ class MovementSystem(esper.Processor):
         self._direct: tuple[RowPool, IntArray, RowPool, IntArray] | None = None
         """The pools and rows to integrate in one compiled call, when every moving
         entity has its own Position and all rows are in one pool each (else None)."""
+        self._watch = ComponentWatch(Position, Velocity)
 
     def process(self, dt: float, *args: Any, **kwargs: Any) -> None:
         """Advance by ``dt`` seconds.
@@ -54,10 +56,17 @@ class MovementSystem(esper.Processor):
         table = table_for_current_world()
         # Structural errors (a Shape without a Position) raise before anything moves.
         table.prepare()
-        source = esper.get_components(Position, Velocity)
-        if source is not self._source:
-            self._index(source)
-            self._source = source
+        changed = self._watch.take()
+        if changed is None:
+            source = esper.get_components(Position, Velocity)
+            if source is not self._source:
+                self._index(source)
+                self._source = source
+        elif changed:
+            # esper's old list would keep deleted entities' components alive.
+            self._source = None
+            if not self._update(changed):
+                self._index(esper.get_components(Position, Velocity))
         if len(self._entities):
             direct = self._direct
             if direct is not None:
@@ -125,6 +134,49 @@ class MovementSystem(esper.Processor):
                 vel_pools[0],
                 self._velocities.rows,
             )
+
+    def _update(self, changed: set[int]) -> bool:
+        """Take the ``changed`` entities' rows out and put their current ones in,
+        reading only those entities; False when the result would need the general case
+        (then :meth:`_index` rebuilds everything)."""
+        direct = self._direct
+        if direct is None:
+            return False
+        positions, pos_rows, velocities, vel_rows = direct
+        ids = np.array(sorted(changed), dtype=np.int64)
+        entities = self._entities
+        at = np.minimum(np.searchsorted(entities, ids), max(len(entities) - 1, 0))
+        keep = np.ones(len(entities), dtype=np.bool_)
+        if len(entities):
+            keep[at[entities[at] == ids]] = False
+        fresh = []
+        for entity in ids.tolist():
+            found = esper.try_components(entity, Position, Velocity)
+            if found is not None:
+                if found[0]._pool is not positions or found[1]._pool is not velocities:
+                    return False
+                fresh.append((entity, found[0]._row, found[1]._row))
+        new_ids, new_pos, new_vel = np.array(fresh, dtype=np.int64).reshape(-1, 3).T
+        kept_pos = pos_rows[keep]
+        taken = np.zeros(len(positions.data), dtype=np.bool_)
+        taken[kept_pos] = True
+        if taken[new_pos].any() or len(np.unique(new_pos)) < len(new_pos):
+            return False  # a Position on several moving entities
+        kept = entities[keep]
+        dest = np.searchsorted(kept, new_ids) + np.arange(len(new_ids))
+        slots = np.ones(len(kept) + len(new_ids), dtype=np.bool_)
+        slots[dest] = False
+        merged = []
+        for old, new in ((kept, new_ids), (kept_pos, new_pos), (vel_rows[keep], new_vel)):
+            out = np.empty(len(slots), dtype=np.int64)
+            out[slots] = old
+            out[dest] = new
+            merged.append(out)
+        self._entities = merged[0]
+        self._positions = PooledRows.in_pool(positions, merged[1])
+        self._velocities = PooledRows.in_pool(velocities, merged[2])
+        self._direct = (positions, merged[1], velocities, merged[2])
+        return True
 
 
 @kernel("int64(float64[:, ::1], int64[::1], float64[:, ::1], int64[::1], float64)")

@@ -153,6 +153,17 @@ class PooledRows:
         self.pools = tuple(group[0] for group in self._groups)
         """The pools the rows live in."""
 
+    @classmethod
+    def in_pool(cls, pool: RowPool, rows: IntArray) -> PooledRows:
+        """The rows ``rows`` of ``pool``, without their handles (their owners keep
+        the handles, and so the rows, alive)."""
+        pooled = cls([])
+        pooled.size = len(rows)
+        pooled.rows = rows
+        pooled._groups = [(pool, None, as_slice(rows))]
+        pooled.pools = (pool,)
+        return pooled
+
     def read(self, width: int = 3) -> FloatArray:
         """The rows, in the order of the handles (a view when it can be one)."""
         if len(self._groups) == 1:

@@ -80,7 +80,37 @@ class SweepBroadPhase:
         self._rows: tuple[float, float] | None = None
         self._calls = 0
         self._count = 0
+        self._fresh = 0
         self._work = WorkArrays()
+
+    def renumber(self, new_of_old: IntArray, count: int) -> None:
+        """Follow a renumbering of the boxes between two calls: box ``k`` of the last
+        call is box ``new_of_old[k]`` of the next (-1: gone), which has ``count`` boxes;
+        the boxes no old box became are new. The next call then sorts from the old
+        order, merging the new boxes in, instead of sorting afresh.
+
+        >>> broad = SweepBroadPhase()
+        >>> boxes = np.array([[4.0 * k, 0, 4 * k + 2, 2] for k in range(40)])
+        >>> _ = broad.pairs(boxes)
+        >>> broad.renumber(np.arange(40) - 1, 40)  # box 0 gone, the others shift down
+        >>> moved = np.concatenate([boxes[1:], [[157.0, 0, 160, 2]]])  # one new box
+        >>> i, j = broad.pairs(moved)
+        >>> i.tolist(), j.tolist()
+        ([38], [39])
+        """
+        order = self._order
+        if order is None or len(order) != len(new_of_old):
+            self._order = None
+            return
+        kept = new_of_old[order]
+        kept = kept[kept >= 0]
+        seen = np.zeros(count, dtype=np.bool_)
+        seen[kept] = True
+        fresh = np.flatnonzero(~seen)
+        self._order = np.concatenate([kept, fresh])
+        self._fresh = len(fresh)
+        if 8 * abs(count - self._count) <= self._count:
+            self._count = count  # about as many boxes: the rows still suit them
 
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
@@ -96,13 +126,14 @@ class SweepBroadPhase:
             self._rows = _choose_rows(boxes)
             self._count = len(boxes)
             limit = -1  # just picked for these boxes
-        found = sweep_pairs(boxes, *self._rows, self._order, self._work, limit)
+        fresh, self._fresh = self._fresh, 0
+        found = sweep_pairs(boxes, *self._rows, self._order, self._work, limit, fresh)
         if found is None:
             # Boxes outgrew the rows at once (shapes turning together from a flat
             # angle, a whole scene rescaled): pick again before sweeping, rather than
             # test hundreds of big boxes against every row they span.
             self._rows = _choose_rows(boxes)
-            found = sweep_pairs(boxes, *self._rows, self._order, self._work)
+            found = sweep_pairs(boxes, *self._rows, self._order, self._work, fresh=fresh)
             assert found is not None  # without a limit, sweep_pairs always answers
         i, j, self._order, big = found
         if big > most:

@@ -108,20 +108,61 @@ def _row_keys(
     return widest
 
 
-@kernel("void(float64[:, ::1], int64[::1], boolean, int64[::1], float64[::1])", inline=True)
+@kernel(
+    "void(float64[:, ::1], int64[::1], boolean, int64[::1], float64[::1], int64, int64[::1])",
+    inline=True,
+)
 def _sort_boxes(
-    boxes: FloatArray, key: Int64Array, hinted: bool, order: Int64Array, x_min: FloatArray
+    boxes: FloatArray,
+    key: Int64Array,
+    hinted: bool,
+    order: Int64Array,
+    x_min: FloatArray,
+    fresh: int,
+    spare: Int64Array,
 ) -> None:
     """``order`` sorted by (key, ``min_x``): from the hint by insertion while that stays
-    cheap, else afresh. ``x_min`` is work space."""
+    cheap, else afresh. The hint's last ``fresh`` entries are rows new since the hint
+    was sorted: they are sorted apart and merged in. ``x_min`` and ``spare`` are work
+    space."""
     n = boxes.shape[0]
     for k in range(n):
         x_min[k] = boxes[k, 0]
+    old = n - fresh
+    if hinted and 0 < fresh <= n // 4 and _insertion_sort(order[:old], key, x_min, 8 * n + 64):
+        _insertion_sort(order[old:], key, x_min, fresh * fresh + 64)
+        _merge_tail(order, old, key, x_min, spare)
+        return
     if not (hinted and _insertion_sort(order, key, x_min, 8 * n + 64)):
         by_x = np.argsort(x_min[:n], kind="mergesort")
         by_row = np.argsort(key[by_x], kind="mergesort")
         for p in range(n):
             order[p] = by_x[by_row[p]]
+
+
+@kernel("void(int64[::1], int64, int64[::1], float64[::1], int64[::1])", inline=True)
+def _merge_tail(
+    order: Int64Array, split: int, key: Int64Array, x: FloatArray, spare: Int64Array
+) -> None:
+    """Merge ``order[:split]`` and ``order[split:]``, each sorted by (key, x), in place."""
+    n = len(order)
+    for p in range(n):
+        spare[p] = order[p]
+    a, b = 0, split
+    for p in range(n):
+        if b >= n:
+            take_a = True
+        elif a >= split:
+            take_a = False
+        else:
+            ka, kb = spare[a], spare[b]
+            take_a = key[ka] < key[kb] or (key[ka] == key[kb] and x[ka] <= x[kb])
+        if take_a:
+            order[p] = spare[a]
+            a += 1
+        else:
+            order[p] = spare[b]
+            b += 1
 
 
 @kernel(
@@ -247,8 +288,8 @@ def _big_pairs(
 
 
 @kernel(
-    "void(float64[:, ::1], float64, float64, int64, boolean, int64[::1], float64[:, ::1],"
-    " int64[:, ::1], int64[::1], int64[::1], int64[::1])"
+    "void(float64[:, ::1], float64, float64, int64, boolean, int64, int64[::1],"
+    " float64[:, ::1], int64[:, ::1], int64[::1], int64[::1], int64[::1])"
 )
 def _sweep(
     boxes: FloatArray,
@@ -256,6 +297,7 @@ def _sweep(
     wide: float,
     max_big: int,
     hinted: bool,
+    fresh: int,
     order: Int64Array,
     fwork: FloatArray,
     iwork: Int64Array,
@@ -265,13 +307,14 @@ def _sweep(
 ) -> None:
     """Pairs of overlapping ``boxes`` into ``out_i``/``out_j`` (original indices, i < j).
 
-    ``order`` is last call's sort order when ``hinted`` (any permutation works), and
-    holds this call's order on return. ``info`` receives the pair count (which may
-    exceed ``len(out_i)``: then only the first ``len(out_i)`` were written and the
-    caller runs again with more room) and the number of big boxes. With more than
-    ``max_big`` big boxes (if ``max_big >= 0``) it stops before sorting, with a count
-    of -1 (and ``order`` unchanged): big boxes are tested against whole rows and each
-    other, which a stale row height could make cost a hundred ordinary calls.
+    ``order`` is last call's sort order when ``hinted`` (any permutation works; its last
+    ``fresh`` entries are rows new since), and holds this call's order on return.
+    ``info`` receives the pair count (which may exceed ``len(out_i)``: then only the
+    first ``len(out_i)`` were written and the caller runs again with more room) and the
+    number of big boxes. With more than ``max_big`` big boxes (if ``max_big >= 0``) it
+    stops before sorting, with a count of -1 (and ``order`` unchanged): big boxes are
+    tested against whole rows and each other, which a stale row height could make cost
+    a hundred ordinary calls.
     """
     n = boxes.shape[0]
     r0 = iwork[0]
@@ -282,7 +325,7 @@ def _sweep(
     if 0 <= max_big < nbig:
         info[0] = -1
         return
-    _sort_boxes(boxes, key, hinted, order, fwork[0])
+    _sort_boxes(boxes, key, hinted, order, fwork[0], fresh, iwork[3])
     sx0 = fwork[0]
     sy0 = fwork[1]
     sx1 = fwork[2]
@@ -312,6 +355,7 @@ def sweep_pairs(
     order: Int64Array | None,
     work: WorkArrays,
     max_big: int = -1,
+    fresh: int = 0,
 ) -> tuple[Int64Array, Int64Array, Int64Array, int] | None:
     """Overlapping pairs ``i < j`` of ``boxes``, this call's sort order, and the number of
     big boxes; None when more than ``max_big`` boxes are big.
@@ -328,6 +372,8 @@ def sweep_pairs(
         max_big: Give up (return None, after one pass over the boxes) when more boxes
             than this are big, so the caller can pick rows that suit the boxes first;
             negative: no limit.
+        fresh: How many of ``order``'s last entries are boxes added since it was
+            sorted (they are sorted apart and merged in).
 
     Returns:
         ``(i, j, order, big)``: int64 pair arrays (in an order that depends only on the
@@ -357,9 +403,9 @@ def sweep_pairs(
         # loops clip them silently, and so must the same loops run uncompiled.
         with np.errstate(over="ignore", invalid="ignore"):
             _sweep(
-                boxes, 1.0 / row_height, wide, max_big, hinted, kept, fwork, iwork,
+                boxes, 1.0 / row_height, wide, max_big, hinted, fresh, kept, fwork, iwork,
                 out_i, out_j, info,
-            )
+            )  # fmt: skip
         count = int(info[0])
         if count < 0:
             return None
@@ -367,4 +413,5 @@ def sweep_pairs(
             break
         capacity = count
         hinted = True  # the order just computed is exact for these boxes
+        fresh = 0
     return out_i[:count].copy(), out_j[:count].copy(), kept, int(info[1])

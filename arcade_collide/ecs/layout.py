@@ -1,0 +1,375 @@
+"""The shape table's rows: which entity each row holds, and the columns that follow from
+its components (kind, layer, size, local outline, Position row).
+
+A :class:`Layout` is built from scratch from a list of entities (:meth:`Layout.build`),
+or from the previous layout and the entities that changed (:meth:`Layout.merged`): the
+unchanged rows are gathered in a few numpy passes and only the changed entities are
+read in Python, so a tick that creates or deletes a few entities costs what changed.
+Rows are grouped by :class:`~arcade_collide.geometry.shapes.ShapeKind`, then ordered
+by entity id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.ecs.components import Position, Shape
+from arcade_collide.ecs.storage import PooledRows, RowPool
+from arcade_collide.ecs.world_state import ShapeEpoch
+from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
+from arcade_collide.geometry.bounding_circles import (
+    circle_pose_circles,
+    convex_pose_circles,
+    pose_circles,
+)
+from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
+from arcade_collide.geometry.query.rows import PairFilter, WorldRows
+from arcade_collide.geometry.shapes import ShapeKind
+
+Item = tuple[int, tuple[Position, Shape]]
+"""An entity and its Position and Shape, as ``esper.get_components`` lists them."""
+
+_KINDS = len(ShapeKind)
+_RECT = int(ShapeKind.RECT)
+_POLYGON = int(ShapeKind.POLYGON)
+
+
+class Layout(NamedTuple):
+    """A table's rows, their constant columns and the arrays placing writes into."""
+
+    entities: IntArray
+    positions: PooledRows
+    kinds: NDArray[np.int8]
+    layer: IntArray
+    mask: IntArray
+    sensor: BoolArray
+    static: BoolArray
+    static_rows: Int64Array
+    dynamic_rows: Int64Array
+    all_rows: Int64Array
+    pool: RowPool | None
+    """The one pool holding every row's Position (None: several pools, or none)."""
+    pool_rows: Int64Array
+    """Each table row's row in :attr:`pool`."""
+    row_in_pool: Int64Array
+    """Per row of :attr:`pool` (as it was when built), the table row reading it, or -1."""
+    shape_ids: Int64Array
+    """``id`` of each row's Shape component."""
+    entity_of_shape: dict[int, int] | None
+    """The entity of each Shape component, by ``id`` (None: a Shape object is on
+    several entities)."""
+    inner: FloatArray
+    outer: FloatArray
+    size_x: FloatArray
+    size_y: FloatArray
+    local: FloatArray
+    """``(C, K, 2)`` local vertices of the ``C`` convex rows (the last rows), each
+    padded to ``K`` with its last vertex."""
+    nlocal: Int64Array
+    rows: WorldRows
+    aabbs: FloatArray
+    origin_x: FloatArray
+    origin_y: FloatArray
+    renumbered: Int64Array | None = None
+    """When this layout was merged from another: per row of that one, its row here
+    (-1: dropped). None for a layout built afresh."""
+
+    def poses(self) -> tuple[FloatArray, Int64Array]:
+        """The pose table and each row's row in it (the pool itself when there is one)."""
+        if self.pool is not None:
+            return self.pool.data, self.pool_rows
+        return self.positions.read(), self.all_rows
+
+    def find_rows(self, entities: Int64Array) -> Int64Array:
+        """The row of each of ``entities`` (-1 for those without one)."""
+        found = np.full(len(entities), -1, dtype=np.int64)
+        bounds = _bounds(self.kinds)
+        for k in range(_KINDS):
+            lo, hi = bounds[k], bounds[k + 1]
+            if lo == hi:
+                continue
+            block = self.entities[lo:hi]
+            at = np.searchsorted(block, entities)
+            hit = block[np.minimum(at, hi - lo - 1)] == entities
+            found[hit] = lo + at[hit]
+        return found
+
+    def written_rows(self) -> Int64Array | None:
+        """The table rows whose Position was written since the pool's log was last
+        cleared, ascending; None when the writes did not say which rows, or covered
+        most rows."""
+        if self.pool is None or self.pool.written is None:
+            return None
+        log = self.pool.written
+        if 2 * sum(map(np.size, log)) > len(self.entities):
+            return None  # most rows: place them all, without sorting the log
+        # Rows beyond the map were allocated after the layout: not in this table.
+        known = len(self.row_in_pool)
+        found = []
+        for written in map(np.atleast_1d, log):
+            found.append(self.row_in_pool[written[written < known]])
+        if not found:
+            return np.empty(0, dtype=np.int64)
+        table_rows = sorted_unique(np.concatenate(found))
+        return table_rows[table_rows >= 0]
+
+    def edit(self, shapes: list[Shape] | None) -> Int64Array | None:
+        """Rewrite the rows of the edited ``shapes`` in place; return those rows, or
+        None when that cannot be done (a kind changed, a polygon grew past the table's
+        width, too many edits): the layout must be built again."""
+        if shapes is None or self.entity_of_shape is None:
+            return None
+        owners = [self.entity_of_shape.get(id(shape), -1) for shape in shapes]
+        found = self.find_rows(np.array(owners, dtype=np.int64)).tolist()
+        rows = []
+        for shape, row in zip(shapes, found, strict=True):
+            if row < 0:
+                continue  # no longer in this world's table
+            geometry = shape._geometry
+            if geometry.kind != self.kinds[row]:
+                return None
+            if geometry.kind >= ShapeKind.RECT:
+                outline = geometry.local_vertices()  # type: ignore[union-attr]
+                c = row - int(self.rows.start[ShapeKind.RECT])
+                wide = self.rows.polygon_vertices.shape[1]
+                if len(outline) > self.local.shape[1] or (
+                    geometry.kind == ShapeKind.POLYGON and len(outline) > wide
+                ):
+                    return None
+                self.local[c] = outline + (outline[-1],) * (self.local.shape[1] - len(outline))
+                self.nlocal[c] = len(outline)
+            self.size_x[row] = getattr(geometry, "radius", getattr(geometry, "half_width", 0.0))
+            self.size_y[row] = getattr(geometry, "half_height", 0.0)
+            self.inner[row], self.outer[row] = pose_circles(geometry)
+            self.layer[row], self.mask[row] = shape._layer, shape._mask
+            self.sensor[row] = shape._sensor
+            rows.append(row)
+        return np.array(sorted(set(rows)), dtype=np.int64)
+
+    @staticmethod
+    def build(
+        source: list[Item],
+        shaped: Collection[int],
+        dead: Collection[int],
+        statics: Collection[int],
+        epoch: ShapeEpoch,
+    ) -> Layout:
+        """The layout of the entities of ``source`` not in ``dead``.
+
+        Args:
+            source: The entities with a Position and a Shape.
+            shaped: Every entity holding a Shape (to find one without a Position).
+            dead: Entities marked dead, left out.
+            statics: Entities holding :class:`~arcade_collide.ecs.components.Static`
+                (at least those of ``source``).
+            epoch: The world's shape epoch, which the shapes placed here are told of.
+
+        Raises:
+            ValueError: an entity of ``shaped`` has no Position, or an id is 2**63 or more.
+        """
+        if len(shaped) != len(source):
+            placed = {entity for entity, _ in source}
+            missing = sorted(e for e in shaped if e not in placed and e not in dead)
+            if missing:
+                raise ValueError(
+                    f"entity {missing[0]} has a Shape but no Position: add a Position "
+                    "or remove the Shape"
+                )
+        live = [item for item in source if item[0] not in dead] if dead else list(source)
+        # Kind-major, entity-minor: each kind is one block, rows in a fixed order.
+        live.sort(key=itemgetter(0))
+        n = len(live)
+        by_kind = np.fromiter((s._geometry.kind for _, (_, s) in live), dtype=np.int8, count=n)
+        live = [live[k] for k in np.argsort(by_kind, kind="stable").tolist()]
+        try:
+            entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
+        except OverflowError:
+            # esper counts ids up from 1, so an id beyond int64 takes 2**63 creations.
+            entity = max(entity for entity, _ in live)
+            raise ValueError(f"entity {entity}: entity ids must be below 2**63") from None
+        shapes = [shape for _, (_, shape) in live]
+        for s in shapes:
+            if epoch not in s._epochs:
+                s._epochs += (epoch,)
+        geoms = [s._geometry for s in shapes]
+        kinds = np.fromiter((g.kind for g in geoms), dtype=np.int8, count=n)
+        size_x, size_y, inner, outer = np.zeros((4, n))
+        bounds = _bounds(kinds)
+        circles = slice(bounds[ShapeKind.CIRCLE], bounds[ShapeKind.RECT])
+        size_x[circles] = [g.radius for g in geoms[circles]]  # type: ignore[union-attr]
+        inner[circles], outer[circles] = circle_pose_circles(size_x[circles])
+        rects = slice(bounds[ShapeKind.RECT], bounds[ShapeKind.TRIANGLE])
+        size_x[rects] = [g.half_width for g in geoms[rects]]  # type: ignore[union-attr]
+        size_y[rects] = [g.half_height for g in geoms[rects]]  # type: ignore[union-attr]
+        # Convex outlines padded to one width with their last vertex.
+        convex = slice(bounds[ShapeKind.RECT], n)
+        outlines = [g.local_vertices() for g in geoms[convex]]  # type: ignore[union-attr]
+        width = max(map(len, outlines), default=4)
+        padded = [v + (v[-1],) * (width - len(v)) for v in outlines]
+        local = np.array(padded, dtype=np.float64).reshape(len(outlines), width, 2)
+        if outlines:
+            inner[convex], outer[convex] = convex_pose_circles(local)
+        positions = PooledRows([position for _, (position, _) in live])
+        static = np.isin(entities, np.fromiter(statics, dtype=np.int64, count=len(statics)))
+        pool = positions.pools[0] if len(positions.pools) == 1 else None
+        if len(np.unique(positions.rows)) < n:
+            pool = None  # a Position shared by several entities: no row log
+        shape_ids = np.fromiter(map(id, shapes), dtype=np.int64, count=n)
+        entity_of_shape: dict[int, int] | None = dict(
+            zip(shape_ids.tolist(), entities.tolist(), strict=True)
+        )
+        if len(entity_of_shape) < n:  # type: ignore[arg-type]
+            entity_of_shape = None
+        return _assemble(
+            entities, positions, kinds,
+            np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
+            np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
+            np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
+            static, pool, shape_ids, entity_of_shape, inner, outer, size_x, size_y, local,
+            np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
+        )  # fmt: skip
+
+    def merged(self, drop: Int64Array, fresh: Layout) -> Layout | None:
+        """This layout without rows ``drop`` and with the rows of ``fresh`` (entities
+        not in this layout, or in ``drop``), in row order; None when the result would
+        not read every Position from one pool, one row each (then build it afresh).
+
+        This layout's shape map is updated in place: use only the result afterwards.
+        """
+        pool, owners = self.pool, self.entity_of_shape
+        m = len(fresh.entities)
+        if pool is None or (m and fresh.pool is not pool) or owners is None:
+            return None
+        keep = np.ones(len(self.entities), dtype=np.bool_)
+        keep[drop] = False
+        if m:
+            known = fresh.pool_rows < len(self.row_in_pool)
+            holder = self.row_in_pool[fresh.pool_rows[known]]
+            if (keep[holder[holder >= 0]]).any():
+                return None  # a kept row reads the same Position: shared
+        kept = np.flatnonzero(keep)
+        # Where each fresh row goes: after the kept rows of lower kinds and ids.
+        kinds, entities = self.kinds[kept], self.entities[kept]
+        bounds, fresh_bounds = _bounds(kinds), _bounds(fresh.kinds)
+        dest = np.arange(m, dtype=np.int64)
+        for k in range(_KINDS):
+            a, b = fresh_bounds[k], fresh_bounds[k + 1]
+            if a < b:
+                lo, hi = bounds[k], bounds[k + 1]
+                dest[a:b] += lo + np.searchsorted(entities[lo:hi], fresh.entities[a:b])
+        is_new = np.zeros(len(kept) + m, dtype=np.bool_)
+        is_new[dest] = True
+        slots = np.flatnonzero(~is_new)
+
+        def gather(old: Any, new: Any) -> Any:
+            out = np.empty((len(is_new), *old.shape[1:]), dtype=old.dtype)
+            out[slots] = old[kept]
+            out[dest] = new
+            return out
+
+        merged_kinds = gather(self.kinds, fresh.kinds)
+        # The convex rows come last; their outlines are merged likewise, in their range.
+        first = int(_bounds(merged_kinds)[_RECT])
+        old_first = int(_bounds(self.kinds)[_RECT])
+        convex_new = is_new[first:]
+        width = max(self.local.shape[1], fresh.local.shape[1])
+        local = np.empty((len(convex_new), width, 2))
+        nlocal = np.empty(len(convex_new), dtype=np.int64)
+        old_convex = kept[kept >= old_first] - old_first
+        old_slots = np.flatnonzero(~convex_new)
+        new_slots = np.flatnonzero(convex_new)
+        local[old_slots] = _widened(self.local, width)[old_convex]
+        local[new_slots] = _widened(fresh.local, width)
+        nlocal[old_slots] = self.nlocal[old_convex]
+        nlocal[new_slots] = fresh.nlocal
+        # The shape map follows the rows; a Shape met twice turns in-place edits off.
+        for sid, entity in zip(
+            self.shape_ids[drop].tolist(), self.entities[drop].tolist(), strict=True
+        ):
+            if owners.get(sid) == entity:
+                del owners[sid]
+        shared = False
+        for sid, entity in zip(fresh.shape_ids.tolist(), fresh.entities.tolist(), strict=True):
+            shared = shared or owners.setdefault(sid, entity) != entity
+        renumbered = np.full(len(self.entities), -1, dtype=np.int64)
+        renumbered[kept] = slots
+        if self.renumbered is not None:  # this one was merged too: map from its source
+            known = self.renumbered >= 0
+            renumbered = np.where(known, renumbered[np.where(known, self.renumbered, 0)], -1)
+        merged_entities = gather(self.entities, fresh.entities)
+        pool_rows = gather(self.pool_rows, fresh.pool_rows)
+        return _assemble(
+            merged_entities, PooledRows.in_pool(pool, pool_rows), merged_kinds,
+            gather(self.layer, fresh.layer), gather(self.mask, fresh.mask),
+            gather(self.sensor, fresh.sensor), gather(self.static, fresh.static), pool,
+            gather(self.shape_ids, fresh.shape_ids), None if shared else owners,
+            gather(self.inner, fresh.inner), gather(self.outer, fresh.outer),
+            gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
+        )._replace(renumbered=renumbered)  # fmt: skip
+
+
+def _assemble(
+    entities: IntArray,
+    positions: PooledRows,
+    kinds: NDArray[np.int8],
+    layer: IntArray,
+    mask: IntArray,
+    sensor: BoolArray,
+    static: BoolArray,
+    pool: RowPool | None,
+    shape_ids: Int64Array,
+    entity_of_shape: dict[int, int] | None,
+    inner: FloatArray,
+    outer: FloatArray,
+    size_x: FloatArray,
+    size_y: FloatArray,
+    local: FloatArray,
+    nlocal: Int64Array,
+) -> Layout:
+    """A layout from its columns, with the arrays that follow from them."""
+    n = len(entities)
+    pool_rows = positions.rows
+    row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
+    if pool is not None:
+        row_in_pool[pool_rows] = np.arange(n)
+    polygons = nlocal[_bounds(kinds)[_POLYGON] - _bounds(kinds)[_RECT] :]
+    return Layout(
+        entities, positions, kinds, layer, mask, sensor, static, np.flatnonzero(static),
+        np.flatnonzero(~static), np.arange(n), pool, pool_rows, row_in_pool, shape_ids,
+        entity_of_shape, inner, outer, size_x, size_y, local, nlocal,
+        empty_rows(kinds, int(polygons.max()) if len(polygons) else 3),
+        np.empty((n, 4)), np.empty(n), np.empty(n),
+    )  # fmt: skip
+
+
+def _bounds(kinds: NDArray[np.int8]) -> Int64Array:
+    """Where each kind's block of rows starts, and the end: ``_KINDS + 1`` offsets."""
+    return np.searchsorted(kinds, np.arange(_KINDS + 1), side="left")
+
+
+def _widened(local: FloatArray, width: int) -> FloatArray:
+    """``(C, K, 2)`` outlines padded to ``width`` vertices with their last one."""
+    if local.shape[1] == width:
+        return local
+    if not len(local):
+        return np.empty((0, width, 2))
+    extra = np.repeat(local[:, -1:], width - local.shape[1], axis=1)
+    return np.concatenate([local, extra], axis=1)
+
+
+def pair_filter(layout: Layout) -> PairFilter | None:
+    """The layout's layer filter, or None when every pair passes it."""
+    if (layout.layer != 0).all() and (layout.mask == 0xFFFF_FFFF).all():
+        return None
+    return PairFilter(layout.layer, layout.mask)
+
+
+def sorted_unique(rows: Int64Array) -> Int64Array:
+    """``numpy.unique`` by a sort, quicker for the short row lists of a tick."""
+    rows = np.sort(rows)
+    return rows[np.concatenate(([True], rows[1:] != rows[:-1]))] if len(rows) else rows

@@ -1,0 +1,190 @@
+"""The shape table and MovementSystem follow structural changes by reading only the
+entities that changed (:class:`~arcade_collide.ecs.esper_internals.ComponentWatch`,
+:meth:`~arcade_collide.ecs.layout.Layout.merged`): after any sequence of changes their
+rows equal those built from scratch, and the tick's pairs equal a brute-force check.
+Each test runs in its own esper world (``tests/ecs/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import esper
+import numpy as np
+import pytest
+
+from arcade_collide import Circle, Point, Polygon, Rect, Triangle, intersects
+from arcade_collide.ecs import (
+    CollisionSystem,
+    MovementSystem,
+    Position,
+    Shape,
+    Static,
+    Velocity,
+)
+from arcade_collide.ecs.esper_internals import use_private_state
+from arcade_collide.ecs.table import ShapeTable, table_for_current_world
+from arcade_collide.geometry.shapes import AnyShape
+
+_COLUMNS = ("entities", "kinds", "layer", "mask", "sensor", "static", "inner", "outer")
+
+
+def _geometry(rng: random.Random) -> AnyShape:
+    return rng.choice(
+        [
+            Point(),
+            Circle(rng.uniform(2, 8)),
+            Rect(rng.uniform(2, 9), 4),
+            Triangle((0, 0), (6, 0), (0, 6)),
+            Polygon([(0, 0), (5, 0), (7, 3), (2, 6), (-1, 3)][: rng.randint(3, 5)]),
+        ]
+    )
+
+
+def _spawn(rng: random.Random) -> int:
+    components: list[object] = [Position(rng.uniform(0, 60), rng.uniform(0, 60))]
+    if rng.random() < 0.9:
+        components.append(Shape(_geometry(rng), layer=rng.choice([1, 2, 3])))
+    if rng.random() < 0.6:
+        components.append(Velocity(rng.uniform(-30, 30), rng.uniform(-30, 30), 20))
+    elif rng.random() < 0.4:
+        components.append(Static())
+    return esper.create_entity(*components)
+
+
+def _change(rng: random.Random, live: list[int]) -> None:
+    """One structural change a game makes: spawn, delete (now or at the next tick), add
+    or take away a Shape, Static, Velocity, or a new Position."""
+    entity = rng.choice(live)
+    what = rng.randrange(8)
+    if what <= 1:
+        live.append(_spawn(rng))
+    elif what == 2 and len(live) > 3:
+        live.remove(entity)
+        esper.delete_entity(entity, immediate=rng.random() < 0.3)
+    elif what == 3:
+        esper.add_component(entity, Shape(_geometry(rng)))
+    elif what == 4 and esper.has_component(entity, Shape):
+        esper.remove_component(entity, Shape)
+    elif what == 5:
+        if esper.has_component(entity, Static):
+            esper.remove_component(entity, Static)
+        elif not esper.has_component(entity, Velocity):
+            esper.add_component(entity, Static())
+    elif what == 6:
+        esper.add_component(entity, Position(rng.uniform(0, 60), rng.uniform(0, 60)))
+    elif esper.has_component(entity, Velocity):
+        esper.remove_component(entity, Velocity)
+    else:
+        esper.add_component(entity, Velocity(rng.uniform(-30, 30), 0))
+
+
+def _check_against_scratch(table: ShapeTable) -> None:
+    scratch = ShapeTable()
+    scratch.refresh()
+    for name in _COLUMNS:
+        assert np.array_equal(getattr(table, name), getattr(scratch, name)), name
+    assert np.array_equal(table.aabbs, scratch.aabbs)
+    assert np.array_equal(table._current.pool_rows, scratch._current.pool_rows)
+    assert np.array_equal(table._current.nlocal, scratch._current.nlocal)
+    for c, n in enumerate(table._current.nlocal.tolist()):
+        assert np.array_equal(table._current.local[c, :n], scratch._current.local[c, :n])
+
+
+def _brute_force() -> list[tuple[int, int]]:
+    items = sorted(esper.get_components(Position, Shape))
+    found = []
+    for k, (a, (pa, sa)) in enumerate(items):
+        for b, (pb, sb) in items[k + 1 :]:
+            if esper.has_component(a, Static) and esper.has_component(b, Static):
+                continue
+            if not (sa.layer & sb.mask and sb.layer & sa.mask):
+                continue
+            if intersects(sa.geometry, (pa.x, pa.y, pa.angle), sb.geometry, (pb.x, pb.y, pb.angle)):
+                found.append((a, b))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rows_follow_structural_changes_as_a_rebuild_would(seed: int) -> None:
+    merged = _churn(seed)
+    assert merged >= 20  # most changes were merged, not rebuilt
+
+
+def _churn(seed: int) -> int:
+    """60 ticks of random structural changes, checked after each; returns how many
+    ticks changed the layout by merging."""
+    rng = random.Random(seed)
+    merged = 0
+    esper.add_processor(MovementSystem(), priority=1)
+    system = CollisionSystem()
+    esper.add_processor(system)
+    live = [_spawn(rng) for _ in range(40)]
+    esper.process(1 / 60)
+    layout = table_for_current_world().layout
+    for tick in range(60):
+        for _ in range(rng.randrange(4)):
+            _change(rng, live)
+        esper.process(1 / 60)
+        table = table_for_current_world()
+        _check_against_scratch(table)
+        assert system.touching() == _brute_force(), tick
+        merged += table.layout != layout and table.renumbered is not None
+        layout = table.layout
+    return merged
+
+
+def test_a_shape_edited_in_the_tick_of_a_change_is_placed_as_edited() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    a = esper.create_entity(Position(0, 0), Shape(Rect(10, 10)))
+    b = esper.create_entity(Position(30, 0), Shape(Rect(10, 10)))
+    esper.process(1 / 60)
+    esper.component_for_entity(a, Shape).geometry = Rect(60, 10)  # now reaches b
+    c = esper.create_entity(Position(100, 100), Shape(Circle(1)))
+    esper.process(1 / 60)
+    assert system.touching() == [(a, b)]
+    _check_against_scratch(table_for_current_world())
+    esper.delete_entity(c)
+    esper.process(1 / 60)
+    assert system.touching() == [(a, b)]
+
+
+def test_the_public_fallbacks_rebuild_and_agree() -> None:
+    previous = use_private_state(False)
+    try:
+        assert _churn(99) == 0  # every change rebuilt from esper's lists
+    finally:
+        use_private_state(previous)
+
+
+def test_a_shape_without_a_position_is_refused_until_fixed() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    esper.create_entity(Position(0, 0), Shape(Circle(1)))
+    esper.process(1 / 60)
+    lost = esper.create_entity(Shape(Circle(2)))
+    for _ in range(2):  # the change is kept: the next tick refuses it again
+        with pytest.raises(ValueError, match=f"entity {lost} has a Shape but no Position"):
+            esper.process(1 / 60)
+    esper.add_component(lost, Position(0.5, 0))
+    esper.process(1 / 60)
+    assert len(system.touching()) == 1
+
+
+def test_moving_rows_follow_structural_changes() -> None:
+    rng = random.Random(5)
+    movement = MovementSystem()
+    esper.add_processor(movement)
+    live = [_spawn(rng) for _ in range(30)]
+    esper.process(1 / 60)
+    for _ in range(80):
+        _change(rng, live)
+        before = {e: (p.x, p.y) for e, (p, _) in esper.get_components(Position, Velocity)}
+        speeds = {e: (v.x, v.y) for e, (_, v) in esper.get_components(Position, Velocity)}
+        esper.process(0.5)
+        for entity, (x, y) in before.items():
+            if esper.entity_exists(entity):
+                position = esper.component_for_entity(entity, Position)
+                vx, vy = speeds[entity]
+                assert (position.x, position.y) == (x + vx * 0.5, y + vy * 0.5)
