@@ -85,6 +85,12 @@ class BroadPhase:
         renumbered = table.renumbered
         if renumbered is None:
             return
+        kept = self._grid
+        if kept is not None and kept[0][1:] == (table.static_revision, None):
+            # A grid of the static rows stays valid while they are the same shapes.
+            still = renumbered[kept[2]]
+            if np.array_equal(still, table.static_rows):
+                self._grid = ((table.layout, *kept[0][1:]), kept[1], table.static_rows)
         if table.has_static or len(self._dynamic) != len(renumbered):
             # The sweep holds the non-static rows only: number them among those.
             now = renumbered[self._dynamic]

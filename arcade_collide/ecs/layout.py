@@ -78,6 +78,8 @@ class Layout(NamedTuple):
     renumbered: Int64Array | None = None
     """When this layout was merged from another: per row of that one, its row here
     (-1: dropped). None for a layout built afresh."""
+    unplaced: Int64Array | None = None
+    """The rows not placed yet (ascending); None: all of them."""
 
     def poses(self) -> tuple[FloatArray, Int64Array]:
         """The pose table and each row's row in it (the pool itself when there is one)."""
@@ -296,21 +298,63 @@ class Layout(NamedTuple):
         shared = False
         for sid, entity in zip(fresh.shape_ids.tolist(), fresh.entities.tolist(), strict=True):
             shared = shared or owners.setdefault(sid, entity) != entity
-        renumbered = np.full(len(self.entities), -1, dtype=np.int64)
-        renumbered[kept] = slots
+        here = np.full(len(self.entities), -1, dtype=np.int64)
+        here[kept] = slots
+        renumbered = here
         if self.renumbered is not None:  # this one was merged too: map from its source
             known = self.renumbered >= 0
-            renumbered = np.where(known, renumbered[np.where(known, self.renumbered, 0)], -1)
+            renumbered = np.where(known, here[np.where(known, self.renumbered, 0)], -1)
+        unplaced = None
+        if self.unplaced is not None:
+            carried = here[self.unplaced]
+            unplaced = sorted_unique(np.concatenate([carried[carried >= 0], dest]))
         merged_entities = gather(self.entities, fresh.entities)
         pool_rows = gather(self.pool_rows, fresh.pool_rows)
-        return _assemble(
+        merged = _assemble(
             merged_entities, PooledRows.in_pool(pool, pool_rows), merged_kinds,
             gather(self.layer, fresh.layer), gather(self.mask, fresh.mask),
             gather(self.sensor, fresh.sensor), gather(self.static, fresh.static), pool,
             gather(self.shape_ids, fresh.shape_ids), None if shared else owners,
             gather(self.inner, fresh.inner), gather(self.outer, fresh.outer),
             gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
-        )._replace(renumbered=renumbered)  # fmt: skip
+        )  # fmt: skip
+        if unplaced is not None:
+            _carry_placement(self, merged, kept, slots)
+        return merged._replace(renumbered=renumbered, unplaced=unplaced)
+
+
+_PLACED_FIELDS = (
+    ("point_xy",),
+    ("circle_center", "circle_radius"),
+    ("rect_center", "rect_axis", "rect_half", "rect_vertices"),
+    ("triangle_vertices",),
+    ("polygon_vertices", "polygon_nverts"),
+)
+"""The fields of :class:`WorldRows` placing writes, per kind."""
+
+
+def _carry_placement(old: Layout, new: Layout, kept: Int64Array, slots: Int64Array) -> None:
+    """Copy the placed shapes, boxes and origins of ``old``'s rows ``kept`` into
+    ``new``'s rows ``slots`` (the same shapes, renumbered)."""
+    new.aabbs[slots] = old.aabbs[kept]
+    new.origin_x[slots] = old.origin_x[kept]
+    new.origin_y[slots] = old.origin_y[kept]
+    old_bounds, new_bounds = _bounds(old.kinds), _bounds(new.kinds)
+    cut = np.searchsorted(kept, old_bounds)
+    for k, names in enumerate(_PLACED_FIELDS):
+        a, b = cut[k], cut[k + 1]
+        if a == b:
+            continue
+        source = kept[a:b] - old_bounds[k]
+        target = slots[a:b] - new_bounds[k]
+        for name in names:
+            values = getattr(old.rows, name)
+            into = getattr(new.rows, name)
+            if values.ndim == 3 and values.shape[1] < into.shape[1]:
+                values = _widened(values, into.shape[1])
+            elif values.ndim == 3:  # the widest polygon left: every row fits the rest
+                values = values[:, : into.shape[1]]
+            into[target] = values[source]
 
 
 def _assemble(

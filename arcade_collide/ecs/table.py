@@ -30,6 +30,8 @@ from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.query.placement import place_table
 from arcade_collide.geometry.query.rows import PairFilter, PoseCircles, WorldRows
 
+_NONE = np.empty(0, dtype=np.int64)
+
 TABLE_QUERY = (Position, Shape)
 """The component query the table's layout comes from (``esper.get_components``)."""
 
@@ -124,11 +126,14 @@ class ShapeTable:
         if layout is None:
             layout = self._current
         poses, pose_rows = layout.poses()
-        # Only the rows whose Position was written are placed again (all after a
-        # structural change, or when the writes did not say which rows).
-        written = None if rebuilt else layout.written_rows()
-        if written is not None and edited is not None:
-            written = sorted_unique(np.concatenate([written, edited]))
+        # Only the rows whose Position was written are placed again, and the rows a
+        # change of layout brought in (all when the layout was built afresh, or when
+        # the writes did not say which rows).
+        unplaced = layout.unplaced if rebuilt else _NONE
+        written = None if unplaced is None else layout.written_rows()
+        if written is not None:
+            extra = [unplaced] if edited is None else [unplaced, edited]
+            written = sorted_unique(np.concatenate([written, *extra]))
         static_moved = written is None or bool(layout.static[written].any())
         which = layout.all_rows if written is None else written
         bad, reach = self._place(layout, poses, pose_rows, which)
@@ -155,7 +160,7 @@ class ShapeTable:
             self.renumbered = layout.renumbered
             """Per row of the previous layout, its row in this one (-1: gone); None
             when not known (the layout was built afresh)."""
-            self._adopt(layout._replace(renumbered=None))
+            self._adopt(layout._replace(renumbered=None, unplaced=_NONE))
             self.layout += 1
         elif edited is not None and len(edited):
             self._filter = pair_filter(layout)
