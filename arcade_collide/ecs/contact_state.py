@@ -176,6 +176,8 @@ def keyed_pairs(
 ) -> KeyedPairs:
     """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with the old keys.
 
+    Every array is C-contiguous, int64 (``sensor``: bool), as the tick's arrays are.
+
     Args:
         i: One side of each touching pair (table rows).
         j: The other side.
@@ -197,13 +199,7 @@ def keyed_pairs(
     >>> out.started.tolist(), out.ended.tolist()
     ([0], [0, 1])
     """
-
-    def c(a: NDArray[Any], dtype: type = np.int64) -> NDArray[Any]:
-        return np.ascontiguousarray(a, dtype=dtype)
-
-    return KeyedPairs(
-        *_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys))
-    )
+    return KeyedPairs(*_keyed(i, j, entities, rank, sensor, old_keys))
 
 
 _KEYS = "int64[:, ::1]"

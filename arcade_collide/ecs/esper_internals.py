@@ -25,6 +25,7 @@ Private names read (esper 3.9):
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
+from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import count
 from typing import Any, NamedTuple
@@ -267,6 +268,9 @@ def _gone_in_world(world: str, pair: Any) -> bool:
         esper.switch_world(current)
 
 
+_NOTHING: frozenset[int] = frozenset()
+
+
 class LoggedSet(set[int]):
     """One of esper's per-type entity sets that also tells its watchers (sets of entity
     ids, one per :class:`ComponentWatch`) which entities it gained or lost. esper 3.9
@@ -325,13 +329,38 @@ class ComponentWatch:
         self._sets: dict[type[Any], LoggedSet] = {}
         self._world: tuple[object, object] | None = None
         self._dead: frozenset[int] = frozenset()
+        self._namespace = vars(esper)
+        self._seen: tuple[object, object, tuple[tuple[type[Any], object], ...]] = (
+            None, None, ()
+        )
 
-    def take(self) -> set[int] | None:
+    def take(self) -> AbstractSet[int] | None:
         """The entities changed since the last call (and forget them), or None: not
         known, so every entity may have changed."""
         if not _private:
             return None
-        sets: dict[type[Any], set[int]] = getattr(esper, "_components")  # noqa: B009
+        namespace = self._namespace
+        sets: dict[type[Any], set[int]] = namespace["_components"]
+        if (
+            not self._changed
+            and sets is self._seen[0]
+            and namespace["_entity_count"] is self._seen[1]
+            and not namespace["_dead_entities"]
+            and not self._dead
+        ):
+            # Nothing logged, and each watched type still has the set seen last time.
+            get = sets.get
+            for t, seen in self._seen[2]:
+                if get(t) is not seen:
+                    break
+            else:
+                return _NOTHING
+        changed = self._take(sets)
+        seen = tuple((t, sets.get(t)) for t in self._types)
+        self._seen = (sets, namespace["_entity_count"], seen)
+        return changed
+
+    def _take(self, sets: dict[type[Any], set[int]]) -> set[int] | None:
         world = (sets, getattr(esper, "_entity_count"))  # noqa: B009
         known = world == self._world and all(
             sets.get(t) is mine or not mine for t, mine in self._sets.items()
@@ -353,7 +382,7 @@ class ComponentWatch:
         self._changed.clear()
         return changed
 
-    def keep(self, changed: set[int]) -> None:
+    def keep(self, changed: AbstractSet[int]) -> None:
         """Give back entities :meth:`take` returned, to be taken again."""
         self._changed.update(changed)
 

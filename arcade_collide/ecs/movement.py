@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Set as AbstractSet
 from operator import itemgetter
 from typing import Any
 
@@ -135,7 +136,7 @@ class MovementSystem(esper.Processor):
                 self._velocities.rows,
             )
 
-    def _update(self, changed: set[int]) -> bool:
+    def _update(self, changed: AbstractSet[int]) -> bool:
         """Take the ``changed`` entities' rows out and put their current ones in,
         reading only those entities; False when the result would need the general case
         (then :meth:`_index` rebuilds everything)."""

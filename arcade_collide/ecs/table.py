@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 
 import esper
 import numpy as np
@@ -211,7 +212,7 @@ class ShapeTable:
             raise
         return merged if merged is not None else self._rebuilt()
 
-    def _merged(self, base: Layout, changed: set[int]) -> Layout | None:
+    def _merged(self, base: Layout, changed: AbstractSet[int]) -> Layout | None:
         ids = np.fromiter(changed, dtype=np.int64, count=len(changed)) if changed else None
         items: list[Item] = []
         statics = set()

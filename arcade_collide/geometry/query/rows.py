@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
 from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
@@ -24,7 +25,7 @@ from arcade_collide.geometry.bounding_circles import (
 )
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.dispatch import NO_CONTACTS, SLOTS, run_pairs
-from arcade_collide.geometry.query.kernel_base import Int64Array, WorldRows, world_rows
+from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, world_rows
 from arcade_collide.geometry.shapes import ShapeKind
 
 __all__ = [
@@ -37,6 +38,8 @@ __all__ = [
 ]
 
 _KINDS = len(ShapeKind)
+_I64 = types.int64[::1]
+_F64 = types.float64[::1]
 
 
 class PairFilter(NamedTuple):
@@ -123,6 +126,37 @@ def _screen(
         fill[s] += 1
 
 
+@kernel(
+    types.void(
+        ROWS, _I64, _I64, types.boolean, _I64, _I64, types.boolean, _F64, _F64, _F64, _F64,
+        types.float64, types.boolean[::1],
+    )
+)  # fmt: skip
+def _screened_touching(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    filtered: bool,
+    layer: Int64Array,
+    mask: Int64Array,
+    circles: bool,
+    origin_x: FloatArray,
+    origin_y: FloatArray,
+    inner: FloatArray,
+    outer: FloatArray,
+    slack: float,
+    out: BoolArray,
+) -> None:
+    """:func:`_screen`, then the exact tests of the pairs it left, in one call."""
+    counts = np.empty(SLOTS + 1, dtype=np.int64)
+    order = np.empty(len(i), dtype=np.int64)
+    _screen(
+        i, j, rows.kinds, filtered, layer, mask, circles, origin_x, origin_y, inner, outer,
+        slack, out, counts, order,
+    )  # fmt: skip
+    run_pairs(rows, i, j, order, counts, False, out, np.empty((0, 5)))
+
+
 def _kinds_present(rows: WorldRows) -> list[int]:
     """The shape kinds the table holds."""
     sizes = (
@@ -199,8 +233,16 @@ def touching_rows(
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
-    order, counts = _grouped(i, j, rows, out, pair_filter, circles)
-    run_pairs(rows, i, j, order, counts, False, out, NO_CONTACTS)
+    if pair_filter is None and circles is None and len(_kinds_present(rows)) == 1:
+        order, counts = _grouped(i, j, rows, out)  # nothing to screen
+        run_pairs(rows, i, j, order, counts, False, out, NO_CONTACTS)
+        return out
+    f = pair_filter if pair_filter is not None else _NO_FILTER
+    c = circles if circles is not None else _NO_CIRCLES
+    _screened_touching(
+        rows, i, j, pair_filter is not None, f.layer, f.mask, circles is not None, *c[:4],
+        float(c.slack), out,
+    )  # fmt: skip
     return out
 
 
