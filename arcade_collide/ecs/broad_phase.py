@@ -4,15 +4,16 @@ A candidate pair is two rows whose bounding boxes overlap or touch (each pair on
 ``i < j``). The boxes are padded by the table's coordinate slack, so every pair the
 exact tests could find touching is offered.
 
-Only rows that moved are paired: those the table placed since the last tick, when the
-same rows moved the tick before too (else every row counts as moved). They are swept
-against each other by the compiled row sweep
+Only pairs with a row that moved are offered. When the table says which rows it placed
+since the last tick (a few moved: shapes with a velocity among idle ones, sprites the
+game moved by hand), a :class:`~arcade_collide.geometry.loose_grid.LooseGrid` of every
+row follows those rows and finds their pairs; the pairs of rows that did not move carry
+over from the last tick (:attr:`BroadPhase.moved`). Otherwise every row counts as
+moved: the non-static rows are swept against each other by the compiled row sweep
 (:class:`~arcade_collide.geometry.broad_phase.SweepBroadPhase`, which keeps its rows and
-sort order from tick to tick) and queried against a
-:class:`~arcade_collide.geometry.static_grid.StaticGrid` of the still rows (static
-shapes, and shapes that did not move), built again only when the still rows change.
-Two still rows are never paired here: two static shapes never collide, and the pairs
-of other still shapes carry over from the last tick (:attr:`BroadPhase.moved`).
+sort order from tick to tick, also across a change of layout) and queried against a
+:class:`~arcade_collide.geometry.static_grid.StaticGrid` of the static rows, built again
+only when those change. Two static shapes are never paired.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import numpy as np
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, IntArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
+from arcade_collide.geometry.loose_grid import LooseGrid
 from arcade_collide.geometry.static_grid import StaticGrid
 
 
@@ -30,9 +32,9 @@ class BroadPhase:
 
     def __init__(self) -> None:
         self._sweep = SweepBroadPhase()
-        self._grid: tuple[tuple[object, ...], StaticGrid, IntArray] | None = None
+        self._grid: tuple[tuple[int, int], StaticGrid, IntArray] | None = None
         self._seen = (-1, -1)
-        self._moving_set: bytes | None = None
+        self._loose: LooseGrid | None = None
         self._dynamic: IntArray = np.empty(0, dtype=np.int64)
         self.moved: BoolArray | None = None
         """Per table row, whether it moved since the previous call (None: take every
@@ -48,25 +50,25 @@ class BroadPhase:
             self._renumber(table)
         self._dynamic = table.dynamic_rows
         self._seen = (table.layout, table.revision)
-        # A grid of the still rows pays off only while the same rows keep moving: when
-        # they change (shapes moved by hand here and there), every row counts as moved.
-        moving_set = None if moved_rows is None else moved_rows.tobytes()
-        if moving_set != self._moving_set:
-            moved_rows = None
-        self._moving_set = moving_set
-        if moved_rows is None:
-            moving_set = None  # the grid holds the static rows only
-            self.moved = None
-            moving = table.dynamic_rows
-            if not table.has_static:
-                return self._sweep.pairs(table.aabbs)
-        else:
+        if moved_rows is not None:
+            # A few rows moved: the loose grid follows them and finds their pairs.
             self.moved = np.zeros(len(table.entities), dtype=np.bool_)
             self.moved[moved_rows] = True
-            moving = moved_rows
-        key = (table.layout, table.static_revision, moving_set)
-        if self._grid is None or self._grid[0] != key:
-            still = np.setdiff1d(np.arange(len(table.entities)), moving, assume_unique=True)
+            loose = self._loose
+            if loose is None or loose.boxes is not table.aabbs:
+                loose = self._loose = LooseGrid(table.aabbs)
+            else:
+                loose.update(moved_rows)
+            return loose.pairs(moved_rows, self.moved, table.static)
+        self._loose = None  # not told which rows move from here on
+        self.moved = None
+        if not table.has_static:
+            return self._sweep.pairs(table.aabbs)
+        # The moving rows are swept; the static ones wait in a grid of their own.
+        moving = table.dynamic_rows
+        if self._grid is None or self._grid[0] != (table.layout, table.static_revision):
+            still = table.static_rows
+            key = (table.layout, table.static_revision)
             self._grid = (key, StaticGrid(table.aabbs[still]), still)
         _, grid, still = self._grid
         boxes = table.aabbs[moving]
@@ -74,9 +76,6 @@ class BroadPhase:
         q, s = grid.pairs(boxes)
         a = np.concatenate([moving[i], moving[q]])
         b = np.concatenate([moving[j], still[s]])
-        if table.has_static:  # a static shape moved by hand meets no other static one
-            keep = ~(table.static[a] & table.static[b])
-            a, b = a[keep], b[keep]
         return np.minimum(a, b), np.maximum(a, b)
 
     def _renumber(self, table: ShapeTable) -> None:
@@ -86,11 +85,11 @@ class BroadPhase:
         if renumbered is None:
             return
         kept = self._grid
-        if kept is not None and kept[0][1:] == (table.static_revision, None):
+        if kept is not None and kept[0][1] == table.static_revision:
             # A grid of the static rows stays valid while they are the same shapes.
             still = renumbered[kept[2]]
             if np.array_equal(still, table.static_rows):
-                self._grid = ((table.layout, *kept[0][1:]), kept[1], table.static_rows)
+                self._grid = ((table.layout, table.static_revision), kept[1], table.static_rows)
         if table.has_static or len(self._dynamic) != len(renumbered):
             # The sweep holds the non-static rows only: number them among those.
             now = renumbered[self._dynamic]

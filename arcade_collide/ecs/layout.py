@@ -108,17 +108,15 @@ class Layout(NamedTuple):
         if self.pool is None or self.pool.written is None:
             return None
         log = self.pool.written
-        if 2 * sum(map(np.size, log)) > len(self.entities):
+        # Setters log single rows (ints), bulk writers arrays of rows.
+        singles = [rows for rows in log if type(rows) is int]
+        arrays = [rows for rows in log if type(rows) is not int] if len(singles) < len(log) else []
+        if 2 * (len(singles) + sum(map(len, arrays))) > len(self.entities):  # type: ignore[arg-type]
             return None  # most rows: place them all, without sorting the log
+        written = np.concatenate([np.array(singles, dtype=np.int64), *arrays])
         # Rows beyond the map were allocated after the layout: not in this table.
-        known = len(self.row_in_pool)
-        found = []
-        for written in map(np.atleast_1d, log):
-            found.append(self.row_in_pool[written[written < known]])
-        if not found:
-            return np.empty(0, dtype=np.int64)
-        table_rows = sorted_unique(np.concatenate(found))
-        return table_rows[table_rows >= 0]
+        table_rows = self.row_in_pool[written[written < len(self.row_in_pool)]]
+        return sorted_unique(table_rows[table_rows >= 0])
 
     def edit(self, shapes: list[Shape] | None) -> Int64Array | None:
         """Rewrite the rows of the edited ``shapes`` in place; return those rows, or

@@ -1,0 +1,363 @@
+"""Broad phase for boxes of which a few move each tick: a hashed grid of enlarged boxes,
+updated in place.
+
+:class:`LooseGrid` keeps every item (a table row) in the cells of a *fat* box: its box
+pushed out by a margin. An item that moves stays where it is until its box leaves its
+fat box; only then is it taken out of its cells and put in again, so an update costs
+what moved, whatever the size of the world (Box2D's dynamic tree does the same with its
+enlarged AABBs and move buffer). Cells are hashed into a fixed table of buckets, each a
+doubly linked list of entries, so the grid has no bounds. A query visits the cells
+under a box and tests the current boxes of the items listed there; a pair found in
+several shared cells is reported once, in the cell holding the lower-left corner of
+the overlap of the two cell ranges. Items spanning many cells are kept in a list of
+their own and tested against every query (Ericson, *Real-Time Collision Detection*,
+7.1.3 and 7.2).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.broad_phase import boxes_overlap
+from arcade_collide.geometry.compiled import kernel
+
+Int64Array = NDArray[np.int64]
+
+BIG_CELLS = 64
+"""Items whose fat box spans more cells than this go in the big list."""
+
+_LIMIT = 2.0**30
+"""Cell coordinates are clipped to this magnitude (boxes far out share edge cells)."""
+
+
+@kernel("int64(float64, float64)", inline=True)
+def _cell(v: float, inv: float) -> int:
+    """The cell coordinate of ``v``, clipped (NaN to 0)."""
+    f = math.floor(v * inv)
+    if not f > -_LIMIT:
+        return 0 if f != f else int(-_LIMIT)
+    return int(min(f, _LIMIT))
+
+
+@kernel("int64(int64, int64, int64)", inline=True)
+def _bucket(x: int, y: int, mask: int) -> int:
+    return ((x * 0x9E3779B1) ^ (y * 0x85EBCA77)) & mask
+
+
+_STATE = (
+    "float64[:, ::1], int64[:, ::1], boolean[::1], int32[::1], int32[:, ::1], int64[:, ::1],"
+    " int64[::1], int64[::1]"
+)
+"""Types of the grid's arrays, in the order the kernels take them: fat boxes, cell
+ranges, big flags, bucket heads, entries, entry links, each item's first entry, free
+entries (see :func:`_insert`)."""
+
+
+@kernel(f"boolean(int64, float64[::1], float64, float64, {_STATE})")
+def _insert(
+    item: int,
+    box: FloatArray,
+    margin: float,
+    inv: float,
+    fat: FloatArray,
+    span: Int64Array,
+    big: BoolArray,
+    head: NDArray[np.int32],
+    entries: NDArray[np.int32],
+    links: Int64Array,
+    first: Int64Array,
+    free: Int64Array,
+) -> bool:
+    """Put ``item`` in the cells of ``box`` pushed out by ``margin``; False (nothing
+    changed) when the entries ran out.
+
+    What a query reads is packed in ``entries[e]``: the entry's item, the next entry
+    in its bucket, its cell's coordinates and whether that cell starts the item's
+    range (bit 0 along x, bit 1 along y). ``links[e]`` holds what updates need: the
+    previous entry in the bucket (``-2 - bucket`` for the first) and the item's next
+    entry. ``free[0]`` counts the free entries listed in ``free[1:]``."""
+    fat[item, 0] = box[0] - margin
+    fat[item, 1] = box[1] - margin
+    fat[item, 2] = box[2] + margin
+    fat[item, 3] = box[3] + margin
+    x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
+    x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
+    span[item, 0], span[item, 1], span[item, 2], span[item, 3] = x0, y0, x1, y1
+    first[item] = -1
+    cells = (x1 - x0 + 1) * (y1 - y0 + 1)
+    big[item] = cells > BIG_CELLS
+    if big[item]:
+        return True
+    if free[0] < cells:
+        return False
+    mask = len(head) - 1
+    for y in range(y0, y1 + 1):
+        for x in range(x0, x1 + 1):
+            e = free[free[0]]
+            free[0] -= 1
+            b = _bucket(x, y, mask)
+            top = head[b]
+            entries[e, 0] = item
+            entries[e, 1] = top
+            entries[e, 2] = x
+            entries[e, 3] = y
+            entries[e, 4] = (x == x0) + 2 * (y == y0)
+            links[e, 0] = -2 - b
+            links[e, 1] = first[item]
+            if top >= 0:
+                links[top, 0] = e
+            head[b] = e
+            first[item] = e
+    return True
+
+
+@kernel("void(int64, int32[::1], int32[:, ::1], int64[:, ::1], int64[::1], int64[::1])")
+def _remove(
+    item: int,
+    head: NDArray[np.int32],
+    entries: NDArray[np.int32],
+    links: Int64Array,
+    first: Int64Array,
+    free: Int64Array,
+) -> None:
+    """Take ``item`` out of its cells (see :func:`_insert` for the arrays)."""
+    e = first[item]
+    while e >= 0:
+        after, before = entries[e, 1], links[e, 0]
+        if before >= 0:
+            entries[before, 1] = after
+        else:
+            head[-2 - before] = after
+        if after >= 0:
+            links[after, 0] = before
+        free[0] += 1
+        free[free[0]] = e
+        e = links[e, 1]
+    first[item] = -1
+
+
+@kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, {_STATE})")
+def _update(
+    items: Int64Array,
+    boxes: FloatArray,
+    margin: float,
+    inv: float,
+    fat: FloatArray,
+    span: Int64Array,
+    big: BoolArray,
+    head: NDArray[np.int32],
+    entries: NDArray[np.int32],
+    links: Int64Array,
+    first: Int64Array,
+    free: Int64Array,
+) -> int:
+    """Move each of ``items`` whose box left its fat box; return how many big items
+    changed (a negative count: the entries ran out, rebuild)."""
+    changed_big = 0
+    for item in items:
+        box = boxes[item]
+        f = fat[item]
+        if (
+            not big[item]
+            and f[0] <= box[0]
+            and f[1] <= box[1]
+            and box[2] <= f[2]
+            and (box[3] <= f[3])
+        ):
+            continue
+        was_big = big[item]
+        _remove(item, head, entries, links, first, free)
+        if not _insert(item, box, margin, inv, fat, span, big, head, entries, links, first, free):
+            return -1
+        if was_big or big[item]:
+            changed_big += 1
+    return changed_big
+
+
+@kernel(f"boolean(float64[:, ::1], float64, float64, {_STATE})")
+def _update_all(
+    boxes: FloatArray,
+    margin: float,
+    inv: float,
+    fat: FloatArray,
+    span: Int64Array,
+    big: BoolArray,
+    head: NDArray[np.int32],
+    entries: NDArray[np.int32],
+    links: Int64Array,
+    first: Int64Array,
+    free: Int64Array,
+) -> bool:
+    """Put every item in (on empty buckets); False when the entries ran out."""
+    for item in range(len(boxes)):
+        if not _insert(
+            item, boxes[item], margin, inv, fat, span, big, head, entries, links, first, free
+        ):
+            return False
+    return True
+
+
+@kernel(
+    "int64(int64, int64, float64[::1], float64[:, ::1], boolean[::1], boolean[::1],"
+    " int64[::1], int64[::1], int64)",
+    inline=True,
+)
+def _offer(
+    q: int,
+    s: int,
+    box: FloatArray,
+    boxes: FloatArray,
+    moved: BoolArray,
+    static: BoolArray,
+    out_i: Int64Array,
+    out_j: Int64Array,
+    m: int,
+) -> int:
+    """Count (and write, while there is room) the pair of query ``q`` and item ``s``
+    if their boxes overlap and the pair is this query's to report; return the count."""
+    if s == q or not boxes_overlap(box, boxes[s]):
+        return m
+    if (moved[s] and s < q) or (static[q] and static[s]):
+        return m
+    if m < len(out_i):
+        out_i[m], out_j[m] = min(q, s), max(q, s)
+    return m + 1
+
+
+@kernel(
+    "int64(int64[::1], float64[:, ::1], float64, int64[::1], int32[::1], int32[:, ::1],"
+    " boolean[::1], boolean[::1], int64[::1], int64[::1])"
+)
+def _pairs(
+    queries: Int64Array,
+    boxes: FloatArray,
+    inv: float,
+    bigs: Int64Array,
+    head: NDArray[np.int32],
+    entries: NDArray[np.int32],
+    moved: BoolArray,
+    static: BoolArray,
+    out_i: Int64Array,
+    out_j: Int64Array,
+) -> int:
+    """Pairs ``(min, max)`` of a query item and an item whose boxes overlap, written
+    while there is room; returns how many there are. A pair of two queried items that
+    both moved is reported by the lower one's query only; two static items never pair."""
+    n = len(boxes)
+    m = 0
+    mask = len(head) - 1
+    for q in queries:
+        box = boxes[q]
+        x0, y0 = _cell(box[0], inv), _cell(box[1], inv)
+        x1, y1 = _cell(box[2], inv), _cell(box[3], inv)
+        if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS:
+            # A query bigger than most of the grid: test every item once.
+            for s in range(n):
+                m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+            continue
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                e = head[_bucket(x, y, mask)]
+                while e >= 0:
+                    s, flags = entries[e, 0], entries[e, 4]
+                    here = entries[e, 2] == x and entries[e, 3] == y
+                    e = entries[e, 1]
+                    # An entry of this cell (not only of its bucket), in the cell where
+                    # the two ranges' overlap starts: the query's first column or the
+                    # item's, and likewise for rows.
+                    if not here or not (x == x0 or flags & 1) or not (y == y0 or flags & 2):
+                        continue
+                    m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+        for s in bigs:
+            m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+    return m
+
+
+class LooseGrid:
+    """Items' boxes in hashed cells of enlarged boxes (see the module docstring).
+
+    Args:
+        boxes: ``(N, 4)`` C-contiguous float64 rows ``(min_x, min_y, max_x, max_y)``,
+            finite, ``min <= max``: item ``k``'s box. Kept by reference: the caller
+            writes moved items' boxes there, then calls :meth:`update`.
+
+    >>> boxes = np.array([[0, 0, 2, 2], [5, 0, 7, 2], [20, 20, 22, 22.0]])
+    >>> grid = LooseGrid(boxes)
+    >>> boxes[1] = (2, 0, 4, 2)  # item 1 moves to touch item 0
+    >>> grid.update(np.array([1]))
+    >>> moved = np.array([False, True, False])
+    >>> i, j = grid.pairs(np.array([1]), moved, np.zeros(3, dtype=bool))
+    >>> list(zip(i.tolist(), j.tolist()))
+    [(0, 1)]
+    """
+
+    def __init__(self, boxes: FloatArray) -> None:
+        self.boxes = boxes
+        n = len(boxes)
+        if n:
+            sizes = np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+            size = float(np.median(sizes))
+        else:
+            size = 1.0
+        if not (size > 0.0 and math.isfinite(size)):
+            size = 1.0
+        self.margin = 0.25 * size
+        """How far a box may move out from where it was put before it is put again."""
+        self._inv = 1.0 / (size + 2.0 * self.margin)
+        self._fat = np.empty((n, 4))
+        self._span = np.empty((n, 4), dtype=np.int64)
+        self._big = np.zeros(n, dtype=np.bool_)
+        self._first = np.full(n, -1, dtype=np.int64)
+        self._head = np.full(1 << max(4, int(2 * n).bit_length()), -1, dtype=np.int32)
+        self._build(4 * n + 64)
+        self._room = 64
+
+    def _build(self, entries: int) -> None:
+        """Put every item in, with room for ``entries`` cell entries (more if needed)."""
+        while True:
+            self._head[:] = -1
+            self._entries = np.empty((entries, 5), dtype=np.int32)
+            self._links = np.empty((entries, 2), dtype=np.int64)
+            self._free = np.concatenate(([entries], np.arange(entries, dtype=np.int64)))
+            if _update_all(self.boxes, self.margin, self._inv, *self._state()):
+                break
+            entries *= 2
+        self._bigs = np.flatnonzero(self._big)
+
+    def _state(self) -> tuple[Any, ...]:
+        """The arrays the update kernels take, in their order (see :data:`_STATE`)."""
+        return (
+            self._fat, self._span, self._big, self._head, self._entries, self._links,
+            self._first, self._free,
+        )  # fmt: skip
+
+    def update(self, items: Int64Array) -> None:
+        """Follow the boxes of ``items`` (int64), which the caller changed."""
+        changed = _update(items, self.boxes, self.margin, self._inv, *self._state())
+        if changed < 0:
+            self._build(2 * len(self._links))
+        elif changed:
+            self._bigs = np.flatnonzero(self._big)
+
+    def pairs(
+        self, queries: Int64Array, moved: BoolArray, static: BoolArray
+    ) -> tuple[Int64Array, Int64Array]:
+        """Pairs ``(i, j)``, ``i < j``, of a query item and an item whose boxes overlap
+        or touch, each once: a pair of two items flagged ``moved`` is found from the
+        lower one only when both are queried; two items flagged ``static`` never pair.
+        Pass every moved item in ``queries``."""
+        while True:
+            out_i = np.empty(self._room, dtype=np.int64)
+            out_j = np.empty(self._room, dtype=np.int64)
+            m = _pairs(
+                queries, self.boxes, self._inv, self._bigs, self._head, self._entries,
+                moved, static, out_i, out_j,
+            )  # fmt: skip
+            if m <= self._room:
+                return out_i[:m], out_j[:m]
+            self._room = 2 * m
