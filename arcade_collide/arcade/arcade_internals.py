@@ -207,34 +207,30 @@ def store_box_pose(sprite: arcade.Sprite, position: Any, angle: Any) -> None:
 
 
 def store_in_sprite_list(
-    entry: ListSlots,
-    sprites: Sequence[arcade.Sprite],
-    xy: FloatArray,
-    angle: FloatArray,
-    moved: NDArray[np.bool_],
-    turned: NDArray[np.bool_],
-) -> None:
+    entry: ListSlots, sprites: Sequence[arcade.Sprite], xy: FloatArray, angle: FloatArray,
+    moved: NDArray[np.bool_], turned: NDArray[np.bool_], every_moved: bool, any_turned: bool,
+) -> None:  # fmt: skip
     """Update a sprite list's buffer (and spatial hash) for its rows that moved or turned.
 
-    ``xy``, ``angle``, ``moved`` and ``turned`` are indexed by row of ``sprites``.
-    """
+    ``xy``, ``angle``, ``moved``, ``turned`` are indexed by row of ``sprites``;
+    ``every_moved``, ``any_turned`` sum up ``moved``, ``turned``."""
     sprite_list, _, rows, slots, row_span, slot_span = entry
     # Usually a list holds the world's sprites in the world's order, in consecutive
     # slots: then slices stand for rows and slots, and numpy copies blocks.
     moves = moved[row_span]
     turns = turned[row_span]
-    if not (moves.any() or turns.any()):
+    if not (every_moved or moves.any() or (any_turned and turns.any())):
         return
     # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
     # It is dropped before returning, so the list can still grow its buffer later.
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
-    if moves.all():
+    if every_moved or moves.all():
         data[slot_span, 0:2] = xy[row_span]
     else:
         data[slots[moves], 0:2] = xy[rows[moves]]
-    if turns.all():
+    if any_turned and turns.all():
         data[slot_span, 3] = angle[row_span]
-    elif turns.any():
+    elif any_turned and turns.any():
         data[slots[turns], 3] = angle[rows[turns]]
     del data
     sprite_list._sprite_pos_angle_changed = True

@@ -17,6 +17,7 @@ from numpy.typing import NDArray
 from arcade_collide.arcade import arcade_internals as internals
 from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, TouchLog
 from arcade_collide.ecs.storage import as_slice
+from arcade_collide.geometry.pose_changes import pose_changes
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -262,6 +263,9 @@ class PoseMirror:
 
         Call it right after :meth:`hand_moves`: a sprite touched in between is taken as read.
         """
+        nothing = moves.read is not None and not (moves.read.size or moves.reported)
+        if nothing and not self._records_dropped:
+            return  # nothing was touched, nothing read
         self.xy[moves.rows] = moves.xy
         self.angle[moves.rows] = moves.angle
         read = slice(None) if moves.read is None else moves.read
@@ -325,26 +329,35 @@ class PoseMirror:
             The rows whose class's setters stored another pose than the one given
             (clamping, snapping): ``xy`` and ``angle`` now hold what those sprites hold.
         """
-        moved = (xy[:, 0] != self.xy[:, 0]) | (xy[:, 1] != self.xy[:, 1])
-        turned = angle != self.angle
+        n = len(angle)
+        moved = np.empty(n, dtype=np.bool_)
+        turned = np.empty(n, dtype=np.bool_)
+        n_moved, n_turned, n_changed, n_slow, n_boxes = pose_changes(
+            xy, self.xy, angle, self.angle, self._slow_rows, self._written_boxes, moved, turned
+        )
         kept = _NO_ROWS
-        slow = np.flatnonzero(self._slow_rows)
-        if slow.size:
+        if n_slow:
+            slow = np.flatnonzero(self._slow_rows)
             rows = slow[(moved | turned)[slow]]
             for row in rows.tolist():
                 # The class's own setters, which may store another pose (clamping).
                 self.sprites[row].position = (float(xy[row, 0]), float(xy[row, 1]))
                 self.sprites[row].angle = float(angle[row])
-            if rows.size:
-                kept = self._setters_changed(rows, xy, angle)
+            kept = self._setters_changed(rows, xy, angle)
             moved[slow] = False
             turned[slow] = False
-        any_moved, any_turned = bool(moved.any()), bool(turned.any())
-        if any_moved or any_turned:
+            n_moved, n_turned = int(np.count_nonzero(moved)), int(np.count_nonzero(turned))
+            n_changed = int(np.count_nonzero(moved | turned))
+        if n_moved or n_turned:
             changed = moved | turned
-            self._write_sprites(changed, xy if any_moved else None, angle if any_turned else None)
+            self._write_sprites(
+                changed, n_changed == n, xy if n_moved else None, angle if n_turned else None,
+                bool(n_boxes),
+            )  # fmt: skip
             for entry in self._sprite_lists():
-                internals.store_in_sprite_list(entry, self.sprites, xy, angle, moved, turned)
+                internals.store_in_sprite_list(
+                    entry, self.sprites, xy, angle, moved, turned, n_moved == n, n_turned > 0
+                )
             internals.report_shared(self._log, self._row_of_watcher, changed)
         self.xy = xy
         self.angle = angle
@@ -363,17 +376,23 @@ class PoseMirror:
         return changed
 
     def _write_sprites(
-        self, changed: NDArray[np.bool_], xy: FloatArray | None, angle: FloatArray | None
+        self,
+        changed: NDArray[np.bool_],
+        every: bool,
+        xy: FloatArray | None,
+        angle: FloatArray | None,
+        boxes: bool,
     ) -> None:
         """Store the new positions (``xy`` given) and angles (``angle`` given) of the
-        ``changed`` rows on their sprites; following hit boxes need nothing, the others
-        get the same values."""
+        ``changed`` rows (``every`` row, when said) on their sprites; following hit
+        boxes need nothing, the others (when ``boxes``: some changed) get the same
+        values."""
         phase = self._check_phase
         self._check_phase = (phase + 1) % 32
         self._mend_boxes(range(phase, len(self.sprites), 32))
         picked: slice | IntArray = slice(None)
         sprites = self.sprites
-        if not changed.all():
+        if not every:
             picked = np.flatnonzero(changed)
             sprites = [sprites[i] for i in picked.tolist()]
         internals.store_sprite_poses(
@@ -381,7 +400,7 @@ class PoseMirror:
             None if xy is None else _tuples(xy[picked]),
             None if angle is None else angle[picked].tolist(),
         )
-        for row in np.flatnonzero(self._written_boxes & changed).tolist():
+        for row in np.flatnonzero(self._written_boxes & changed).tolist() if boxes else ():
             internals.store_box_pose(
                 self.sprites[row],
                 None if xy is None else (float(xy[row, 0]), float(xy[row, 1])),
