@@ -201,9 +201,7 @@ def keyed_pairs(
     def c(a: NDArray[Any], dtype: type = np.int64) -> NDArray[Any]:
         return np.ascontiguousarray(a, dtype=dtype)
 
-    return KeyedPairs(
-        *_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys))
-    )
+    return KeyedPairs(*_keyed(c(i), c(j), c(entities), c(rank), c(sensor, np.bool_), c(old_keys)))
 
 
 _KEYS = "int64[:, ::1]"
@@ -347,9 +345,7 @@ def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStart
     """The CollisionStarted events of the pairs ``idx`` of ``state``, in key order."""
     a, b = pairs_of(state, idx)
     contacts = _contact_list(state, idx)
-    return list(
-        map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True))
-    )
+    return list(map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True)))
 
 
 def ended_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionEnded]:

@@ -126,9 +126,7 @@ class PooledRows:
 
     def __init__(self, handles: Sequence[Any]) -> None:
         self.size = len(handles)
-        self.rows: IntArray = np.fromiter(
-            map(_ROW, handles), dtype=np.int64, count=len(handles)
-        )
+        self.rows: IntArray = np.fromiter(map(_ROW, handles), dtype=np.int64, count=len(handles))
         """Each handle's row in its pool."""
         pools = dict.fromkeys(map(_POOL, handles))  # in C: one pool is the usual case
         if len(pools) == 1:
@@ -193,9 +191,6 @@ def as_slice(rows: IntArray) -> IntArray | slice:
     >>> as_slice(np.array([3, 5])).tolist()
     [3, 5]
     """
-    if len(rows) and int(rows[-1]) - int(rows[0]) == len(rows) - 1 and (
-        np.diff(rows) == 1
-    ).all():
+    if len(rows) and int(rows[-1]) - int(rows[0]) == len(rows) - 1 and (np.diff(rows) == 1).all():
         return slice(int(rows[0]), int(rows[-1]) + 1)
     return rows
-

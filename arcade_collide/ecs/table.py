@@ -170,6 +170,16 @@ class ShapeTable:
         if static_moved:
             self.static_revision += 1
 
+    def current(self) -> bool:
+        """Whether :meth:`refresh` would find nothing to place: no entity added, removed
+        or given another shape, and no Position written since it last ran."""
+        key, structural = self._structure()
+        return (
+            not structural
+            and key[2] == self._epoch
+            and self._positions.unchanged_since(self._stamp)
+        )
+
     def moved_since(self, revision: int) -> Int64Array | None:
         """The rows placed (written) after :attr:`revision` ``revision`` of this layout,
         ascending; None when that is not known or most rows moved (take every row as
