@@ -297,12 +297,11 @@ class CollisionSystem(esper.Processor):
                 f"{esper.current_world!r} is current: query it in its own world"
             )
         table = table_for_current_world()
-        state = self._state
-        # Placing would overwrite the rows the tick's contacts are read from.
-        placing_over_the_tick = state.rows is table.rows and not table.current()
-        if len(state) and state.contacts is None and placing_over_the_tick:
-            self._tick_contacts()
-        table.refresh()
+        if not table.current():
+            state = self._state
+            if len(state) and state.contacts is None and state.rows is table.rows:
+                self._tick_contacts()  # before placing overwrites the rows they come from
+            table.refresh()
         self._index.update(table)
         return table, self._index
 

@@ -10,11 +10,11 @@ since it last looked). A query then:
    again only when those change (``table.layout``, ``table.static_revision``), and a
    compiled scan of the other rows' boxes; so a query costs what lies under its box
    and the moving rows, not the level;
-2. keeps the rows whose ``layer`` shares a bit with the query's ``mask``;
-3. runs the tick's own pair kernels on (query shape, candidate)
-   (:func:`~arcade_collide.geometry.query.probe.probe_rows`): the answers are exact,
-   closed sets (touching counts), and agree with the tick;
-4. returns the entity ids in ascending order, those the ``where`` predicate (called
+2. runs the tick's own pair kernels on (query shape, candidate) for the candidates
+   whose ``layer`` shares a bit with the query's ``mask``
+   (:func:`~arcade_collide.geometry.query.probe.rows_touching_shape`): the answers are
+   exact, closed sets (touching counts), and agree with the tick;
+3. returns the entity ids in ascending order, those the ``where`` predicate (called
    with each entity id found) accepts.
 
 Sensors are found like any shape; static shapes too.
@@ -22,6 +22,7 @@ Sensors are found like any shape; static shapes too.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -38,7 +39,7 @@ from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import Vec2, check_number, check_vec2
 from arcade_collide.geometry.query.dispatch import _geometry, _pose
 from arcade_collide.geometry.query.kernel_base import Int64Array
-from arcade_collide.geometry.query.probe import posed_box, probe_rows, rows_touching_box
+from arcade_collide.geometry.query.probe import posed_box, rows_touching_box, rows_touching_shape
 from arcade_collide.geometry.query.rows import contact_rows
 from arcade_collide.geometry.query.separation import separating_axis
 from arcade_collide.geometry.shapes import AnyShape, ShapeKind
@@ -51,6 +52,7 @@ Box = tuple[float, float, float, float]
 """``(min_x, min_y, max_x, max_y)``."""
 
 _NO_ROWS = np.empty(0, dtype=np.int64)
+_PLAIN = {float, int}
 _NO_VERTICES = np.empty((0, 2))
 Geometry = tuple[int, float, float, FloatArray]
 Pose4 = tuple[float, float, float, float]
@@ -73,6 +75,7 @@ class QueryIndex:
         """The table's static rows the grid holds, ascending."""
         self.moving_rows: Int64Array = _NO_ROWS
         """The table's other rows (``table.dynamic_rows``), scanned by every query."""
+        self._box = np.empty((1, 4))
         self._ids: tuple[ShapeTable, int, Int64Array, Int64Array] | None = None
 
     def update(self, table: ShapeTable) -> None:
@@ -95,7 +98,8 @@ class QueryIndex:
         moving = rows_touching_box(table.aabbs, self.moving_rows, left, bottom, right, top)
         if not len(self.static_rows):
             return moving
-        _, s = self.grid.pairs(np.array([box], dtype=np.float64))
+        self._box[0] = box
+        _, s = self.grid.pairs(self._box)
         found = np.concatenate([self.static_rows[s], moving])
         found.sort()
         return found
@@ -128,7 +132,13 @@ def check_where(where: object) -> Where | None:
 
 def point_geometry(point: object) -> tuple[Geometry, Pose4]:
     """A point query's shape and pose, ``point`` checked (as the argument ``point``)."""
-    x, y = check_vec2(point, "point")
+    # A tuple of two finite floats or ints takes a quicker path to check_vec2's values.
+    if type(point) is tuple and len(point) == 2 and {type(point[0]), type(point[1])} <= _PLAIN:
+        x, y = point
+    else:
+        x = y = math.nan
+    if not (type(x) is float and type(y) is float and math.isfinite(x) and math.isfinite(y)):
+        x, y = check_vec2(point, "point")
     return (int(ShapeKind.POINT), 0.0, 0.0, _NO_VERTICES), (x, y, 1.0, 0.0)
 
 
@@ -179,12 +189,14 @@ def touching_query(
     low_x, low_y, high_x, high_y = posed_box(*geometry, *pose)
     pad = table.slack
     rows = index.rows_in_box((low_x - pad, low_y - pad, high_x + pad, high_y + pad))
-    rows = rows[(table.layer[rows] & mask) != 0]
-    touching: Int64Array = rows[probe_rows(table.rows, rows, geometry, pose)]
+    touching: Int64Array = rows_touching_shape(
+        table.rows, table.layer, mask, rows, *geometry, *pose
+    )
     return touching
 
 
 _E = TypeVar("_E")
+_N = TypeVar("_N")
 
 
 @dataclass(frozen=True)
@@ -247,7 +259,7 @@ class Explanation(Generic[_E]):
         """The filter passes, they are not both static, and they touch."""
         return self.filter_passes and not self.both_static and self.touching
 
-    def naming(self, a: object, b: object) -> Explanation[object]:
+    def naming(self, a: _N, b: _N) -> Explanation[_N]:
         """The same explanation naming ``a`` and ``b`` instead (sprites for entities)."""
         fields = dict(self.__dict__, a=a, b=b)
         return Explanation(**fields)

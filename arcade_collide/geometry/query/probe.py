@@ -3,10 +3,11 @@
 A world query (what overlaps this point, box or shape) gathers candidate rows by their
 boxes, then asks the pair kernels which of them touch the query shape. The kernels
 read both shapes of a pair from one :class:`~.kernel_base.WorldRows` table, so
-:func:`probe_rows` copies the candidate rows and the placed query shape into a small
-table of their own (one compiled pass, ``O(candidates)``) and runs the narrow phase
-(:func:`~.rows.touching_rows`) over the pairs (query, candidate): the same kernels as
-the tick, so a query and the tick never disagree.
+:func:`rows_touching_shape` copies the candidate rows and the placed query shape into
+a small table of their own (:func:`gathered_rows`, ``O(candidates)``) and runs the
+dispatch chain (:data:`~.dispatch.run_pairs`) over the pairs (query, candidate), all in
+one compiled call: the same kernels as the tick, so a query and the tick never
+disagree.
 
 The query shape is given as the scalar queries take it (:func:`~.dispatch.intersects`):
 its kind, two sizes, its local vertices and its pose ``(x, y, cos, sin)``.
@@ -18,14 +19,15 @@ import math
 
 import numpy as np
 
-from arcade_collide.geometry.arrays import BoolArray, FloatArray, world_point
+from arcade_collide.geometry.arrays import FloatArray, world_point
 from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.query.dispatch import SLOTS, run_pairs
 from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, empty_rows, types
 from arcade_collide.geometry.query.placement import place_row
-from arcade_collide.geometry.query.rows import touching_rows
 from arcade_collide.geometry.shapes import ShapeKind
 
 _POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
+_KINDS = len(ShapeKind)
 _F = types.float64
 _LOCAL = types.float64[:, ::1]
 
@@ -140,38 +142,69 @@ def gathered_rows(
     return out, q
 
 
-def probe_rows(
-    table: WorldRows,
-    rows: Int64Array,
-    geometry: tuple[int, float, float, FloatArray],
-    pose: tuple[float, float, float, float],
-) -> BoolArray:
-    """Which of the table rows ``rows`` (ascending) touch the posed query shape.
+@kernel(
+    types.int64[::1](
+        ROWS, types.int64[::1], types.int64, types.int64[::1],
+        types.int64, _F, _F, _LOCAL, _F, _F, _F, _F,
+    )
+)  # fmt: skip
+def rows_touching_shape(
+    table: WorldRows, layer: Int64Array, mask: int, rows: Int64Array,
+    kind: int, size_x: float, size_y: float, local: FloatArray,
+    x: float, y: float, cos: float, sin: float,
+) -> Int64Array:  # fmt: skip
+    """The rows of ``rows`` (ascending) on a layer of ``mask`` (``layer[row] & mask``
+    non-zero) whose shapes touch the posed query shape (closed shapes: touching
+    counts), ascending.
 
     Args:
         table: A world table (the ECS shape table's rows).
-        rows: Candidate rows, ascending, int64.
-        geometry: The query shape: kind, two sizes (a circle's radius; a rectangle's
-            half width and height), local vertices (``(K, 2)``, C-contiguous).
-        pose: ``(x, y, cos, sin)`` of the query shape.
-
-    Returns:
-        ``(len(rows),)`` booleans: closed shapes, so touching counts.
+        layer: ``(N,)`` layer bits of the table's rows.
+        mask: The query's layer mask.
+        rows: Candidate rows, ascending.
+        kind: The query shape's kind; then its two sizes (a circle's radius; a
+            rectangle's half width and height) and local vertices (``(K, 2)``).
+        x: The query pose's x; then its y and the rotation's ``cos`` and ``sin``.
 
     >>> from arcade_collide.geometry.arrays import pack
     >>> from arcade_collide.geometry.query.kernel_base import world_rows
     >>> from arcade_collide.geometry.shapes import Circle
     >>> table = world_rows(pack([Circle(1)] * 3, [(0, 0), (3, 0), (10, 0)]))
+    >>> layer, rows = np.array([1, 1, 2]), np.array([0, 1, 2])
     >>> point = (0, 0.0, 0.0, np.empty((0, 2)))
-    >>> probe_rows(table, np.array([0, 1, 2]), point, (1.0, 0.0, 1.0, 0.0)).tolist()
-    [True, False, False]
-    >>> probe_rows(table, np.array([1, 2]), point, (2.0, 0.0, 1.0, 0.0)).tolist()  # touching
-    [True, False]
+    >>> rows_touching_shape(table, layer, 3, rows, *point, 1.0, 0.0, 1.0, 0.0).tolist()  # a hit
+    [0]
+    >>> rows_touching_shape(table, layer, 3, rows, *point, 2.0, 0.0, 1.0, 0.0).tolist()  # touching
+    [1]
+    >>> rows_touching_shape(table, layer, 1, rows, *point, 10.0, 0.0, 1.0, 0.0).tolist()  # masked
+    []
     """
-    n = len(rows)
-    if n == 0:
-        return np.zeros(0, dtype=np.bool_)
-    small, q = gathered_rows(table, np.ascontiguousarray(rows, np.int64), *geometry, *pose)
-    others = np.arange(n + 1, dtype=np.int64)
-    others = np.delete(others, q) if q < n else others[:n]
-    return touching_rows(np.full(n, q, dtype=np.int64), others, small)
+    keep = np.empty(len(rows), dtype=np.int64)
+    n = 0
+    for row in rows:
+        if layer[row] & mask:
+            keep[n] = row
+            n += 1
+    keep = keep[:n]
+    small, q = gathered_rows(table, keep, kind, size_x, size_y, local, x, y, cos, sin)
+    # Every pair is (query, candidate): grouped by slot with a counting sort, as the
+    # dispatch chain takes them.
+    i = np.full(n, q, dtype=np.int64)
+    j = np.empty(n, dtype=np.int64)
+    counts = np.zeros(SLOTS + 1, dtype=np.int64)
+    for k in range(n):
+        j[k] = k if k < q else k + 1
+        other = small.kinds[j[k]]
+        counts[min(kind, other) * _KINDS + max(kind, other) + 1] += 1
+    for s in range(1, len(counts)):
+        counts[s] += counts[s - 1]
+    order = np.empty(n, dtype=np.int64)
+    fill = counts[:-1].copy()
+    for k in range(n):
+        other = small.kinds[j[k]]
+        s = min(kind, other) * _KINDS + max(kind, other)
+        order[fill[s]] = k
+        fill[s] += 1
+    hit = np.empty(n, dtype=np.bool_)
+    run_pairs(small, i, j, order, counts, False, hit, np.empty((0, 5)))
+    return keep[hit]
