@@ -68,9 +68,10 @@ class QueryIndex:
 
     def __init__(self) -> None:
         self._table: ShapeTable | None = None
-        self._key = (-1, -1)
+        self._key: tuple[object, int, int] | None = None
         self.grid = StaticGrid(np.empty((0, 4)))
-        """The grid of the static rows' boxes (grid box ``s`` is row ``static_rows[s]``)."""
+        """The grid of the static rows' boxes (grid box ``s`` is row ``static_rows[s]``),
+        as of the last :meth:`rows_in_box`."""
         self.static_rows: Int64Array = _NO_ROWS
         """The table's static rows the grid holds, ascending."""
         self.moving_rows: Int64Array = _NO_ROWS
@@ -79,13 +80,9 @@ class QueryIndex:
         self._ids: tuple[ShapeTable, int, Int64Array, Int64Array] | None = None
 
     def update(self, table: ShapeTable) -> None:
-        """Follow ``table`` (already refreshed): rebuild the grid if its static rows'
-        boxes changed or another table is given."""
-        key = (table.layout, table.static_revision)
-        if table is not self._table or key != self._key:
-            self.static_rows = table.static_rows
-            self.grid = StaticGrid(table.aabbs[table.static_rows])
-            self._table, self._key = table, key
+        """Follow ``table`` (already refreshed); the grid is built again, at the next
+        :meth:`rows_in_box`, if the static rows' boxes changed or the table is another."""
+        self._table = table
         self.moving_rows = table.dynamic_rows
 
     def rows_in_box(self, box: Box) -> Int64Array:
@@ -94,6 +91,11 @@ class QueryIndex:
         table = self._table
         if table is None:
             return _NO_ROWS
+        key = (table, table.layout, table.static_revision)
+        if key != self._key:
+            self.static_rows = table.static_rows
+            self.grid = StaticGrid(table.aabbs[table.static_rows])
+            self._key = key
         left, bottom, right, top = box
         moving = rows_touching_box(table.aabbs, self.moving_rows, left, bottom, right, top)
         if not len(self.static_rows):
