@@ -298,7 +298,7 @@ def test_explain_boxes_apart() -> None:
 def projections(
     shape: AnyShape, pose: tuple[float, float, float], axis: tuple[float, float]
 ) -> tuple[float, float]:
-    """Lowest and highest projection of a posed shape on ``axis``, sampled densely."""
+    """Lowest and highest projection of a posed shape on ``axis`` (exact)."""
     from arcade_collide.geometry.pose import rotation, to_world
 
     x, y, angle = pose
@@ -419,3 +419,23 @@ def test_contacts_with_a_new_layout_since_the_tick() -> None:
     esper.component_for_entity(a, Position).x = 2
     contact = system.contacts()[(a, b)]
     assert contact.depth == pytest.approx(3.0) and contact.normal == (1.0, 0.0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_explain_agrees_with_intersects_and_its_axis_separates(rng: random.Random) -> None:
+    with fresh_world():
+        poses = [random_pose(rng), random_pose(rng)]
+        shapes = [random_geometry(rng), random_geometry(rng)]
+        a, b = (
+            esper.create_entity(Position(*p), Shape(s)) for p, s in zip(poses, shapes, strict=True)
+        )
+        why = CollisionSystem().explain(a, b)
+        assert why.touching == intersects(shapes[0], poses[0], shapes[1], poses[1])
+        assert (why.contact is None) == (not why.touching)
+        if not why.touching:
+            assert why.separating_axis is not None and why.gap is not None
+            _, high_a = projections(shapes[0], poses[0], why.separating_axis)
+            low_b, _ = projections(shapes[1], poses[1], why.separating_axis)
+            assert low_b - high_a == pytest.approx(why.gap, abs=1e-9)
+            assert why.gap > -1e-9

@@ -123,7 +123,17 @@ def gathered_rows(
 ) -> tuple[WorldRows, int]:  # fmt: skip
     """A table of the rows ``rows`` of ``table`` (ascending) with the posed query shape
     inserted among them at its kind, and the query's row in it. Candidate ``k`` is row
-    ``k`` of the new table before the query's row, ``k + 1`` after it."""
+    ``k`` of the new table before the query's row, ``k + 1`` after it.
+
+    >>> from arcade_collide.geometry.arrays import pack
+    >>> from arcade_collide.geometry.query.kernel_base import world_rows
+    >>> from arcade_collide.geometry.shapes import Circle, Rect
+    >>> table = world_rows(pack([Circle(1)] * 2, [(0, 0), (5, 0)]), pack([Rect(2, 2)], [(9, 0)]))
+    >>> small, q = gathered_rows(table, np.array([1, 2]), 1, 3.0, 0.0, np.empty((0, 2)),
+    ...                          7.0, 0.0, 1.0, 0.0)  # a circle of radius 3 at (7, 0)
+    >>> q, small.kinds.tolist(), small.circle_center.tolist(), small.circle_radius.tolist()
+    (1, [1, 1, 2], [[5.0, 0.0], [7.0, 0.0]], [1.0, 3.0])
+    """
     n = len(rows)
     q = 0
     while q < n and table.kinds[rows[q]] <= kind:
