@@ -63,27 +63,35 @@ class QueryIndex:
 
     Reused by every query of a world between ticks and across ticks; :meth:`update`
     follows the table. Its parts are public for queries built on it (rays):
-    :attr:`grid` over :attr:`static_rows`, and the table's ``dynamic_rows``, scanned.
+    :meth:`static_grid` and :attr:`moving_rows`.
     """
 
     def __init__(self) -> None:
         self._table: ShapeTable | None = None
         self._key: tuple[object, int, int] | None = None
-        self.grid = StaticGrid(np.empty((0, 4)))
-        """The grid of the static rows' boxes (grid box ``s`` is row ``static_rows[s]``),
-        as of the last :meth:`rows_in_box`."""
-        self.static_rows: Int64Array = _NO_ROWS
-        """The table's static rows the grid holds, ascending."""
+        self._grid = (StaticGrid(np.empty((0, 4))), _NO_ROWS)
         self.moving_rows: Int64Array = _NO_ROWS
         """The table's other rows (``table.dynamic_rows``), scanned by every query."""
         self._box = np.empty((1, 4))
         self._ids: tuple[ShapeTable, int, Int64Array, Int64Array] | None = None
 
     def update(self, table: ShapeTable) -> None:
-        """Follow ``table`` (already refreshed); the grid is built again, at the next
-        :meth:`rows_in_box`, if the static rows' boxes changed or the table is another."""
+        """Follow ``table`` (already refreshed); :meth:`static_grid` builds its grid
+        again when it next runs, if the static rows' boxes changed."""
         self._table = table
         self.moving_rows = table.dynamic_rows
+
+    def static_grid(self) -> tuple[StaticGrid, Int64Array]:
+        """The grid of the static rows' boxes and those rows, ascending (grid box ``s``
+        is table row ``rows[s]``), built again when the static rows' boxes changed
+        (``table.layout``, ``table.static_revision``) or the table is another."""
+        table = self._table
+        if table is not None:
+            key = (table, table.layout, table.static_revision)
+            if key != self._key:
+                self._grid = (StaticGrid(table.aabbs[table.static_rows]), table.static_rows)
+                self._key = key
+        return self._grid
 
     def rows_in_box(self, box: Box) -> Int64Array:
         """The table rows, ascending, whose boxes (padded by the table's slack) overlap
@@ -91,18 +99,14 @@ class QueryIndex:
         table = self._table
         if table is None:
             return _NO_ROWS
-        key = (table, table.layout, table.static_revision)
-        if key != self._key:
-            self.static_rows = table.static_rows
-            self.grid = StaticGrid(table.aabbs[table.static_rows])
-            self._key = key
         left, bottom, right, top = box
         moving = rows_touching_box(table.aabbs, self.moving_rows, left, bottom, right, top)
-        if not len(self.static_rows):
+        grid, static_rows = self.static_grid()
+        if not len(static_rows):
             return moving
         self._box[0] = box
-        _, s = self.grid.pairs(self._box)
-        found = np.concatenate([self.static_rows[s], moving])
+        _, s = grid.pairs(self._box)
+        found = np.concatenate([static_rows[s], moving])
         found.sort()
         return found
 
@@ -191,6 +195,8 @@ def touching_query(
     low_x, low_y, high_x, high_y = posed_box(*geometry, *pose)
     pad = table.slack
     rows = index.rows_in_box((low_x - pad, low_y - pad, high_x + pad, high_y + pad))
+    if not len(rows):
+        return rows
     touching: Int64Array = rows_touching_shape(
         table.rows, table.layer, mask, rows, *geometry, *pose
     )
