@@ -112,7 +112,7 @@ from arcade_collide.ecs.events import (
     Subscription,
     watch_handlers,
 )
-from arcade_collide.ecs.narrow_phase import touching_pairs
+from arcade_collide.ecs.narrow_phase import pair_contacts, touching_pairs
 from arcade_collide.ecs.queries import (
     Explanation,
     Geometry,
@@ -122,6 +122,7 @@ from arcade_collide.ecs.queries import (
     box_geometry,
     check_mask,
     check_where,
+    contacts_from,
     current_contacts,
     explain,
     point_geometry,
@@ -170,6 +171,12 @@ class CollisionSystem(esper.Processor):
         self._index = QueryIndex()
         self._tick: tuple[ShapeTable, int, int] | None = None
         """The table the last tick's pairs were found in, its layout and revision then."""
+        self._kept: tuple[Any, tuple[Any, Any, Any]] | None = None
+        """The tick's pair keys and their contacts' normals, depths and points, kept
+        before a query placed rows over the ones they were found on."""
+        self._now: tuple[tuple[Any, ...], dict[tuple[int, int], Contact]] | None = None
+        """:meth:`contacts` at the current poses, and the pair keys and table state it
+        was computed for."""
         watch_handlers()
 
     # -- public API ---------------------------------------------------------
@@ -243,10 +250,15 @@ class CollisionSystem(esper.Processor):
         }
 
     def _tick_contacts(self) -> dict[tuple[int, int], Contact]:
-        """The contacts of the pairs at the last tick's poses, computed once."""
+        """The contacts of the pairs at the last tick's poses, computed once (from the
+        numbers :meth:`query_table` kept, if it placed rows since)."""
         state = self._state
         if state.contacts is None:
-            contacts = contacts_of(state, np.arange(len(state)))
+            kept = self._kept
+            if kept is not None and kept[0] is state.keys:
+                contacts = contacts_from(state.keys, *kept[1])
+            else:
+                contacts = contacts_of(state, np.arange(len(state)))
             for event in state.reported:
                 pair = (event.a, event.b)
                 if pair in contacts:  # (a pair dropped during delivery is gone)
@@ -264,7 +276,11 @@ class CollisionSystem(esper.Processor):
         table = self._table_now()
         if table is None or self._tick == (table, table.layout, table.revision):
             return contacts
-        return current_contacts(table, self._index, self._state.keys, contacts)
+        key = (self._state.keys, table, table.layout, table.revision)
+        if self._now is None or any(x is not y for x, y in zip(key, self._now[0], strict=True)):
+            now = current_contacts(table, self._index, self._state.keys, contacts)
+            self._now = (key, now)
+        return self._now[1]
 
     def _own_world_current(self) -> bool:
         return self._world is not None and self._world.name == esper.current_world
@@ -299,8 +315,16 @@ class CollisionSystem(esper.Processor):
         table = table_for_current_world()
         if not table.current():
             state = self._state
-            if len(state) and state.contacts is None and state.rows is table.rows:
-                self._tick_contacts()  # before placing overwrites the rows they come from
+            kept = self._kept
+            if (
+                len(state)
+                and state.contacts is None
+                and state.rows is table.rows
+                and (kept is None or kept[0] is not state.keys)
+            ):
+                # Placing overwrites the rows the tick's contacts come from: keep them.
+                state_rows = (state.rows, state.rows_i, state.rows_j, state.flip)
+                self._kept = (state.keys, pair_contacts(*state_rows))
             table.refresh()
         self._index.update(table)
         return table, self._index

@@ -354,9 +354,23 @@ def contacts_in(table: ShapeTable, rows_a: Int64Array, rows_b: Int64Array) -> li
     hit, normal, depth, point = contact_rows(rows_a, rows_b, table.rows)
     normal += 0.0  # -0.0 prints oddly: every zero positive, as in the tick's contacts
     point += 0.0
+    contacts = _contacts(normal, depth, point)
+    return [contact if h else None for h, contact in zip(hit.tolist(), contacts, strict=True)]
+
+
+def contacts_from(
+    keys: Int64Array, normal: FloatArray, depth: FloatArray, point: FloatArray
+) -> dict[tuple[int, int], Contact]:
+    """The contacts ``(normal[k], depth[k], point[k])`` of the entity pairs ``keys[k]``."""
+    pairs = zip(keys[:, 0].tolist(), keys[:, 1].tolist(), strict=True)
+    return dict(zip(pairs, _contacts(normal, depth, point), strict=True))
+
+
+def _contacts(normal: FloatArray, depth: FloatArray, point: FloatArray) -> list[Contact]:
+    """One Contact per row of the arrays."""
     return [
-        Contact((nx, ny), d, (px, py)) if h else None
-        for h, nx, ny, d, px, py in zip(
-            hit.tolist(), *normal.T.tolist(), depth.tolist(), *point.T.tolist(), strict=True
+        Contact((nx, ny), d, (px, py))
+        for nx, ny, d, px, py in zip(
+            *normal.T.tolist(), depth.tolist(), *point.T.tolist(), strict=True
         )
     ]
