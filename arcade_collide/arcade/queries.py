@@ -32,6 +32,7 @@ from arcade_collide.arcade.handlers import Router
 from arcade_collide.arcade.lifetime import in_world
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
 from arcade_collide.ecs.queries import Explanation
+from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
 
@@ -223,6 +224,31 @@ class WorldQueries:
             pose = (position.x, position.y, position.angle)
             found = self._collisions.shape_query(body.shape.geometry, pose, mask)
         return _sprites(self, [e for e in found if e != body.entity], kind, None)
+
+    def contacts(self: _World) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
+        """Pairs touching after the last step (in the order they met), each with its
+        contact at the sprites' poses now: a sprite pushed deeper since the step reports
+        its new depth.
+
+        ``contact.normal`` points from the first sprite to the second. A pair moved
+        apart since the step keeps the contact it had then (its end comes with the next
+        step), as every pair does while a sprite is at a non-finite pose or has zero
+        size (the next step raises).
+        """
+        active = self._router.active
+        if not active:
+            return []
+        try:
+            with in_world(self.name):
+                self._read_sprites()
+                now = self._collisions.contacts()
+        except ValueError:
+            now = {}
+        body_of = self._bodies.by_entity
+        return [
+            (body_of[a].sprite, body_of[b].sprite, now.get((a, b), contact))
+            for (a, b), contact in active.items()
+        ]
 
     def touching(
         self: _World, sprite: arcade.Sprite, kind: Hashable = ANY_KIND

@@ -63,7 +63,6 @@ from arcade_collide.arcade.validation import (
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
 from arcade_collide.ecs.world_state import world_pools
-from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
 FloatArray = NDArray[np.float64]
@@ -414,17 +413,6 @@ class CollisionWorld(WorldQueries):
         bits_b = require_layer(layer_b, "layer_b")
         require_callable(start=start, end=end)
         self._router.layers.append((bits_a, bits_b, start, end))
-
-    def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
-        """Pairs touching after the last step, with the contact reported when they met.
-
-        ``contact.normal`` points from the first sprite to the second.
-        """
-        body_of = self._bodies.by_entity
-        return [
-            (body_of[a].sprite, body_of[b].sprite, contact)
-            for (a, b), contact in self._router.active.items()
-        ]
 
     def set_layers(
         self, sprite: arcade.Sprite, *, layer: int | None = None, mask: int | None = None

@@ -211,3 +211,22 @@ def test_queries_from_a_collision_callback_see_the_moves_of_the_callback(
     assert seen == [[far]]
     world.step(DT)
     assert world.touching(b) == [far]
+
+
+def test_contacts_are_at_the_sprites_poses_now(world: CollisionWorld) -> None:
+    player = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=20)
+    floor = arcade.SpriteSolidColor(100, 32, center_x=0, center_y=0)
+    world.add_sprite(player, kind="player")
+    world.add_sprite(floor, kind="floor", static=True)
+    world.step(DT)
+    [(first, second, contact)] = world.contacts()
+    assert (first, second) == (player, floor) and contact.depth == pytest.approx(1.0)
+    player.center_y -= 10  # pushed 10 px deeper since the step
+    [(_, _, contact)] = world.contacts()
+    assert contact.depth == pytest.approx(11.0) and contact.normal == (0.0, -1.0)
+    world.step(DT)
+    assert world.contacts()[0][2].depth == pytest.approx(11.0)
+    player.center_y = 200  # apart since the step: the pair stays until the next step
+    assert world.contacts()[0][2].depth == pytest.approx(11.0)
+    world.step(DT)
+    assert world.contacts() == []
