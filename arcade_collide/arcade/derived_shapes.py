@@ -106,15 +106,15 @@ class DerivedShapes:
     ) -> tuple[set[int], _Sizes | None]:
         """Rows of derived shapes whose sprite's size changed, and what to record once
         their shapes are built: the rows read, their sizes, and the new size marks."""
-        derived = np.flatnonzero(self._derived)
-        if derived.size == 0:
-            return set(), None
         if touched is not None:
             derived = touched[self._derived[touched]]
             if derived.size == 0:
                 return set(), None
             marks = None
         else:
+            derived = np.flatnonzero(self._derived)
+            if derived.size == 0:
+                return set(), None
             marks = size_marks(sprites)
             if marks == self._marks:
                 return set(), None

@@ -49,6 +49,7 @@ from arcade_collide.arcade.lifetime import (
     forget_when_dropped,
     in_world,
 )
+from arcade_collide.arcade.queries import WorldQueries
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
 from arcade_collide.arcade.validation import (
@@ -62,15 +63,17 @@ from arcade_collide.arcade.validation import (
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
 from arcade_collide.ecs.world_state import world_pools
-from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
-class CollisionWorld:
+class CollisionWorld(WorldQueries):
     """Collision detection and movement for Arcade sprites.
+
+    The world queries (:meth:`point_query`, :meth:`sprites_at`, :meth:`overlapping`,
+    :meth:`explain` and the others) come from :class:`~.queries.WorldQueries`.
 
     Every call runs in the world's own esper world, the current one restored after it.
     See the package docstring (:mod:`arcade_collide.arcade`) for an example.
@@ -410,22 +413,6 @@ class CollisionWorld:
         bits_b = require_layer(layer_b, "layer_b")
         require_callable(start=start, end=end)
         self._router.layers.append((bits_a, bits_b, start, end))
-
-    def contacts(self) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
-        """Pairs touching after the last step, with the contact reported when they met.
-
-        ``contact.normal`` points from the first sprite to the second.
-        """
-        body_of = self._bodies.by_entity
-        return [
-            (body_of[a].sprite, body_of[b].sprite, contact)
-            for (a, b), contact in self._router.active.items()
-        ]
-
-    def touching(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
-        """The sprites touching ``sprite`` after the last step (in the order they met it)."""
-        body_of = self._bodies.by_entity
-        return [body_of[other].sprite for other in self._router.partners(self.entity(sprite))]
 
     def set_layers(
         self, sprite: arcade.Sprite, *, layer: int | None = None, mask: int | None = None

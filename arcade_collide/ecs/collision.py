@@ -84,6 +84,7 @@ import esper
 import numpy as np
 
 from arcade_collide.ecs.broad_phase import BroadPhase
+from arcade_collide.ecs.components import ALL_LAYERS
 from arcade_collide.ecs.contact_state import (
     TouchingPairs,
     contacts_of,
@@ -111,11 +112,28 @@ from arcade_collide.ecs.events import (
     Subscription,
     watch_handlers,
 )
-from arcade_collide.ecs.narrow_phase import touching_pairs
-from arcade_collide.ecs.table import table_for_current_world
+from arcade_collide.ecs.narrow_phase import pair_contacts, touching_pairs
+from arcade_collide.ecs.queries import (
+    Explanation,
+    Geometry,
+    Pose4,
+    QueryIndex,
+    Where,
+    box_geometry,
+    check_mask,
+    check_where,
+    contacts_from,
+    current_contacts,
+    explain,
+    point_geometry,
+    query,
+    shape_geometry,
+)
+from arcade_collide.ecs.table import ShapeTable, table_for_current_world
 from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.arrays import BoolArray
 from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.shapes import AnyShape
 
 
 class CollisionSystem(esper.Processor):
@@ -150,6 +168,15 @@ class CollisionSystem(esper.Processor):
         self._pending_ended: list[CollisionEnded] = []
         self._changes = HandlerChanges()
         """Bumped when a subscription ends: its world's, once the system has run."""
+        self._index = QueryIndex()
+        self._tick: tuple[ShapeTable, int, int] | None = None
+        """The table the last tick's pairs were found in, its layout and revision then."""
+        self._kept: tuple[Any, tuple[Any, Any, Any]] | None = None
+        """The tick's pair keys and their contacts' normals, depths and points, kept
+        before a query placed rows over the ones they were found on."""
+        self._now: tuple[tuple[Any, ...], dict[tuple[int, int], Contact]] | None = None
+        """:meth:`contacts` at the current poses, and the pair keys and table state it
+        was computed for."""
         watch_handlers()
 
     # -- public API ---------------------------------------------------------
@@ -189,10 +216,17 @@ class CollisionSystem(esper.Processor):
         self._changes.bump()
 
     def contacts(self, sensors: bool = True) -> dict[tuple[int, int], Contact]:
-        """The pairs ``(a, b)``, ``a < b``, touching after the last tick, with their contacts.
+        """The pairs ``(a, b)``, ``a < b``, touching after the last tick, with their
+        contacts at the current poses.
 
-        Pairs with an entity deleted since the tick (by a handler, say) are left out;
-        their :class:`CollisionEnded` still comes on the next tick.
+        A shape moved (by hand, or by a handler) since the tick gets the contact of
+        where it is now, so a body pushed deeper reports its new depth. A pair moved
+        apart since the tick (its :class:`CollisionEnded` comes on the next tick) keeps
+        the contact it had at the tick, as does every pair when the world cannot be
+        read now (its esper world is not the current one, or a position is not
+        finite: the next tick raises). Pairs with an entity deleted since the tick (by
+        a handler, say) are left out; their :class:`CollisionEnded` still comes on the
+        next tick.
 
         Args:
             sensors: Include pairs where either shape is a sensor.
@@ -203,23 +237,212 @@ class CollisionSystem(esper.Processor):
         state = self._state
         if self._world_ended():
             return {}
+        contacts = self._at_current_poses(self._tick_contacts())
+        keep = self._alive()
+        if not sensors:
+            keep &= ~state.sensor
+        if keep.all():
+            return dict(contacts)
+        return {
+            pair: contact
+            for (pair, contact), kept in zip(contacts.items(), keep.tolist(), strict=True)
+            if kept
+        }
+
+    def _tick_contacts(self) -> dict[tuple[int, int], Contact]:
+        """The contacts of the pairs at the last tick's poses, computed once (from the
+        numbers :meth:`query_table` kept, if it placed rows since)."""
+        state = self._state
         if state.contacts is None:
-            contacts = contacts_of(state, np.arange(len(state)))
+            kept = self._kept
+            if kept is not None and kept[0] is state.keys:
+                contacts = contacts_from(state.keys, *kept[1])
+            else:
+                contacts = contacts_of(state, np.arange(len(state)))
             for event in state.reported:
                 pair = (event.a, event.b)
                 if pair in contacts:  # (a pair dropped during delivery is gone)
                     contacts[pair] = event.contact
             state.contacts = contacts
-        keep = self._alive()
-        if not sensors:
-            keep &= ~state.sensor
-        if keep.all():
-            return dict(state.contacts)
-        return {
-            pair: contact
-            for (pair, contact), kept in zip(state.contacts.items(), keep.tolist(), strict=True)
-            if kept
-        }
+        return state.contacts
+
+    def _at_current_poses(
+        self, contacts: dict[tuple[int, int], Contact]
+    ) -> dict[tuple[int, int], Contact]:
+        """``contacts`` (by pair, in key order) with the pairs that still touch at the
+        current poses given their contacts there (a new dict when any moved)."""
+        if not len(contacts) or not self._own_world_current():
+            return contacts
+        table = self._table_now()
+        if table is None or self._tick == (table, table.layout, table.revision):
+            return contacts
+        key = (self._state.keys, table, table.layout, table.revision)
+        if self._now is None or any(x is not y for x, y in zip(key, self._now[0], strict=True)):
+            now = current_contacts(table, self._index, self._state.keys, contacts)
+            self._now = (key, now)
+        return self._now[1]
+
+    def _own_world_current(self) -> bool:
+        return self._world is not None and self._world.name == esper.current_world
+
+    def _table_now(self) -> ShapeTable | None:
+        """The current world's table brought up to date (None when a position is not
+        finite or a Shape lacks a Position: the next tick raises)."""
+        try:
+            return self.query_table()[0]
+        except ValueError:
+            return None
+
+    # -- queries ------------------------------------------------------------
+
+    def query_table(self) -> tuple[ShapeTable, QueryIndex]:
+        """The current esper world's shape table brought up to date (placing only what
+        changed since it last looked), and this system's query index following it.
+
+        What the queries read; rays and casts over the world read the same
+        (:meth:`QueryIndex.rows_in_box` gathers candidate rows by box).
+
+        Raises:
+            RuntimeError: the system belongs to another esper world than the current one.
+            ValueError: an entity has a Shape but no Position, or a non-finite position.
+        """
+        own = self._world
+        if own is not None and own.name != esper.current_world:
+            raise RuntimeError(
+                f"this CollisionSystem belongs to esper world {own.name!r}, but "
+                f"{esper.current_world!r} is current: query it in its own world"
+            )
+        table = table_for_current_world()
+        if not table.current():
+            state = self._state
+            kept = self._kept
+            if (
+                len(state)
+                and state.contacts is None
+                and state.rows is table.rows
+                and (kept is None or kept[0] is not state.keys)
+            ):
+                # Placing overwrites the rows the tick's contacts come from: keep them.
+                state_rows = (state.rows, state.rows_i, state.rows_j, state.flip)
+                self._kept = (state.keys, pair_contacts(*state_rows))
+            table.refresh()
+        self._index.update(table)
+        return table, self._index
+
+    def point_query(
+        self, point: object, mask: int = ALL_LAYERS, where: Where | None = None
+    ) -> list[int]:
+        """The entities whose shapes contain ``point`` (boundary included), now.
+
+        Answered from the current components, without a tick: positions edited and
+        entities created or deleted since the last tick count. The queries' rules are
+        those of :mod:`~arcade_collide.ecs.queries` (sensors and static shapes
+        included).
+
+        Args:
+            point: ``(x, y)``.
+            mask: Only shapes whose ``layer`` shares a bit with it.
+            where: Called with each entity id found; keeps those it returns true for.
+
+        Returns:
+            The entity ids, ascending.
+
+        Raises:
+            TypeError: ``point`` is not a pair of numbers, ``mask`` not an int, or
+                ``where`` not callable.
+            ValueError: a coordinate is not finite or ``mask`` is outside 32 bits; or
+                as :meth:`query_table` raises.
+            RuntimeError: as :meth:`query_table` raises.
+
+        >>> import esper
+        >>> from arcade_collide.ecs.components import Position, Shape
+        >>> from arcade_collide.geometry.shapes import Circle, Rect
+        >>> esper.switch_world("query-doctest")
+        >>> a = esper.create_entity(Position(0, 0), Shape(Circle(5)))
+        >>> b = esper.create_entity(Position(8, 0), Shape(Rect(4, 4)))
+        >>> system = CollisionSystem()
+        >>> system.point_query((1, 1)), system.point_query((5, 0)), system.point_query((20, 0))
+        ([1], [1], [])
+        >>> system.aabb_query(4, -1, 6, 1)  # overlaps both
+        [1, 2]
+        >>> system.shape_query(Circle(1), (11, 0), where=lambda entity: entity != 1)
+        [2]
+        >>> esper.switch_world("default"); esper.delete_world("query-doctest")
+        """
+        geometry, pose = point_geometry(point)
+        return self._query(geometry, pose, mask, where)
+
+    def aabb_query(
+        self,
+        left: float,
+        bottom: float,
+        right: float,
+        top: float,
+        mask: int = ALL_LAYERS,
+        where: Where | None = None,
+    ) -> list[int]:
+        """The entities whose shapes overlap or touch the axis-aligned box, now.
+
+        As :meth:`point_query`, for the closed box from ``(left, bottom)`` to
+        ``(right, top)`` (a side may have zero length).
+
+        Raises:
+            TypeError: a side is not a real number; or as :meth:`point_query`.
+            ValueError: a side is not finite, ``left > right`` or ``bottom > top``;
+                or as :meth:`point_query`.
+        """
+        geometry, pose = box_geometry(left, bottom, right, top)
+        return self._query(geometry, pose, mask, where)
+
+    def shape_query(
+        self, shape: AnyShape, pose: object, mask: int = ALL_LAYERS, where: Where | None = None
+    ) -> list[int]:
+        """The entities whose shapes overlap or touch ``shape`` placed at ``pose``, now.
+
+        As :meth:`point_query`, for any of the five shapes at ``(x, y)`` or
+        ``(x, y, angle)``.
+
+        Raises:
+            TypeError: ``shape`` is not one of the five shapes, or ``pose`` not a
+                sequence of numbers; or as :meth:`point_query`.
+            ValueError: ``pose`` has the wrong length or a non-finite value; or as
+                :meth:`point_query`.
+        """
+        geometry, posed = shape_geometry(shape, pose)
+        return self._query(geometry, posed, mask, where)
+
+    def _query(self, geometry: Geometry, pose: Pose4, mask: object, where: object) -> list[int]:
+        checked_mask, checked_where = check_mask(mask), check_where(where)
+        table, index = self.query_table()
+        return query(table, index, geometry, pose, checked_mask, checked_where)
+
+    def explain(self, a: int, b: int) -> Explanation[int]:
+        """Why entities ``a`` and ``b`` do or do not collide, at their current poses.
+
+        Returns:
+            The layer/mask verdict, sensor and static flags, the boxes and whether they
+            overlap, and the exact test's verdict: the contact when they touch, a
+            separating axis when apart (:class:`~arcade_collide.ecs.queries.Explanation`).
+
+        Raises:
+            TypeError: ``a`` or ``b`` is not an int.
+            ValueError: ``a == b``, or an entity is unknown, deleted or has no Position
+                and Shape; or as :meth:`query_table` raises.
+            RuntimeError: as :meth:`query_table` raises.
+
+        >>> import esper
+        >>> from arcade_collide.ecs.components import Position, Shape
+        >>> from arcade_collide.geometry.shapes import Circle
+        >>> esper.switch_world("explain-doctest")
+        >>> a = esper.create_entity(Position(0, 0), Shape(Circle(5)))
+        >>> b = esper.create_entity(Position(12, 0), Shape(Circle(5), layer=2, mask=2))
+        >>> why = CollisionSystem().explain(a, b)
+        >>> why.filter_passes, why.touching, why.separating_axis, why.gap
+        (False, False, (1.0, 0.0), 2.0)
+        >>> esper.switch_world("default"); esper.delete_world("explain-doctest")
+        """
+        table, index = self.query_table()
+        return explain(table, index, a, b)
 
     def touching(self) -> list[tuple[int, int]]:
         """The pairs ``(a, b)`` touching after the last tick, sorted (no contacts computed).
@@ -263,6 +486,7 @@ class CollisionSystem(esper.Processor):
         watch_handlers()
         table = table_for_current_world()
         table.refresh()
+        self._tick = (table, table.layout, table.revision)
         i, j = self._broad.candidates(table)
         i, j = touching_pairs(table, i, j)
         old = self._state
@@ -304,6 +528,7 @@ class CollisionSystem(esper.Processor):
             self._changes = world_state().handler_changes
             self._state = TouchingPairs()
             self._broad = BroadPhase()
+            self._index = QueryIndex()
             self._pending_ended = []
         return own
 

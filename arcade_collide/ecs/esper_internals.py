@@ -316,8 +316,8 @@ class ComponentWatch:
     >>> watch.take() is None  # the first look installs the watch
     True
     >>> entity = esper.create_entity(Tag())
-    >>> watch.take() == {entity}, watch.take()
-    (True, set())
+    >>> watch.take() == {entity}, len(watch.take())
+    (True, 0)
     >>> esper.delete_entity(entity, immediate=True)
     >>> watch.take() == {entity}
     True

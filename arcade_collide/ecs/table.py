@@ -32,6 +32,7 @@ from arcade_collide.geometry.query.placement import place_table
 from arcade_collide.geometry.query.rows import PairFilter, PoseCircles, WorldRows
 
 _NONE = np.empty(0, dtype=np.int64)
+_NOTHING: frozenset[int] = frozenset()
 
 TABLE_QUERY = (Position, Shape)
 """The component query the table's layout comes from (``esper.get_components``)."""
@@ -48,6 +49,7 @@ class ShapeTable:
         self._shape_epoch = epoch or ShapeEpoch()
         self._adopt(Layout.build([], (), (), (), self._shape_epoch))
         self._watch = ComponentWatch(Position, Shape, Static)
+        self._held: AbstractSet[int] | None = _NOTHING
         self.slack = 0.0
         """:func:`~arcade_collide.geometry.bounding_circles.coordinate_slack` of the
         farthest any shape has reached: the pad of :attr:`aabbs` and the pose circles'
@@ -171,6 +173,33 @@ class ShapeTable:
         if static_moved:
             self.static_revision += 1
 
+    def current(self) -> bool:
+        """Whether :meth:`refresh` would find nothing to place: no entity added, removed
+        or given another shape, and no Position written since it last ran."""
+        if self._prepared is not None:
+            return False
+        changed = self._take()
+        self._held = changed  # for the next refresh
+        if changed is None:
+            source = esper.get_components(*TABLE_QUERY)
+            dead = pending_deletions(entity for entity, _ in source)
+            if source is not self._source or ((dead or self._dead) and dead != self._dead):
+                return False
+        elif changed:
+            return False
+        return self._shape_epoch.value == self._epoch and self._positions.unchanged_since(
+            self._stamp
+        )
+
+    def _take(self) -> AbstractSet[int] | None:
+        """The entities changed since the last look (None: not known), with those a
+        :meth:`current` call held back."""
+        changed = self._watch.take()
+        held, self._held = self._held, _NOTHING
+        if held is None or changed is None:
+            return None
+        return held | changed if held else changed
+
     def moved_since(self, revision: int) -> Int64Array | None:
         """The rows placed (written) after :attr:`revision` ``revision`` of this layout,
         ascending; None when that is not known or most rows moved (take every row as
@@ -200,7 +229,7 @@ class ShapeTable:
         prepared layout, else the current one, updated), or None when nothing changed.
         Only the entities that changed are read, when the watch knows them."""
         base = self._prepared or self._current
-        changed = self._watch.take()
+        changed = self._take()
         if changed is None:
             return self._rebuilt(only_if_changed=True)
         if not changed:

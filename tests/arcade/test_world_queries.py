@@ -1,0 +1,232 @@
+"""CollisionWorld queries with sprites: against brute force and Arcade's own functions."""
+
+from __future__ import annotations
+
+import random
+
+import arcade
+import pytest
+from arcade.types import LBWH, LRBT
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade.queries import ANY_KIND
+from arcade_collide.geometry.query.dispatch import intersects
+from arcade_collide.geometry.shapes import AnyShape, Circle, Point, Polygon, Rect, Triangle
+
+DT = 1.0 / 60.0
+
+
+@pytest.fixture
+def world() -> CollisionWorld:
+    created = CollisionWorld()
+    yield created
+    created.close()
+
+
+def add_random(world: CollisionWorld, rng: random.Random) -> arcade.Sprite:
+    sprite = arcade.SpriteSolidColor(
+        rng.choice((4, 8, 10)),
+        rng.choice((4, 6, 10)),
+        center_x=rng.randrange(-30, 31),
+        center_y=rng.randrange(-30, 31),
+        angle=rng.choice((0, 90, 30)),
+    )
+    shape = rng.choice((None, None, Circle(rng.choice((3, 5))), Triangle((0, 0), (6, 0), (0, 6))))
+    velocity = rng.choice((None, (60.0, 0.0)))
+    world.add_sprite(
+        sprite, shape, velocity=velocity, kind=rng.choice(("a", "b")), layer=rng.choice((1, 2))
+    )
+    return sprite
+
+
+def brute(
+    world: CollisionWorld, shape: AnyShape, pose: object, mask: int = 0xFFFF_FFFF
+) -> list[arcade.Sprite]:
+    """Every sprite whose collision shape touches ``shape`` at ``pose``, pairwise."""
+    found = []
+    for sprite, geometry in zip(world.sprites(), world.shapes(), strict=True):
+        layer = world._bodies.list[world._bodies.row(sprite)].layer
+        pose_now = (sprite.center_x, sprite.center_y, sprite.angle)
+        if layer & mask and intersects(shape, pose, geometry, pose_now):
+            found.append(sprite)
+    return sorted(found, key=world.entity)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_queries_equal_brute_force_with_sprites_moved_added_and_removed_since_the_step(
+    rng: random.Random,
+) -> None:
+    world = CollisionWorld()
+    try:
+        sprites = [add_random(world, rng) for _ in range(rng.randrange(1, 16))]
+        world.step(DT)
+        for _ in range(rng.randrange(0, 6)):
+            op = rng.randrange(4)
+            if op == 0 or not sprites:
+                sprites.append(add_random(world, rng))
+            elif op == 1:
+                world.remove_sprite(sprites.pop(rng.randrange(len(sprites))))
+            else:
+                sprite = rng.choice(sprites)
+                sprite.position = (rng.randrange(-30, 31), rng.randrange(-30, 31))
+                sprite.angle = rng.choice((0, 45, 90))
+        for _ in range(4):
+            mask = rng.choice((0xFFFF_FFFF, 1, 2))
+            x, y = rng.randrange(-32, 33), rng.randrange(-32, 33)
+            assert world.point_query((x, y), mask) == brute(world, Point(), (x, y), mask)
+            w, h = rng.randrange(1, 12), rng.randrange(1, 12)
+            box = Polygon([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+            assert world.aabb_query(x, y, x + w, y + h, mask) == brute(world, box, (0, 0), mask)
+            assert world.sprites_in_rect(LRBT(x, x + w, y, y + h)) == brute(world, box, (0, 0))
+            shape = rng.choice((Circle(4), Rect(6, 2), Point()))
+            assert world.shape_query(shape, (x, y, 30), mask) == brute(
+                world, shape, (x, y, 30), mask
+            )
+            if sprites:
+                sprite = rng.choice(sprites)
+                own = world.shapes()[world._bodies.row(sprite)]
+                pose = (sprite.center_x, sprite.center_y, sprite.angle)
+                others = [s for s in brute(world, own, pose) if s is not sprite]
+                assert world.overlapping(sprite) == others
+                assert world.overlapping(sprite, kind="a") == [
+                    s for s in others if world.kind(s) == "a"
+                ]
+    finally:
+        world.close()
+
+
+def test_sprites_at_and_in_rect_agree_with_arcade(world: CollisionWorld) -> None:
+    rng = random.Random(5)
+    sprites = arcade.SpriteList()
+    for _ in range(60):
+        sprite = arcade.SpriteSolidColor(
+            rng.uniform(5, 30), rng.uniform(5, 30), center_x=rng.uniform(0, 200),
+            center_y=rng.uniform(0, 200), angle=rng.choice((0, 90, 180)),
+        )  # fmt: skip
+        sprites.append(sprite)
+    world.add_sprite_list(sprites)
+    world.step(DT)
+    for sprite in sprites[:10]:
+        sprite.center_x += 7  # moved since the step: both see it
+    order = {sprite: k for k, sprite in enumerate(sprites)}
+    hits = 0
+    for _ in range(200):
+        point = (rng.uniform(0, 200), rng.uniform(0, 200))
+        expected = sorted(arcade.get_sprites_at_point(point, sprites), key=order.__getitem__)
+        assert world.sprites_at(point) == expected
+        hits += bool(expected)
+        rect = LBWH(
+            rng.uniform(0, 200), rng.uniform(0, 200), rng.uniform(1, 40), rng.uniform(1, 40)
+        )
+        expected = sorted(arcade.get_sprites_in_rect(rect, sprites), key=order.__getitem__)
+        assert world.sprites_in_rect(rect) == expected
+    assert 0 < hits < 200  # both outcomes occurred
+    for sprite in sprites[:20]:
+        expected = sorted(
+            arcade.check_for_collision_with_list(sprite, sprites), key=order.__getitem__
+        )
+        assert world.overlapping(sprite) == expected
+
+
+def test_kind_touching_by_kind_and_filters(world: CollisionWorld) -> None:
+    player = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+    coin = arcade.SpriteSolidColor(10, 10, center_x=8, center_y=0)
+    wall = arcade.SpriteSolidColor(10, 10, center_x=-8, center_y=0)
+    plain = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=8)
+    world.add_sprite(player, kind="player")
+    world.add_sprite(coin, kind="coin", layer=2)
+    world.add_sprite(wall, kind="wall", static=True)
+    world.add_sprite(plain)
+    assert [world.kind(s) for s in (player, coin, wall, plain)] == ["player", "coin", "wall", None]
+    world.step(DT)
+    assert set(world.touching(player)) == {coin, wall, plain}
+    assert world.touching(player, kind="coin") == [coin]
+    assert world.touching(player, kind=None) == [plain]
+    assert world.touching(player, kind=ANY_KIND) == world.touching(player)
+    assert world.overlapping(player, kind="wall") == [wall]
+    assert world.overlapping(player, mask=2) == [coin]
+    assert world.sprites_at((4, 0), kind="coin") == [coin]
+    assert world.point_query((4, 0), where=lambda s: s is not player) == [coin]
+    with pytest.raises(TypeError, match="kind must be hashable"):
+        world.touching(player, kind=[])  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"rect must be an arcade\.types\.Rect"):
+        world.sprites_in_rect((0, 0, 1, 1))
+    stranger = arcade.SpriteSolidColor(10, 10)
+    for call in (world.kind, world.overlapping, world.touching):
+        with pytest.raises(KeyError):
+            call(stranger)
+
+
+def test_explain_with_sprites(world: CollisionWorld) -> None:
+    a = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+    b = arcade.SpriteSolidColor(10, 10, center_x=30, center_y=0)
+    world.add_sprite(a, layer=1, mask=1)
+    world.add_sprite(b, Circle(5), layer=2)
+    world.step(DT)
+    why = world.explain(a, b)
+    assert why.a is a and why.b is b and not why.filter_passes and not why.boxes_overlap
+    assert why.separating_axis == (1.0, 0.0) and why.gap == pytest.approx(20.0)
+    b.center_x = 10  # moved since the step, now touching a: seen at once
+    why = world.explain(a, b)
+    assert why.touching and not why.collides and why.contact is not None
+    assert why.contact.normal == (1.0, 0.0) and why.contact.depth == pytest.approx(0.0)
+    with pytest.raises(KeyError):
+        world.explain(a, arcade.SpriteSolidColor(4, 4))
+    with pytest.raises(ValueError, match="two different entities"):
+        world.explain(a, a)
+
+
+def test_queries_see_sprites_scaled_since_the_step_and_refuse_a_closed_world() -> None:
+    world = CollisionWorld()
+    sprite = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+    world.add_sprite(sprite)
+    world.step(DT)
+    assert world.sprites_at((8, 0)) == []
+    sprite.scale = 2.0  # the derived rectangle follows before the query
+    assert world.sprites_at((8, 0)) == [sprite]
+    world.close()
+    with pytest.raises(RuntimeError, match="was closed"):
+        world.sprites_at((0, 0))
+
+
+def test_queries_from_a_collision_callback_see_the_moves_of_the_callback(
+    world: CollisionWorld,
+) -> None:
+    a = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=0)
+    b = arcade.SpriteSolidColor(10, 10, center_x=9, center_y=0)
+    far = arcade.SpriteSolidColor(10, 10, center_x=100, center_y=0)
+    for sprite, kind in ((a, "a"), (b, "b"), (far, "far")):
+        world.add_sprite(sprite, kind=kind)
+    seen: list[list[arcade.Sprite]] = []
+
+    def start(first: arcade.Sprite, second: arcade.Sprite, contact: object) -> None:
+        second.center_x = 100  # pushed onto far
+        seen.append(world.overlapping(second))
+
+    world.on_collision("a", "b", start=start)
+    world.step(DT)
+    assert seen == [[far]]
+    world.step(DT)
+    assert world.touching(b) == [far]
+
+
+def test_contacts_are_at_the_sprites_poses_now(world: CollisionWorld) -> None:
+    player = arcade.SpriteSolidColor(10, 10, center_x=0, center_y=20)
+    floor = arcade.SpriteSolidColor(100, 32, center_x=0, center_y=0)
+    world.add_sprite(player, kind="player")
+    world.add_sprite(floor, kind="floor", static=True)
+    world.step(DT)
+    [(first, second, contact)] = world.contacts()
+    assert (first, second) == (player, floor) and contact.depth == pytest.approx(1.0)
+    player.center_y -= 10  # pushed 10 px deeper since the step
+    [(_, _, contact)] = world.contacts()
+    assert contact.depth == pytest.approx(11.0) and contact.normal == (0.0, -1.0)
+    world.step(DT)
+    assert world.contacts()[0][2].depth == pytest.approx(11.0)
+    player.center_y = 200  # apart since the step: the pair stays until the next step
+    assert world.contacts()[0][2].depth == pytest.approx(11.0)
+    world.step(DT)
+    assert world.contacts() == []
