@@ -47,21 +47,29 @@ _OUT = (types.boolean, _INDEX, types.float64[:, ::1])
 """Whether only the first hit is wanted, and where hits go: rows and ``(s, nx, ny)``."""
 
 
-@kernel(types.UniTuple(_F, 2)(_F, _F, _F, _F, _F, _F, _F, _F, _F, _F), inline=True)
+@kernel(types.UniTuple(_F, 2)(types.float64[:, ::1], _I, *(_F,) * 8, types.boolean),
+        inline=True)  # fmt: skip
 def _slab(
-    x0: float, y0: float, x1: float, y1: float,
-    ox: float, oy: float, dx: float, dy: float, enter: float, leave: float,
+    boxes: FloatArray, s: int, ox: float, oy: float, dx: float, dy: float,
+    inv_x: float, inv_y: float, enter: float, leave: float, exact: bool,
 ) -> tuple[float, float]:  # fmt: skip
-    """The part ``[enter, leave]`` of the ray inside the closed box (empty when
-    ``enter > leave``; Ericson, RTCD 5.3.3)."""
+    """The part ``[enter, leave]`` of the ray inside the closed box ``boxes[s]``
+    (``min_x, min_y, max_x, max_y``), empty when ``enter > leave`` (Ericson, RTCD
+    5.3.3). ``exact`` divides by the direction; else it multiplies by its reciprocals
+    ``inv`` (unused where the direction is 0), quicker but rounded differently. The box
+    is read in place: a view of it would cost reference counts per box."""
     for axis in range(2):
-        o, d, low, high = (ox, dx, x0, x1) if axis == 0 else (oy, dy, y0, y1)
+        o, d, inv, low, high = (
+            (ox, dx, inv_x, boxes[s, 0], boxes[s, 2])
+            if axis == 0
+            else (oy, dy, inv_y, boxes[s, 1], boxes[s, 3])
+        )
         if d == 0.0:
             if o < low or o > high:
                 return 1.0, 0.0
             continue
-        a = (low - o) / d
-        b = (high - o) / d
+        a = (low - o) / d if exact else (low - o) * inv
+        b = (high - o) / d if exact else (high - o) * inv
         if a > b:
             a, b = b, a
         enter = max(enter, a)
@@ -69,48 +77,24 @@ def _slab(
     return enter, leave
 
 
-_STATE = (_F, _I, _I)
-"""What a walk carries from box to box: ``(limit, best, m)``, the ray's ``limit``
-(shrunk to the first hit's ``s`` when only the first is wanted), the best row so far
-(-1: none) and the number of hits found."""
-
-
-@kernel(
-    types.Tuple(_STATE)(_INDEX, _I, _I, types.float64[:, ::1], *_TABLE, *_RAY[:4], *_STATE, *_OUT),
-    inline=True,
-)
-def _visit(
-    items: Int64Array, lo: int, hi: int, boxes: FloatArray,
-    rows: WorldRows, box_rows: Int64Array, layer: Int64Array, mask: int,
-    ox: float, oy: float, dx: float, dy: float, limit: float, best: int, m: int,
-    first: bool, out_rows: Int64Array, out: FloatArray,
-) -> tuple[float, int, int]:  # fmt: skip
-    """Test the boxes ``items[lo:hi]`` and then their rows; return the updated state."""
-    for k in range(lo, hi):
-        s = items[k]
-        t = box_rows[s] if len(box_rows) else s
-        if len(layer) and layer[t] & mask == 0:
-            continue
-        box = boxes[s]
-        enter, leave = _slab(box[0], box[1], box[2], box[3], ox, oy, dx, dy, 0.0, limit)
-        if enter > leave:
-            continue
-        hit, h, nx, ny = ray_row(rows, t, ox, oy, dx, dy, limit)
-        if not hit:
-            continue
-        if first:
-            if best >= 0 and h == limit and t >= best:
-                continue
-            best = t
-            limit = h
-            m = 0
-        if m < len(out_rows):
-            out_rows[m] = t
-            out[m, 0] = h
-            out[m, 1] = nx
-            out[m, 2] = ny
-        m += 1
-    return limit, best, m
+@kernel(types.Tuple((_I, _I, _F))(_I, _I, _I, _I, *(_F,) * 7), inline=True)
+def _step(
+    ix: int, iy: int, nx: int, ny: int,
+    x0: float, y0: float, size: float, ox: float, oy: float, dx: float, dy: float,
+) -> tuple[int, int, float]:  # fmt: skip
+    """The cell after ``(ix, iy)`` along the ray, and the ray parameter where it starts;
+    ``ix`` is -1 past the grid. Across a corner, a rising axis steps first (the module
+    docstring)."""
+    next_x = next_y = _INF
+    if dx != 0.0:
+        next_x = (x0 + (ix + (dx > 0.0)) * size - ox) / dx
+    if dy != 0.0:
+        next_y = (y0 + (iy + (dy > 0.0)) * size - oy) / dy
+    if next_x < next_y or (next_x == next_y and dx > 0.0):
+        ix += 1 if dx > 0.0 else -1
+        return (ix if 0 <= ix < nx else -1), iy, next_x
+    iy += 1 if dy > 0.0 else -1
+    return (ix if 0 <= iy < ny else -1), iy, next_y
 
 
 @kernel(_I(*_CELLS, *_TABLE, *_RAY, *_OUT))
@@ -123,35 +107,55 @@ def walk(
 ) -> int:  # fmt: skip
     """One ray's hits on the grid's rows (see the module docstring): when ``first``,
     the first hit into ``out_rows[0]``, ``out[0]`` and 1 returned (0 when none); else
-    every hit, a row once per cell it lies in, while there is room, and their number."""
-    limit, best, m = _visit(big, 0, len(big), boxes, rows, box_rows, layer, mask,
-                            ox, oy, dx, dy, limit, -1, 0, first, out_rows, out)  # fmt: skip
+    every hit, a row once per cell it lies in, while there is room, and their number.
+
+    The boxes kept apart are tested first, then the cells in ray order. ``limit``
+    shrinks to the best hit when ``first``. No array is passed on per box or per
+    cell: each would cost reference counts there."""
     x0, y0, size = grid[0], grid[1], grid[2]
-    enter, leave = _slab(x0, y0, grid[3], grid[4], ox, oy, dx, dy, 0.0, limit)
-    if enter <= leave:
-        inv = 1.0 / size
-        ix = _index((ox + enter * dx - x0) * inv, nx)
-        iy = _index((oy + enter * dy - y0) * inv, ny)
-        while True:
-            k = iy * nx + ix
-            limit, best, m = _visit(items, starts[k], starts[k + 1], boxes, rows, box_rows,
-                                    layer, mask, ox, oy, dx, dy, limit, best, m, first,
-                                    out_rows, out)  # fmt: skip
-            next_x = next_y = _INF
-            if dx != 0.0:
-                next_x = (x0 + (ix + (dx > 0.0)) * size - ox) / dx
-            if dy != 0.0:
-                next_y = (y0 + (iy + (dy > 0.0)) * size - oy) / dy
-            if min(next_x, next_y) > limit:
+    extent = np.array([[x0, y0, grid[3], grid[4]]])
+    enter, leave = _slab(extent, 0, ox, oy, dx, dy, 0.0, 0.0, 0.0, limit, True)
+    inv = 1.0 / size  # as the grid bins its boxes
+    ix = _index((ox + enter * dx - x0) * inv, nx) if enter <= leave else -1
+    iy = _index((oy + enter * dy - y0) * inv, ny)
+    inv_x = 1.0 / dx if dx != 0.0 else 0.0
+    inv_y = 1.0 / dy if dy != 0.0 else 0.0
+    best = -1
+    m = 0
+    cell = -1  # the boxes kept apart
+    while True:
+        seq = big if cell < 0 else items
+        lo, hi = (0, len(big)) if cell < 0 else (starts[cell], starts[cell + 1])
+        for q in range(lo, hi):
+            s = seq[q]
+            t = box_rows[s] if len(box_rows) else s
+            if len(layer) and layer[t] & mask == 0:
+                continue
+            a, b = _slab(boxes, s, ox, oy, dx, dy, inv_x, inv_y, 0.0, limit, False)
+            # The reciprocals round differently from the quotients: a box is kept unless
+            # missed by more than a few units in the last place (the exact test decides).
+            if a - b > 2.0**-48 * max(abs(a), abs(b)):
+                continue
+            hit, h, hx, hy = ray_row(rows, t, ox, oy, dx, dy, limit)
+            if not hit or (first and best >= 0 and h == limit and t >= best):
+                continue
+            if first:
+                best = t
+                limit = h
+                m = 0
+            if m < len(out_rows):
+                out_rows[m] = t
+                out[m, 0] = h
+                out[m, 1] = hx
+                out[m, 2] = hy
+            m += 1
+        if cell >= 0:
+            ix, iy, start = _step(ix, iy, nx, ny, x0, y0, size, ox, oy, dx, dy)
+            if start > limit:
                 break
-            if next_x < next_y or (next_x == next_y and dx > 0.0):
-                ix += 1 if dx > 0.0 else -1
-                if ix < 0 or ix >= nx:
-                    break
-            else:
-                iy += 1 if dy > 0.0 else -1
-                if iy < 0 or iy >= ny:
-                    break
+        if ix < 0:
+            break
+        cell = iy * nx + ix
     return m
 
 
