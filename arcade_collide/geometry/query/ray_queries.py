@@ -26,6 +26,8 @@ from arcade_collide.geometry.query.dispatch import (
     _pose,
 )
 from arcade_collide.geometry.query.kernel_base import (
+    ROWS,
+    WorldRows,
     empty_rows,
     types,
 )
@@ -131,20 +133,40 @@ def parse_ray(origin: object, direction: object, max_distance: object = math.inf
     return Ray(ox, oy, dx, dy, limit / length, length)
 
 
-_ONE_RAY: Any = HIT(*_GEOMETRY, *_POSE, *(_F,) * 5)
+@kernel(ROWS(*_GEOMETRY, *_POSE))
+def _one_row(
+    kind: int, size_x: float, size_y: float, local: FloatArray,
+    x: float, y: float, cos: float, sin: float,
+) -> WorldRows:  # fmt: skip
+    """A one-row table of a posed shape (given as :func:`~.dispatch._geometry` and
+    :func:`~.dispatch._pose` give it)."""
+    kinds = np.full(1, kind, dtype=np.int8)
+    rows = empty_rows(kinds, len(local) if kind == _POLYGON else 0)
+    place_row(rows, kind, 0, x, y, cos, sin, size_x, size_y, local)
+    return rows
 
 
-@kernel(_ONE_RAY)
+def shape_rows(shape: AnyShape, pose: object) -> WorldRows:
+    """A one-row world table holding the posed shape (row 0), checked as
+    :func:`ray_cast` checks its shape and pose: the moving shape of a cast against a
+    world table (:func:`~.ray_rows.cast_first`).
+
+    >>> from arcade_collide.geometry.shapes import Circle
+    >>> rows = shape_rows(Circle(2), (1, 2))
+    >>> rows.kinds.tolist(), rows.circle_center.tolist(), rows.circle_radius.tolist()
+    ([1], [[1.0, 2.0]], [2.0])
+    """
+    return _one_row(*_geometry(shape, "shape"), *_pose(pose, "pose"))
+
+
+@kernel(HIT(*_GEOMETRY, *_POSE, *(_F,) * 5))
 def _one_ray(
     kind: int, size_x: float, size_y: float, local: FloatArray,
     x: float, y: float, cos: float, sin: float,
     ox: float, oy: float, dx: float, dy: float, limit: float,
 ) -> Hit:  # fmt: skip
-    """The ray against one posed shape (given as :func:`~.dispatch._geometry` and
-    :func:`~.dispatch._pose` give it), placed in a one-row table."""
-    kinds = np.full(1, kind, dtype=np.int8)
-    rows = empty_rows(kinds, len(local) if kind == _POLYGON else 0)
-    place_row(rows, kind, 0, x, y, cos, sin, size_x, size_y, local)
+    """The ray against one posed shape, placed in a one-row table (:func:`_one_row`)."""
+    rows = _one_row(kind, size_x, size_y, local, x, y, cos, sin)
     return ray_row(rows, 0, ox, oy, dx, dy, limit)
 
 

@@ -13,7 +13,13 @@ from narrow_cases import KINDS, aabbs, random_shape
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.grid_ray import RayGrid
 from arcade_collide.geometry.query.kernel_base import WorldRows, world_rows
-from arcade_collide.geometry.query.ray_queries import Ray, parse_ray, ray_cast, shape_cast
+from arcade_collide.geometry.query.ray_queries import (
+    Ray,
+    parse_ray,
+    ray_cast,
+    shape_cast,
+    shape_rows,
+)
 from arcade_collide.geometry.query.ray_rows import cast_first, ray_all, ray_first
 from arcade_collide.geometry.shapes import AnyShape, Circle, Rect
 from arcade_collide.geometry.static_grid import StaticGrid
@@ -78,24 +84,28 @@ def test_blocks_and_grid_equal_brute_force(seed: int, limit: float) -> None:
         assert [(t, h.distance) for t, h in RayGrid(grid, rows).all(ray)] == expected
 
 
-def _tiles(k: int, size: float = 32.0) -> tuple[WorldRows, StaticGrid, np.ndarray]:  # type: ignore[type-arg]
-    """A ``k`` x ``k`` level of square tiles, every third one missing (rows in order)."""
+def _tiles(
+    k: int, size: float = 32.0, offset: float = 0.0
+) -> tuple[WorldRows, StaticGrid, np.ndarray]:  # type: ignore[type-arg]
+    """A ``k`` x ``k`` level of square tiles from ``(offset, offset)``, every third one
+    missing (rows in order)."""
     keep = [(x, y) for y in range(k) for x in range(k) if (x * 7 + y * 3) % 3]
-    poses = [((x + 0.5) * size, (y + 0.5) * size) for x, y in keep]
+    poses = [(offset + (x + 0.5) * size, offset + (y + 0.5) * size) for x, y in keep]
     record = pack([Rect(size, size)] * len(poses), poses)
     boxes = aabbs(record)
     return world_rows(record), StaticGrid(boxes), boxes
 
 
-def test_rays_along_tile_borders_and_through_corners() -> None:
-    rows, grid, _ = _tiles(12)
+@pytest.mark.parametrize("offset", [0.0, 2.0**20, 1e6 + 0.25, 1e9])
+def test_rays_along_tile_borders_and_through_corners(offset: float) -> None:
+    rows, grid, _ = _tiles(12, offset=offset)
     everything = np.arange(len(grid.boxes), dtype=np.int64)
     cases = [((-5, 64), (1, 0)), ((400, 96), (-1, 0)), ((64, -5), (0, 1)), ((-32, -32), (1, 1)),
              ((400, -16), (-1, 1)), ((-16, 400), (1, -1)), ((192, 192), (-3, -1))]  # fmt: skip
     rng = np.random.default_rng(4)
     cases += [(tuple(rng.uniform(-50, 430, 2)), tuple(rng.normal(size=2))) for _ in range(300)]
     for o, d in cases:
-        ray = parse_ray(o, d)
+        ray = parse_ray((o[0] + offset, o[1] + offset), d)
         out = np.empty(3)
         first = ray_first(rows, everything, *ray[:5], out)
         walked = RayGrid(grid, rows).first(ray)
@@ -145,7 +155,7 @@ def test_grid_batch_equals_single_rays() -> None:
 
 def test_cast_first_equals_brute_force() -> None:
     shapes, poses, rows, _ = _scene(5, 10, 8.0)
-    caster = world_rows(pack([Circle(0.5)], [(-12.0, 0.5)]))
+    caster = shape_rows(Circle(0.5), (-12.0, 0.5))
     everything = np.arange(len(shapes), dtype=np.int64)
     out = np.empty(5)
     best = cast_first(caster, 0, rows, everything, 24.0, 0.0, out)
