@@ -18,6 +18,7 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.grid_ray import RayGrid
+from arcade_collide.geometry.query.dispatch import intersects
 from arcade_collide.geometry.query.kernel_base import world_rows
 from arcade_collide.geometry.query.ray_queries import parse_ray, ray_cast, shape_cast
 from arcade_collide.geometry.shapes import Circle, Polygon, Rect
@@ -84,6 +85,8 @@ def main() -> None:
             lambda: shape_cast(Circle(8), (0, 0), (200, 10), Rect(32, 32), (100, 0)),
         "shape_cast scalar (Rect against Polygon)":
             lambda: shape_cast(Rect(16, 16), (0, 0), (200, 10), _HEXAGON, (100, 0)),
+        "intersects scalar (Circle against Rect), for reference":
+            lambda: intersects(Circle(8), (0, 0), Rect(32, 32), (100, 0)),
     }
     for name, call in cases.items():
         number = 2 if "random" in name or "batch" in name else 500

@@ -118,7 +118,9 @@ def sat_cast(
                 return _MISS
     if leave < 0.0:
         return _MISS
-    f = max(enter, 0.0)
+    if enter <= 0.0:  # touching at the start: cast_rows reports the start contact
+        return True, 0.0, 0.0, 0.0, 0.0, 0.0
+    f = enter
     nx, ny = unit(ax, ay)
     if speed > 0.0:  # A comes from below B along the axis: the normal from B to A is -axis
         nx, ny = -nx, -ny
