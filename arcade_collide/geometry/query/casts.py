@@ -1,7 +1,8 @@
 """Shape casts in compiled code: when a shape A moved along a translation first touches B.
 
 The time of impact is found exactly, as a ray against the Minkowski sum of B and the
-reflected A (Ericson, RTCD 5.5; Box2D and parry cast shapes the same way):
+reflected A, or by per-axis intervals (Ericson, RTCD 5.5, whose moving boxes are the
+axis-aligned case of the last item):
 
 * point or circle against point or circle: A's centre as a ray against a circle of
   the summed radius around B's centre (two points: a ray through a point);
