@@ -96,9 +96,11 @@ def _tiles(
     return world_rows(record), StaticGrid(boxes), boxes
 
 
+@pytest.mark.parametrize("pad", [0.0, 0.5])
 @pytest.mark.parametrize("offset", [0.0, 2.0**20, 1e6 + 0.25, 1e9])
-def test_rays_along_tile_borders_and_through_corners(offset: float) -> None:
-    rows, grid, _ = _tiles(12, offset=offset)
+def test_rays_along_tile_borders_and_through_corners(offset: float, pad: float) -> None:
+    rows, _, boxes = _tiles(12, offset=offset)
+    grid = StaticGrid(boxes + np.array([-pad, -pad, pad, pad]))  # boxes padded as the ECS pads
     everything = np.arange(len(grid.boxes), dtype=np.int64)
     cases = [((-5, 64), (1, 0)), ((400, 96), (-1, 0)), ((64, -5), (0, 1)), ((-32, -32), (1, 1)),
              ((400, -16), (-1, 1)), ((-16, 400), (1, -1)), ((192, 192), (-3, -1))]  # fmt: skip
