@@ -15,6 +15,7 @@ from arcade_collide.ecs import (
 )
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.hits import BatchCastHits, BatchRayHits, CastHit, RayHit
 from arcade_collide.geometry.point_in_triangle import (
     POINT_IN_TRIANGLE_METHODS,
     barycentric,
@@ -26,11 +27,16 @@ from arcade_collide.geometry.query.dispatch import (
     intersects,
     intersects_batch,
 )
+from arcade_collide.geometry.query.ray_batches import ray_cast_batch, shape_cast_batch
+from arcade_collide.geometry.query.ray_queries import ray_cast, shape_cast
 from arcade_collide.geometry.shapes import Circle, Point, Polygon, Rect, ShapeKind, Triangle
 
 __all__ = [
     "ALL_LAYERS",
     "POINT_IN_TRIANGLE_METHODS",
+    "BatchCastHits",
+    "BatchRayHits",
+    "CastHit",
     "Circle",
     "CollisionEnded",
     "CollisionStarted",
@@ -41,6 +47,7 @@ __all__ = [
     "Point",
     "Polygon",
     "Position",
+    "RayHit",
     "Rect",
     "Shape",
     "ShapeKind",
@@ -55,4 +62,8 @@ __all__ = [
     "intersects_batch",
     "pack",
     "point_in_triangle",
+    "ray_cast",
+    "ray_cast_batch",
+    "shape_cast",
+    "shape_cast_batch",
 ]

@@ -40,6 +40,10 @@ from arcade_collide import (
     intersects_batch,
     pack,
     point_in_triangle,
+    ray_cast,
+    ray_cast_batch,
+    shape_cast,
+    shape_cast_batch,
 )
 from arcade_collide.ecs import (
     CollisionEnded,
@@ -55,6 +59,7 @@ from arcade_collide.ecs.esper_internals import start_entity_ids_at
 
 NAN = math.nan
 INF = math.inf
+_ONE_CIRCLE = pack([Circle(1)], [(0, 0)])
 DOC = Path(__file__).resolve().parents[1] / "docs" / "errors.md"
 SCENE_WORLD = "errors-scene"
 OTHER_WORLD = "errors-other"
@@ -516,6 +521,73 @@ ROWS: tuple[Row, ...] = (
        lambda: pack(["circle"], [(0, 0)])),  # type: ignore[list-item]
     _g("pack-pose-nan", "`pack([Circle(1)], [(0, nan)])`", ValueError,
        "poses[0] y must be finite, got nan", lambda: pack([Circle(1)], [(0, NAN)])),
+    # -- rays and shape casts ----------------------------------------------------------------
+    _g("ray-direction-zero", "`ray_cast(Circle(1), (0, 0), (5, 0), (0, 0))`",
+       ValueError, "direction must be a non-zero vector, got (0.0, 0.0)",
+       lambda: ray_cast(Circle(1), (0, 0), (5, 0), (0, 0))),
+    _g("ray-origin-nan", "`ray_cast(Circle(1), (0, 0), (nan, 0), (1, 0))`",
+       ValueError, "origin[0] must be finite, got nan",
+       lambda: ray_cast(Circle(1), (0, 0), (NAN, 0), (1, 0))),
+    _g("ray-direction-inf", "`ray_cast(Circle(1), (0, 0), (5, 0), (1, inf))`",
+       ValueError, "direction[1] must be finite, got inf",
+       lambda: ray_cast(Circle(1), (0, 0), (5, 0), (1, INF))),
+    _g("ray-origin-none", "`ray_cast(Circle(1), (0, 0), None, (1, 0))`",
+       TypeError, "origin must be a pair of numbers (x, y), got NoneType",
+       lambda: ray_cast(Circle(1), (0, 0), None, (1, 0))),
+    _g("ray-direction-three-values", "`ray_cast(Circle(1), (0, 0), (5, 0), (1, 0, 0))`",
+       ValueError, "direction must have exactly 2 coordinates, got 3",
+       lambda: ray_cast(Circle(1), (0, 0), (5, 0), (1, 0, 0))),
+    _g("ray-max-distance-negative", "`ray_cast(Circle(1), (0, 0), (5, 0), (1, 0), -1)`",
+       ValueError, "max_distance must be >= 0, got -1.0",
+       lambda: ray_cast(Circle(1), (0, 0), (5, 0), (1, 0), -1)),
+    _g("ray-max-distance-nan", "`ray_cast(Circle(1), (0, 0), (5, 0), (1, 0), nan)`",
+       ValueError, "max_distance must not be NaN",
+       lambda: ray_cast(Circle(1), (0, 0), (5, 0), (1, 0), NAN)),
+    _g("ray-max-distance-str", "`ray_cast(Circle(1), (0, 0), (5, 0), (1, 0), '9')`",
+       TypeError, "max_distance must be a real number, got str",
+       lambda: ray_cast(Circle(1), (0, 0), (5, 0), (1, 0), "9")),  # type: ignore[arg-type]
+    _g("ray-shape-str", "`ray_cast('circle', (0, 0), (5, 0), (1, 0))`",
+       TypeError, "shape must be a Point, Circle, Rect, Triangle or Polygon, got str",
+       lambda: ray_cast("circle", (0, 0), (5, 0), (1, 0))),  # type: ignore[arg-type]
+    _g("ray-pose-nan", "`ray_cast(Circle(1), (nan, 0), (5, 0), (1, 0))`",
+       ValueError, "pose x must be finite, got nan",
+       lambda: ray_cast(Circle(1), (NAN, 0), (5, 0), (1, 0))),
+    _g("cast-translation-nan", "`shape_cast(Circle(1), (0, 0), (nan, 0), Circle(1), (5, 0))`",
+       ValueError, "translation[0] must be finite, got nan",
+       lambda: shape_cast(Circle(1), (0, 0), (NAN, 0), Circle(1), (5, 0))),
+    _g("cast-translation-one-value", "`shape_cast(Circle(1), (0, 0), (5,), Circle(1), (5, 0))`",
+       ValueError, "translation must have exactly 2 coordinates, got 1",
+       lambda: shape_cast(Circle(1), (0, 0), (5,), Circle(1), (5, 0))),
+    _g("cast-shape-none", "`shape_cast(Circle(1), (0, 0), (5, 0), None, (5, 0))`",
+       TypeError, "shape_b must be a Point, Circle, Rect, Triangle or Polygon, got NoneType",
+       lambda: shape_cast(Circle(1), (0, 0), (5, 0), None, (5, 0))),  # type: ignore[arg-type]
+    _g("cast-pose-inf", "`shape_cast(Circle(1), (0, inf), (5, 0), Circle(1), (5, 0))`",
+       ValueError, "pose_a y must be finite, got inf",
+       lambda: shape_cast(Circle(1), (0, INF), (5, 0), Circle(1), (5, 0))),
+    _g("ray-batch-not-a-record", "`ray_cast_batch([1], [(0, 0)], [(1, 0)])`",
+       TypeError, "shapes must be a PointArrays, CircleArrays, RectArrays, TriangleArrays or"
+       " PolygonArrays record, got list",
+       lambda: ray_cast_batch([1], [(0, 0)], [(1, 0)])),  # type: ignore[arg-type]
+    _g("ray-batch-direction-zero", "`ray_cast_batch(one_circle, [(0, 0)], [(0, 0)])`",
+       ValueError, "directions[0] must be a non-zero vector",
+       lambda: ray_cast_batch(_ONE_CIRCLE, [(0, 0)], [(0, 0)])),
+    _g("ray-batch-origins-shape", "`ray_cast_batch(one_circle, [(0, 0), (1, 1)], [(1, 0)])`",
+       ValueError, "origins must have shape (1, 2), got (2, 2)",
+       lambda: ray_cast_batch(_ONE_CIRCLE, [(0, 0), (1, 1)], [(1, 0)])),
+    _g("ray-batch-origins-nan", "`ray_cast_batch(one_circle, [(nan, 0)], [(1, 0)])`",
+       ValueError, "origins must be finite",
+       lambda: ray_cast_batch(_ONE_CIRCLE, [(NAN, 0)], [(1, 0)])),
+    _g("ray-batch-origins-str", "`ray_cast_batch(one_circle, [('a', 0)], [(1, 0)])`",
+       TypeError, "origins must be an (M, 2) array of numbers",
+       lambda: ray_cast_batch(_ONE_CIRCLE, [('a', 0)], [(1, 0)])),
+    _g("ray-batch-max-distance-negative",
+       "`ray_cast_batch(one_circle, [(0, 0)], [(1, 0)], np.array([-1.0]))`",
+       ValueError, "max_distance[0] must be >= 0, got -1.0",
+       lambda: ray_cast_batch(_ONE_CIRCLE, [(0, 0)], [(1, 0)], np.array([-1.0]))),
+    _g("cast-batch-translations-shape",
+       "`shape_cast_batch(one_circle, [(1, 0), (2, 0)], one_circle)`",
+       ValueError, "translations must have shape (1, 2), got (2, 2)",
+       lambda: shape_cast_batch(_ONE_CIRCLE, [(1, 0), (2, 0)], _ONE_CIRCLE)),
     # -- point in triangle -----------------------------------------------------------------
     _g("pit-unknown-method", "`point_in_triangle(p, a, b, c, method='fast')`", ValueError,
        f"unknown method 'fast'; valid methods: {_VALID}",

@@ -14,6 +14,7 @@ own for the same reason).
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -138,6 +139,22 @@ def _query(
     return m
 
 
+class GridCells(NamedTuple):
+    """A :class:`StaticGrid`'s layout: cell ``(column, row)`` spans
+    ``[x0 + column * size, x0 + (column + 1) * size)`` by the same in y, its boxes are
+    ``items[starts[k]:starts[k + 1]]`` (``k = row * nx + column``), and the boxes
+    in ``big`` are in no cell (a box lies in every cell its closed extent meets)."""
+
+    grid: FloatArray
+    """``(x0, y0, size, max_x, max_y)``: the lower-left corner, the cell size and the
+    upper-right corner of the boxes."""
+    nx: int
+    ny: int
+    starts: Int64Array
+    items: Int64Array
+    big: Int64Array
+
+
 class StaticGrid:
     """Fixed boxes binned for repeated overlap queries (see the module docstring).
 
@@ -174,6 +191,12 @@ class StaticGrid:
         self._grid = np.array([low[0], low[1], cell, high[0], high[1]])
         self._starts, self._items, self._big = _build(self.boxes, self._grid, self._nx, self._ny)
         self._room = 64
+
+    @property
+    def cells(self) -> GridCells:
+        """The grid's layout and binned boxes, for walks over its cells
+        (:mod:`~arcade_collide.geometry.grid_ray`)."""
+        return GridCells(self._grid, self._nx, self._ny, self._starts, self._items, self._big)
 
     def pairs(self, queries: FloatArray) -> tuple[Int64Array, Int64Array]:
         """Index pairs ``(q, s)``: query box ``queries[q]`` overlaps or touches box ``s``."""

@@ -1,0 +1,258 @@
+"""Shape casts in compiled code: when a shape A moved along a translation first touches B.
+
+The time of impact is found exactly, as a ray against the Minkowski sum of B and the
+reflected A, or by per-axis intervals (Ericson, RTCD 5.5, whose moving boxes are the
+axis-aligned case of the last item):
+
+* point or circle against point or circle: A's centre as a ray against a circle of
+  the summed radius around B's centre (two points: a ray through a point);
+* point or circle A against a convex outline B: A's centre as a ray against B's
+  outline rounded by A's radius (:func:`~.rays.ray_rounded`; a point: the outline);
+* convex outline A against a point or circle B: the same with the roles exchanged, B's
+  centre moving along the reversed translation;
+* two convex outlines: the translational separating-axis test. Under translation the
+  edge normals of both outlines stay the only candidate axes, and on each axis the
+  fractions at which the projections overlap form one interval; the shapes touch
+  exactly on the intersection of these intervals, whose start is the time of impact
+  and whose start axis is the normal.
+
+Shapes touching or overlapping at the start hit at fraction 0 with their contact
+(:data:`~.dispatch.run_pairs`), as :mod:`~arcade_collide.geometry.hits` states.
+Each cast kernel returns ``(hit, fraction, nx, ny, px, py)``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from arcade_collide.geometry.arrays import FloatArray
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.query.dispatch import SLOTS, run_pairs
+from arcade_collide.geometry.query.kernel_base import (
+    ROWS,
+    Int64Array,
+    WorldRows,
+    empty_rows,
+    types,
+    unit,
+)
+from arcade_collide.geometry.query.rays import (
+    outline_of,
+    ray_circle,
+    ray_outline,
+    ray_point,
+    ray_rounded,
+    round_of,
+)
+from arcade_collide.geometry.query.sat import _project
+from arcade_collide.geometry.shapes import ShapeKind
+
+_POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
+_KINDS = len(ShapeKind)
+_INF = math.inf
+_F = types.float64
+CAST: Any = types.Tuple((types.boolean, *(_F,) * 5))
+"""``(hit, fraction, nx, ny, px, py)``."""
+_MISS = (False, 0.0, 0.0, 0.0, 0.0, 0.0)
+_OUTLINE = types.float64[:, ::1], types.int64, types.int64
+
+
+@kernel(types.UniTuple(_F, 3)(types.float64[:, ::1], types.int64, *(_F,) * 4, types.boolean),
+        inline=True)  # fmt: skip
+def _support(
+    v: FloatArray, n: int, nx: float, ny: float, sx: float, sy: float, low: bool
+) -> tuple[float, float, float]:
+    """The outline's face towards ``-(nx, ny)`` (``low``) or ``(nx, ny)``, moved by
+    ``(sx, sy)``, as ``(level, first, last)``: its projection on the unit normal and its
+    extent along the tangent ``(-ny, nx)``. A vertex within a relative 1e-9 of the
+    extreme level belongs to the face (rounding would split a face in two)."""
+    sign = -1.0 if low else 1.0
+    level = -_INF
+    size = 0.0
+    for k in range(n):
+        d = sign * (nx * (v[k, 0] + sx) + ny * (v[k, 1] + sy))
+        level = max(level, d)
+        size = max(size, abs(d))
+    first = _INF
+    last = -_INF
+    for k in range(n):
+        x = v[k, 0] + sx
+        y = v[k, 1] + sy
+        if sign * (nx * x + ny * y) >= level - 1e-9 * size:
+            along = ny * -x + nx * y
+            first = min(first, along)
+            last = max(last, along)
+    return sign * level, first, last
+
+
+@kernel(CAST(*_OUTLINE, *_OUTLINE, _F, _F), inline=True)
+def sat_cast(
+    va: FloatArray, na: int, axes_a: int, vb: FloatArray, nb: int, axes_b: int,
+    tx: float, ty: float,
+) -> tuple[bool, float, float, float, float, float]:  # fmt: skip
+    """Outline A moved along ``(tx, ty)`` against outline B (the module docstring's
+    translational SAT); at the touch, the point is the middle of the shared part of
+    the two faces that meet (a vertex, or where two parallel edges overlap)."""
+    enter = -_INF
+    leave = 1.0
+    ax = ay = speed = 0.0
+    for side in range(2):
+        for e in range(axes_a if side == 0 else axes_b):
+            nx, ny, max_a, min_a, max_b, min_b = _project(va, na, vb, nb, side, e)
+            v = nx * tx + ny * ty
+            if v == 0.0:
+                if min_a > max_b or max_a < min_b:
+                    return _MISS
+                continue
+            lo = (min_b - max_a) / v
+            hi = (max_b - min_a) / v
+            if v < 0.0:
+                lo, hi = hi, lo
+            if lo > enter:
+                enter = lo
+                ax, ay, speed = nx, ny, v
+            leave = min(leave, hi)
+            if enter > leave:
+                return _MISS
+    if leave < 0.0:
+        return _MISS
+    if enter <= 0.0:  # touching at the start: cast_rows reports the start contact
+        return True, 0.0, 0.0, 0.0, 0.0, 0.0
+    f = enter
+    nx, ny = unit(ax, ay)
+    if speed > 0.0:  # A comes from below B along the axis: the normal from B to A is -axis
+        nx, ny = -nx, -ny
+    level_a, first_a, last_a = _support(va, na, nx, ny, f * tx, f * ty, True)
+    level_b, first_b, last_b = _support(vb, nb, nx, ny, 0.0, 0.0, False)
+    level = 0.5 * (level_a + level_b)
+    along = 0.5 * (max(first_a, first_b) + min(last_a, last_b))
+    return True, f, nx, ny, level * nx - along * ny, level * ny + along * nx
+
+
+@kernel(CAST(ROWS, types.int64, ROWS, types.int64, _F, _F), inline=True)
+def _cast(
+    rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, tx: float, ty: float
+) -> tuple[bool, float, float, float, float, float]:
+    """Row ``a`` of ``rows_a`` moved along ``(tx, ty)`` against row ``b`` of ``rows_b``,
+    by the method of its kind pair (the module docstring), without the start contact."""
+    round_a = rows_a.kinds[a] <= _CIRCLE
+    round_b = rows_b.kinds[b] <= _CIRCLE
+    if round_a and round_b:
+        xa, ya, ra = round_of(rows_a, a)
+        xb, yb, rb = round_of(rows_b, b)
+        if ra + rb == 0.0:
+            hit, f, nx, ny = ray_point(xb, yb, xa, ya, tx, ty, 1.0)
+        else:
+            hit, f, nx, ny = ray_circle(xb, yb, ra + rb, xa, ya, tx, ty, 1.0)
+        return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
+    if round_a:
+        xa, ya, ra = round_of(rows_a, a)
+        v, n, _, swap = outline_of(rows_b, b)
+        if ra == 0.0:
+            hit, f, nx, ny = ray_outline(v, n, swap, xa, ya, tx, ty, 1.0)
+        else:
+            hit, f, nx, ny = ray_rounded(v, n, swap, ra, xa, ya, tx, ty, 1.0)
+        return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
+    if round_b:
+        xb, yb, rb = round_of(rows_b, b)
+        v, n, _, swap = outline_of(rows_a, a)
+        if rb == 0.0:
+            hit, f, nx, ny = ray_outline(v, n, swap, xb, yb, -tx, -ty, 1.0)
+        else:
+            hit, f, nx, ny = ray_rounded(v, n, swap, rb, xb, yb, -tx, -ty, 1.0)
+        return hit, f, -nx, -ny, xb - rb * nx, yb - rb * ny
+    va, na, axes_a, _ = outline_of(rows_a, a)
+    vb, nb, axes_b, _ = outline_of(rows_b, b)
+    return sat_cast(va, na, axes_a, vb, nb, axes_b, tx, ty)
+
+
+@kernel(types.void(ROWS, types.int64, ROWS, types.int64), inline=True)
+def _copy_row(into: WorldRows, t: int, rows: WorldRows, s: int) -> None:
+    """Copy table row ``s`` of ``rows`` into table row ``t`` of ``into`` (same kind)."""
+    kind = rows.kinds[s]
+    r = s - rows.start[kind]
+    q = t - into.start[kind]
+    if kind == _POINT:
+        into.point_xy[q] = rows.point_xy[r]
+    elif kind == _CIRCLE:
+        into.circle_center[q] = rows.circle_center[r]
+        into.circle_radius[q] = rows.circle_radius[r]
+    elif kind == _RECT:
+        into.rect_center[q] = rows.rect_center[r]
+        into.rect_axis[q] = rows.rect_axis[r]
+        into.rect_half[q] = rows.rect_half[r]
+        into.rect_vertices[q] = rows.rect_vertices[r]
+    elif kind == _TRIANGLE:
+        into.triangle_vertices[q] = rows.triangle_vertices[r]
+    else:
+        nverts = rows.polygon_nverts[r]
+        into.polygon_nverts[q] = nverts
+        into.polygon_vertices[q, :nverts] = rows.polygon_vertices[r, :nverts]
+        into.polygon_vertices[q, nverts:] = rows.polygon_vertices[r, nverts - 1]
+
+
+@kernel(types.Tuple((ROWS, types.int64[::1], types.int64[::1]))(*(types.int64,) * 4), inline=True)
+def pair_rows(
+    kind_a: int, width_a: int, kind_b: int, width_b: int
+) -> tuple[WorldRows, Int64Array, Int64Array]:
+    """An unwritten two-row table for a shape of ``kind_a`` and one of ``kind_b`` (a
+    polygon's width its vertex count, else 0), and the table rows of A and of B, each as
+    a one-element array (as the dispatch chain takes them)."""
+    kinds = np.empty(2, dtype=np.int8)
+    kinds[0] = min(kind_a, kind_b)
+    kinds[1] = max(kind_a, kind_b)
+    i = np.zeros(1, dtype=np.int64)
+    i[0] = 1 if kind_a > kind_b else 0
+    return empty_rows(kinds, max(width_a, width_b)), i, 1 - i
+
+
+@kernel(types.boolean(ROWS, types.int64, ROWS, types.int64, _F[::1]), inline=True)
+def _start_contact(rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, out: FloatArray) -> bool:
+    """The contact of row ``a`` of ``rows_a`` with row ``b`` of ``rows_b`` into ``out``
+    as ``(nx, ny, depth, px, py)`` (normal from A to B), through the dispatch chain on a
+    two-row table holding copies of them; False when apart."""
+    kind_a = rows_a.kinds[a]
+    kind_b = rows_b.kinds[b]
+    width_a = rows_a.polygon_nverts[a - rows_a.start[kind_a]] if kind_a == _POLYGON else 0
+    width_b = rows_b.polygon_nverts[b - rows_b.start[kind_b]] if kind_b == _POLYGON else 0
+    pair, i, j = pair_rows(kind_a, width_a, kind_b, width_b)
+    _copy_row(pair, i[0], rows_a, a)
+    _copy_row(pair, j[0], rows_b, b)
+    counts = np.zeros(SLOTS + 1, dtype=np.int64)
+    counts[min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b) + 1 :] = 1
+    hit = np.empty(1, dtype=np.bool_)
+    contact = np.zeros((1, 5))
+    run_pairs(pair, i, j, np.zeros(1, dtype=np.int64), counts, True, hit, contact)
+    out[:] = contact[0]
+    return bool(hit[0])
+
+
+@kernel(types.boolean(ROWS, types.int64, ROWS, types.int64, _F, _F, _F[::1]))
+def cast_rows(
+    rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, tx: float, ty: float, out: FloatArray
+) -> bool:
+    """Table row ``a`` of ``rows_a`` moved along ``(tx, ty)`` against table row ``b`` of
+    ``rows_b`` (the same table or another): False when they never touch, else the first
+    touch into ``out`` as ``(fraction, px, py, nx, ny)``, the normal from B towards A.
+    Touching or overlapping at the start gives fraction 0 and the reversed contact normal.
+    """
+    hit, f, nx, ny, px, py = _cast(rows_a, a, rows_b, b, tx, ty)
+    if not hit:
+        return False
+    if f == 0.0:
+        contact = np.empty(5)
+        if _start_contact(rows_a, a, rows_b, b, contact):
+            nx, ny, px, py = -contact[0], -contact[1], contact[3], contact[4]
+        elif tx == 0.0 and ty == 0.0:
+            return False  # no motion and (by the pair test) apart
+        else:
+            nx, ny = unit(-tx, -ty)
+    out[0] = f
+    out[1] = px
+    out[2] = py
+    out[3] = nx + 0.0  # + 0.0: no negative zeros
+    out[4] = ny + 0.0
+    return True
