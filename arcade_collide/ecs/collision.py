@@ -130,16 +130,16 @@ from arcade_collide.ecs.queries import (
     shape_geometry,
 )
 from arcade_collide.ecs.table import ShapeTable, table_for_current_world
+from arcade_collide.ecs.world_rays import WorldRays
 from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.arrays import BoolArray
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
 
-class CollisionSystem(esper.Processor):
-    """Finds touching shapes and reports when contacts start and end.
-
-    See the module docstring for the stages of a tick and the exact event rules.
+class CollisionSystem(WorldRays, esper.Processor):
+    """Finds touching shapes and reports when contacts start and end; answers queries,
+    rays and casts (:class:`~arcade_collide.ecs.world_rays.WorldRays`) between ticks.
 
     >>> import esper
     >>> from arcade_collide.ecs.components import Position, Shape

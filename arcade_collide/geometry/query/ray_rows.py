@@ -92,3 +92,60 @@ def cast_first(
             fraction = hit[0]
             out[:] = hit
     return best
+
+
+@kernel(types.boolean(_F[::1], *_RAY), inline=True)
+def _box_reached(
+    box: FloatArray, ox: float, oy: float, dx: float, dy: float, reach: float
+) -> bool:
+    """Whether the ray's part ``s`` in ``[0, reach]`` meets the closed ``box`` (slabs)."""
+    enter = 0.0
+    leave = reach
+    for o, d, low, high in ((ox, dx, box[0], box[2]), (oy, dy, box[1], box[3])):
+        if d == 0.0:
+            if o < low or o > high:
+                return False
+        else:
+            a = (low - o) / d
+            b = (high - o) / d
+            enter = max(enter, min(a, b))
+            leave = min(leave, max(a, b))
+            if enter > leave:
+                return False
+    return True
+
+
+@kernel(
+    types.int64(
+        ROWS, _F[:, ::1], _INDEX, _F[::1], _F[::1], _F[::1], _F[::1], _F[::1], _F[::1],
+        _INDEX, _F[:, ::1],
+    )
+)  # fmt: skip
+def ray_first_batch(
+    rows: WorldRows, boxes: FloatArray, candidates: Int64Array,
+    ox: FloatArray, oy: FloatArray, dx: FloatArray, dy: FloatArray, limit: FloatArray,
+    best: FloatArray, found: Int64Array, out: FloatArray,
+) -> int:  # fmt: skip
+    """For each ray ``k``, the candidate row it hits first nearer than ``best[k]`` (in
+    ray parameter units): written to ``found[k]``, its ``(s, nx, ny)`` to ``out[k]``;
+    ``out[k, 0]`` is -1 for the rays that hit none nearer. Candidates whose boxes
+    (``boxes[row]``) the ray misses are skipped untested. Returns how many rays hit."""
+    count = 0
+    for k in range(len(ox)):
+        out[k, 0] = -1.0
+        reach = min(limit[k], best[k])
+        mine = -1
+        for t in candidates:
+            if not _box_reached(boxes[t], ox[k], oy[k], dx[k], dy[k], reach):
+                continue
+            hit, s, nx, ny = ray_row(rows, t, ox[k], oy[k], dx[k], dy[k], reach)
+            if hit and (s < best[k]) and (mine < 0 or s < reach or t < mine):
+                mine = t
+                reach = s
+                out[k, 0] = s
+                out[k, 1] = nx
+                out[k, 2] = ny
+        if mine >= 0:
+            found[k] = mine
+            count += 1
+    return count
