@@ -902,6 +902,23 @@ ROWS += (
     _b("bridge-query-sprite-moved-to-nan", "`sprite.center_x = nan`, then "
        "`world.sprites_at((0, 0))`", ValueError,
        "a sprite (entity 3) was moved to a non-finite pose", _query_after_nan),
+    # -- world rays (CollisionSystem, CollisionWorld) -----------------------------------------
+    _e("world-ray-zero-direction", "`collisions.ray_cast((0, 0), (0, 0))`", ValueError,
+       "direction must be a non-zero vector, got (0.0, 0.0)",
+       lambda s: s.collisions.ray_cast((0, 0), (0, 0))),
+    _e("world-cast-translation-nan", "`collisions.shape_cast(Circle(1), (0, 0), (nan, 0))`",
+       ValueError, "translation[0] must be finite, got nan",
+       lambda s: s.collisions.shape_cast(Circle(1), (0, 0), (NAN, 0))),
+    _b("bridge-sight-max-distance-zero", "`world.has_line_of_sight(a, b, walls, 0)`",
+       ValueError, "max_distance must be greater than zero",
+       lambda s: s.world.has_line_of_sight((0, 0), (1, 0), [], 0)),
+    _b("bridge-sight-resolution-zero",
+       "`world.has_line_of_sight(a, b, walls, check_resolution=0)`", ValueError,
+       "check_resolution must be greater than zero",
+       lambda s: s.world.has_line_of_sight((0, 0), (1, 0), [], check_resolution=0)),
+    _b("bridge-sight-wall-not-added", "`world.has_line_of_sight(a, b, [sprite_not_added])`",
+       ValueError, "a wall is not a sprite of this CollisionWorld: add it first",
+       lambda s: s.world.has_line_of_sight((0, 0), (1, 0), [s.sprite(50)])),
 )
 
 

@@ -52,6 +52,7 @@ from arcade_collide.arcade.lifetime import (
 from arcade_collide.arcade.queries import WorldQueries
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
+from arcade_collide.arcade.sprite_rays import SpriteRays
 from arcade_collide.arcade.validation import (
     STATIC_MOVES,
     require_callable,
@@ -69,7 +70,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
-class CollisionWorld(WorldQueries):
+class CollisionWorld(WorldQueries, SpriteRays):
     """Collision detection and movement for Arcade sprites.
 
     The world queries (:meth:`point_query`, :meth:`sprites_at`, :meth:`overlapping`,
