@@ -1,5 +1,6 @@
-"""World queries in a level: ``point_query`` and a 64 px ``aabb_query`` through the public
-calls, against pymunk's ``point_query`` on the same scene, in the same run.
+"""World queries in a level: ``point_query``, a 64 px ``aabb_query`` and rays through the
+public calls, against pymunk's ``point_query``, ``shape_query`` and
+``segment_query_first`` on the same scene, in the same run.
 
 The scene: ``N`` static 32 px square tiles edge to edge on a square grid, and 200
 moving circles (radius 6-12 px) over it, after one tick. Each query goes to a random
@@ -12,7 +13,13 @@ added with ``static=True``): ``world.sprites_at`` and ``world.sprites_in_rect`` 
 ``arcade.get_sprites_at_point`` / ``arcade.get_sprites_in_rect`` over a spatially
 hashed ``SpriteList`` of the same sprites.
 
-    PYTHONPATH=. python benchmarks/bench_queries.py --tiles 100000 [--bridge]
+Rays: each starts at a random spot up to 200 px outside the level's edge and aims at a
+random spot inside it; ``CollisionSystem.ray_cast`` (one ray per call, reach 5,000 px)
+against pymunk's ``segment_query_first`` over the same segment, and 1,000 such rays in
+one ``ray_cast_batch`` call. Issue 15's targets: one ray at most 20 µs, 1,000 rays in
+one batch call at most 2 ms; the exit status is 1 when one is not met.
+
+    .venv/bin/python benchmarks/bench_queries.py --tiles 100000 [--bridge]
 """
 
 from __future__ import annotations
@@ -22,13 +29,18 @@ import math
 import os
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
+# Measure the arcade_collide of this checkout, whichever one the environment installed.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
 import esper
 import numpy as np
 import pymunk
+from rounds import Targets
 
 from arcade_collide import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.geometry.shapes import Circle, Rect
@@ -139,7 +151,61 @@ def per_query(run: Callable[[], object], count: int) -> float:
     return (time.perf_counter() - start) / count * 1e6
 
 
-def main() -> None:
+def rays(extent: float, count: int, seed: int = 3) -> tuple[np.ndarray, np.ndarray]:
+    """``count`` rays from outside the level's edge aimed at spots inside it."""
+    rng = np.random.default_rng(seed)
+    angle = rng.uniform(0, 2 * math.pi, count)
+    centre = extent / 2
+    radius = extent / 2 * math.sqrt(2) + rng.uniform(0, 200, count)
+    origins = np.column_stack([centre + radius * np.cos(angle), centre + radius * np.sin(angle)])
+    aims = rng.uniform(0, extent, (count, 2))
+    return origins, aims - origins
+
+
+def ray_targets(system: CollisionSystem, space: pymunk.Space, extent: float, repeat: int) -> bool:
+    """Time rays one by one and in a batch against pymunk's; print the target lines."""
+    origins, directions = rays(extent, 1_000)
+    reach = 5_000.0
+    units = directions / np.linalg.norm(directions, axis=1)[:, None]
+    ends = [tuple(p) for p in (origins + reach * units).tolist()]
+    starts = [tuple(p) for p in origins.tolist()]
+    aims = [tuple(d) for d in directions.tolist()]
+    every = pymunk.ShapeFilter()
+
+    def ours_one() -> None:
+        for origin, direction in zip(starts, aims, strict=True):
+            system.ray_cast(origin, direction, reach)
+
+    def pymunk_one() -> None:
+        for a, b in zip(starts, ends, strict=True):
+            space.segment_query_first(a, b, 0.0, every)
+
+    hits = sum(system.ray_cast(o, d, reach) is not None for o, d in zip(starts, aims, strict=True))
+    theirs = sum(
+        space.segment_query_first(a, b, 0.0, every) is not None
+        for a, b in zip(starts, ends, strict=True)
+    )
+    print(f"rays hitting a shape: ours {hits}, pymunk {theirs} of {len(starts)}")
+    one: dict[str, list[float]] = {"ray_cast (ours)": [], "segment_query_first (pymunk)": []}
+    batch: list[float] = []
+    for _ in range(repeat):
+        one["ray_cast (ours)"].append(per_query(ours_one, len(starts)))
+        one["segment_query_first (pymunk)"].append(per_query(pymunk_one, len(starts)))
+        start = time.perf_counter()
+        system.ray_cast_batch(origins, directions, reach)
+        batch.append((time.perf_counter() - start) * 1e3)
+    for name, values in one.items():
+        print(
+            f"  {name:34s} median {statistics.median(values):7.2f} us  best {min(values):7.2f} us"
+        )
+    print(f"  {'ray_cast_batch, 1,000 rays (ours)':34s} median {statistics.median(batch):7.3f} ms")
+    targets = Targets()
+    targets.at_most("one ray, public call", statistics.median(one["ray_cast (ours)"]), 20, " µs")
+    targets.at_most("1,000 rays in one batch call", statistics.median(batch), 2, " ms")
+    return targets.all_met
+
+
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--tiles", type=int, default=100_000)
     parser.add_argument("--queries", type=int, default=2_000)
@@ -151,7 +217,7 @@ def main() -> None:
         rng = np.random.default_rng(2)
         spots = [tuple(p) for p in rng.uniform(0, extent, (args.queries, 2)).tolist()]
         report(bridge_ways(world, sprites, spots), args.repeat, len(spots), args.tiles)
-        return
+        return 0
     system, space, extent = build(args.tiles)
     rng = np.random.default_rng(2)
     spots = [tuple(p) for p in rng.uniform(0, extent, (args.queries, 2)).tolist()]
@@ -188,6 +254,7 @@ def main() -> None:
     theirs = sum(len(space.point_query(p, 0.0, every)) for p in spots[:200])
     print(f"shapes found under 200 spots: ours {ours}, pymunk {theirs}")
     report(ways, args.repeat, len(spots), args.tiles)
+    return 0 if ray_targets(system, space, extent, args.repeat) else 1
 
 
 def report(ways: dict[str, Callable[[], object]], repeat: int, count: int, tiles: int) -> None:
@@ -204,4 +271,4 @@ def report(ways: dict[str, Callable[[], object]], repeat: int, count: int, tiles
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -100,6 +100,9 @@ class WorldRays:
         found = _grid(self, table, index).first(ray, mask_bits)
         if found is not None:
             best = (found[1].distance, found[0], found[1])
+            # Only a shape up to that hit (ties included) can come first.
+            reach = math.nextafter(found[1].distance / ray.length, math.inf)
+            ray = ray._replace(limit=min(ray.limit, reach))
         moving = _moving(table, index, ray, mask_bits)
         out = np.empty(3)
         row = ray_first(table.rows, moving, *ray[:5], out) if len(moving) else -1
