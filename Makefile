@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade screenshots clean soak
+.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade bench-queries screenshots clean soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,12 @@ bench-world: $(STAMP)
 
 bench-arcade: $(STAMP)
 	$(BIN)/python benchmarks/bench_arcade.py $(BENCH_ARGS)
+
+# Queries and rays: the world (ECS, then sprites) and the geometry layer's ray walk.
+bench-queries: $(STAMP)
+	$(BIN)/python benchmarks/bench_queries.py $(BENCH_ARGS)
+	$(BIN)/python benchmarks/bench_queries.py --bridge $(BENCH_ARGS)
+	$(BIN)/python benchmarks/bench_rays.py
 
 # Long churn run: memory and tick time must stay flat (`--ticks N` for a shorter run).
 soak: $(STAMP)

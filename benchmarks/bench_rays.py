@@ -9,12 +9,16 @@ Run: ``python benchmarks/bench_rays.py`` (add ``--no-pymunk`` to skip the compar
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
 from collections.abc import Callable
 
 import numpy as np
+
+# Measure the arcade_collide of this checkout, whichever one the environment installed.
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from arcade_collide.geometry.arrays import pack
 from arcade_collide.geometry.grid_ray import RayGrid
