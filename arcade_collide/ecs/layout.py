@@ -27,6 +27,7 @@ from arcade_collide.geometry.bounding_circles import (
     convex_pose_circles,
     pose_circles,
 )
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
 from arcade_collide.geometry.query.rows import PairFilter, WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
@@ -268,8 +269,11 @@ class Layout(NamedTuple):
 
         def gather(old: Any, new: Any) -> Any:
             out = np.empty((len(is_new), *old.shape[1:]), dtype=old.dtype)
-            out[slots] = old[kept]
-            out[dest] = new
+            if old.ndim == 1:
+                _merge_into(out, old, kept, slots, new, dest)
+            else:
+                out[slots] = old[kept]
+                out[dest] = new
             return out
 
         merged_kinds = gather(self.kinds, fresh.kinds)
@@ -303,7 +307,9 @@ class Layout(NamedTuple):
             known = self.renumbered >= 0
             renumbered = np.where(known, here[np.where(known, self.renumbered, 0)], -1)
         unplaced = None
-        if self.unplaced is not None:
+        # Copying placed rows pays off only for static rows (their grid stays valid);
+        # placing every row again costs less than the copy otherwise.
+        if self.unplaced is not None and len(self.static_rows):
             carried = here[self.unplaced]
             unplaced = sorted_unique(np.concatenate([carried[carried >= 0], dest]))
         merged_entities = gather(self.entities, fresh.entities)
@@ -353,6 +359,23 @@ def _carry_placement(old: Layout, new: Layout, kept: Int64Array, slots: Int64Arr
             elif values.ndim == 3:  # the widest polygon left: every row fits the rest
                 values = values[:, : into.shape[1]]
             into[target] = values[source]
+
+
+@kernel(
+    [
+        f"void({t}[::1], {t}[::1], int64[::1], int64[::1], {t}[::1], int64[::1])"
+        for t in ("int64", "float64", "boolean", "int8")
+    ]
+)
+def _merge_into(
+    out: Any, old: Any, kept: Int64Array, slots: Int64Array, new: Any, dest: Int64Array
+) -> None:
+    """``out[slots] = old[kept]`` and ``out[dest] = new``, in one compiled pass (numpy's
+    fancy indexing costs several times more per element)."""
+    for k in range(len(kept)):
+        out[slots[k]] = old[kept[k]]
+    for k in range(len(dest)):
+        out[dest[k]] = new[k]
 
 
 def _assemble(
