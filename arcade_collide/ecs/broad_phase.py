@@ -5,15 +5,18 @@ A candidate pair is two rows whose bounding boxes overlap or touch (each pair on
 exact tests could find touching is offered.
 
 Only pairs with a row that moved are offered. When the table says which rows it placed
-since the last tick (a few moved: shapes with a velocity among idle ones, sprites the
-game moved by hand), a :class:`~arcade_collide.geometry.loose_grid.LooseGrid` of every
-row follows those rows and finds their pairs; the pairs of rows that did not move carry
-over from the last tick (:attr:`BroadPhase.moved`). Otherwise every row counts as
-moved: the non-static rows are swept against each other by the compiled row sweep
+since the last tick, and they are the rows that moved the tick before, they are swept
+against each other by the compiled row sweep
 (:class:`~arcade_collide.geometry.broad_phase.SweepBroadPhase`, which keeps its rows and
 sort order from tick to tick, also across a change of layout) and queried against a
-:class:`~arcade_collide.geometry.static_grid.StaticGrid` of the static rows, built again
-only when those change. Two static shapes are never paired.
+:class:`~arcade_collide.geometry.static_grid.StaticGrid` of the other rows, built again
+when the moving set changes. When different rows move from tick to tick (sprites the
+game moves by hand here and there), a
+:class:`~arcade_collide.geometry.loose_grid.LooseGrid` of every row follows them and
+finds their pairs. Either way the pairs of rows that did not move carry over from the
+last tick (:attr:`BroadPhase.moved`). When the table cannot say (most rows moved),
+every non-static row is swept and queried against a grid of the static rows, built
+again only when those change. Two static shapes are never paired.
 """
 
 from __future__ import annotations
@@ -32,9 +35,10 @@ class BroadPhase:
 
     def __init__(self) -> None:
         self._sweep = SweepBroadPhase()
-        self._grid: tuple[tuple[int, int], StaticGrid, IntArray] | None = None
+        self._grid: tuple[tuple[int, int, bytes | None], StaticGrid, IntArray] | None = None
         self._seen = (-1, -1)
         self._loose: LooseGrid | None = None
+        self._moving_set: bytes | None = None
         self._dynamic: IntArray = np.empty(0, dtype=np.int64)
         self.moved: BoolArray | None = None
         """Per table row, whether it moved since the previous call (None: take every
@@ -51,24 +55,43 @@ class BroadPhase:
         self._dynamic = table.dynamic_rows
         self._seen = (table.layout, table.revision)
         if moved_rows is not None:
-            # A few rows moved: the loose grid follows them and finds their pairs.
             self.moved = np.zeros(len(table.entities), dtype=np.bool_)
             self.moved[moved_rows] = True
+            moving_set = moved_rows.tobytes()
+            stable, self._moving_set = moving_set == self._moving_set, moving_set
             loose = self._loose
-            if loose is None or loose.boxes is not table.aabbs:
+            if loose is not None and loose.boxes is not table.aabbs:
+                loose = self._loose = None
+            if stable:
+                # The same rows keep moving: sweep them, and query a grid of the others.
+                if loose is not None:
+                    loose.update(moved_rows)
+                key = (table.layout, table.static_revision, moving_set)
+                return self._swept(table, moved_rows, key)
+            # Rows moved here and there: the loose grid follows them and finds their pairs.
+            if loose is None:
                 loose = self._loose = LooseGrid(table.aabbs)
             else:
                 loose.update(moved_rows)
             return loose.pairs(moved_rows, self.moved, table.static)
         self._loose = None  # not told which rows move from here on
+        self._moving_set = None
         self.moved = None
         if not table.has_static:
             return self._sweep.pairs(table.aabbs)
-        # The moving rows are swept; the static ones wait in a grid of their own.
-        moving = table.dynamic_rows
-        if self._grid is None or self._grid[0] != (table.layout, table.static_revision):
+        return self._swept(table, table.dynamic_rows, (table.layout, table.static_revision, None))
+
+    def _swept(
+        self, table: ShapeTable, moving: IntArray, key: tuple[int, int, bytes | None]
+    ) -> tuple[IntArray, IntArray]:
+        """The pairs of the ``moving`` rows: swept against each other, and queried
+        against a grid of the others (the static rows, when ``key`` names no moving set),
+        built again when ``key`` changes."""
+        if self._grid is None or self._grid[0] != key:
+            n = len(table.entities)
             still = table.static_rows
-            key = (table.layout, table.static_revision)
+            if key[2] is not None:
+                still = np.setdiff1d(np.arange(n), moving, assume_unique=True)
             self._grid = (key, StaticGrid(table.aabbs[still]), still)
         _, grid, still = self._grid
         boxes = table.aabbs[moving]
@@ -76,6 +99,9 @@ class BroadPhase:
         q, s = grid.pairs(boxes)
         a = np.concatenate([moving[i], moving[q]])
         b = np.concatenate([moving[j], still[s]])
+        if key[2] is not None and table.has_static:  # a static row moved by hand
+            keep = ~(table.static[a] & table.static[b])
+            a, b = a[keep], b[keep]
         return np.minimum(a, b), np.maximum(a, b)
 
     def _renumber(self, table: ShapeTable) -> None:
@@ -85,11 +111,12 @@ class BroadPhase:
         if renumbered is None:
             return
         kept = self._grid
-        if kept is not None and kept[0][1] == table.static_revision:
+        if kept is not None and kept[0][1:] == (table.static_revision, None):
             # A grid of the static rows stays valid while they are the same shapes.
             still = renumbered[kept[2]]
             if np.array_equal(still, table.static_rows):
-                self._grid = ((table.layout, table.static_revision), kept[1], table.static_rows)
+                key = (table.layout, table.static_revision, None)
+                self._grid = (key, kept[1], table.static_rows)
         if table.has_static or len(self._dynamic) != len(renumbered):
             # The sweep holds the non-static rows only: number them among those.
             now = renumbered[self._dynamic]
