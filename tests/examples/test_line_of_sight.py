@@ -39,6 +39,8 @@ from arcade.math import get_distance
 from example_loader import example_window, load_example
 from shapely.geometry import LineString, Point
 
+from arcade_collide.arcade import pixel_at
+
 original = importlib.import_module("arcade.examples.line_of_sight")
 port = load_example("line_of_sight")
 
@@ -171,3 +173,17 @@ def test_the_walk_presses_and_releases_each_key_in_turn() -> None:
         held.append(tuple(sorted(keys.held)))
     expected = [tuple(sorted(k)) for ticks, k in port.WALK for _ in range(ticks)] + [()]
     assert held == expected
+
+
+def test_the_headless_run_draws_the_walk_and_its_sight_line(window: arcade.Window) -> None:
+    game, run = port.run_headless(window=window, seed=port.HEADLESS_SEED)
+    (enemy,) = game.enemy_list
+    sees = game.world.has_line_of_sight(game.player.position, enemy.position, game.wall_list)
+    game.world.close()
+    assert run.ticks == port.walk_ticks()
+    assert run.image is not None
+    # The sight line's middle, on screen: the camera keeps its own view of the world.
+    middle = ((game.player.center_x + enemy.center_x) / 2,
+              (game.player.center_y + enemy.center_y) / 2)
+    x, y = game.camera.project(middle)
+    assert pixel_at(run.image, x, y) == (arcade.color.RED if sees else arcade.color.WHITE)[:3]
