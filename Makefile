@@ -43,6 +43,7 @@ bench-queries: $(STAMP)
 	$(BIN)/python benchmarks/bench_queries.py $(BENCH_ARGS)
 	$(BIN)/python benchmarks/bench_queries.py --bridge $(BENCH_ARGS)
 	$(BIN)/python benchmarks/bench_rays.py
+	$(BIN)/python benchmarks/bench_los.py $(BENCH_ARGS)
 
 # Long churn run: memory and tick time must stay flat (`--ticks N` for a shorter run).
 soak: $(STAMP)

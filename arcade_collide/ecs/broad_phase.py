@@ -63,9 +63,9 @@ class BroadPhase:
             if loose is not None and loose.boxes is not table.aabbs:
                 loose = self._loose = None
             if stable:
-                # The same rows keep moving: sweep them, and query a grid of the others.
-                if loose is not None:
-                    loose.update(moved_rows)
+                # The same rows keep moving: sweep them, and query a grid of the others
+                # (the loose grid is dropped rather than kept up to date at each tick).
+                self._loose = None
                 key = (table.layout, table.static_revision, moving_set)
                 return self._swept(table, moved_rows, key)
             # Rows moved here and there: the loose grid follows them and finds their pairs.
