@@ -168,9 +168,7 @@ class WorldRays:
         mask_bits = check_mask(mask)
         o, d, limit, length = parse_rays(origins, directions, max_distance)
         table, index = _system(self).query_table()
-        with np.errstate(invalid="ignore"):  # an infinite reach times a length
-            reach = limit * length
-        rows, hits = _grid(self, table, index).first_batch(o, d, reach, mask_bits)
+        rows, hits = _grid(self, table, index).first_batch(o, d, max_distance, mask_bits)
         moving = index.moving_rows
         if mask_bits != ALL_LAYERS and len(moving):
             moving = moving[(table.layer[moving] & mask_bits) != 0]

@@ -54,8 +54,11 @@ def parse_rays(
     m = len(o)
     d = _vectors(directions, "directions", m)
     if isinstance(max_distance, np.ndarray):
-        limit = np.array([check_max_distance(x, f"max_distance[{i}]")
-                          for i, x in enumerate(max_distance.reshape(-1))])  # fmt: skip
+        limit = max_distance.reshape(-1)
+        if limit.dtype.kind != "f" or not (limit >= 0.0).all():
+            # Not all plain: check each value, for the message naming the first bad one.
+            limit = np.array([check_max_distance(x, f"max_distance[{i}]")
+                              for i, x in enumerate(limit)])  # fmt: skip
         if max_distance.shape != (m,):
             raise ValueError(f"max_distance must have shape ({m},), got {max_distance.shape}")
     else:
