@@ -197,8 +197,8 @@ class Churn(EcsWorld):
 
 
 class Small(EcsWorld):
-    """The ECS small game: ``count`` shapes of all four polygonal kinds and circles
-    bouncing in a ``side`` px box."""
+    """The ECS small game: ``count`` shapes (circles, rects, triangles, polygons) in a
+    ``side`` px box; every 4th tick the game turns back those that crossed a wall."""
 
     unit = "µs"
     BOUNCE_EVERY = 4
@@ -310,13 +310,13 @@ class WalkCycle:
     def _bounce(self) -> None:
         world = self.world
         xy, _ = world.poses()
-        vxy = np.sign(xy - self.side / 2)  # which wall a sprite out of the box crossed
+        outward = np.sign(xy - self.side / 2)  # towards the wall a sprite is nearest
         out = np.flatnonzero(((xy < 0.0) | (xy > self.side)).any(axis=1))
         sprites = world.sprites()
         for row in out.tolist():
             sprite = sprites[row]
             vx, vy, _ = world.velocity(sprite)
-            sx, sy = vxy[row]
+            sx, sy = outward[row]
             if (xy[row, 0] < 0.0 or xy[row, 0] > self.side) and vx * sx > 0:
                 vx = -vx
             if (xy[row, 1] < 0.0 or xy[row, 1] > self.side) and vy * sy > 0:
