@@ -423,20 +423,21 @@ def run_intervals(scene: Scene, ticks: int, every: int, trace: bool) -> list[Int
         cpus.append(time.process_time() - c0)
         if n % every:
             continue
+        cpu, wall = statistics.median(cpus) * scale, statistics.median(walls) * scale
+        # Emptied before the heap is read, which would otherwise count them.
+        cpus.clear()
+        walls.clear()
         gc.collect()
         heap, peak = tracemalloc.get_traced_memory() if trace else (math.nan, math.nan)
         pools = scene.pools()
         point = Interval(
             n, heap / MIB, peak / MIB, rss_mib(), pools.positions.live,
-            pools.velocities.live, scene.entities(), statistics.median(cpus) * scale,
-            statistics.median(walls) * scale, scene.events,
+            pools.velocities.live, scene.entities(), cpu, wall, scene.events,
         )
         points.append(point)
         print(f"{n:8d} {point.heap:9.2f} {point.peak:9.2f} {point.rss:8.1f} "
               f"{point.positions:8d} {point.velocities:8d} {point.entities:8d} "
               f"{point.cpu:8.3f} {point.wall:8.3f} {point.events:9d}", flush=True)
-        cpus.clear()
-        walls.clear()
     return points
 
 
