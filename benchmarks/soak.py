@@ -37,7 +37,7 @@ than ``--time-slack``, judged on the best interval median among the last three a
 the best among the first three after warm-up: a slowdown that comes from the system
 (a leak, a growing table) raises every interval, while another job on a shared machine
 inflates only the intervals it overlaps.
-tracemalloc slows Python down (roughly 2-5x here); ``--no-tracemalloc`` times without
+tracemalloc slows a tick down (4-6x in these scenes); ``--no-tracemalloc`` times without
 it. Absolute times are noisy on a shared machine; the verdict compares ratios within
 one run. The exit status is non-zero when any scene's verdict is GROWS.
 """
