@@ -45,7 +45,8 @@ bench-queries: $(STAMP)
 	$(BIN)/python benchmarks/bench_rays.py
 	$(BIN)/python benchmarks/bench_los.py $(BENCH_ARGS)
 
-# Long churn run: memory and tick time must stay flat (`--ticks N` for a shorter run).
+# Long runs of the churn, small and walk-cycle scenes: memory and tick time must stay flat
+# (SOAK_ARGS="--scene small --ticks N" for one scene, shorter).
 soak: $(STAMP)
 	$(BIN)/python benchmarks/soak.py $(SOAK_ARGS)
 

@@ -1,28 +1,45 @@
-"""Soak: a long run of entity churn, to show that memory and tick time stay flat.
+"""Soak: long runs of three game scenes, to show that memory and tick time stay flat.
 
-Run: ``.venv/bin/python benchmarks/soak.py [--ticks N] [--entities N] [--churn N]``
-(``make soak`` runs the full 100,000 ticks).
+Run: ``.venv/bin/python benchmarks/soak.py [--scene churn|small|walk-cycle|all] [--ticks N]``
+(``make soak`` runs every scene at its full length; ``--scene`` may be repeated).
 
-One esper world holds ``--entities`` colliding, moving entities (circles, rects,
-triangles, polygons and points). Every tick ``--churn`` random entities are deleted
-and as many created, then ``esper.process`` runs MovementSystem and CollisionSystem;
-a subscriber counts the events. At ``--intervals`` evenly spaced points the script
-prints the traced Python heap (``tracemalloc`` current and peak, in MiB), the
-process's resident set (``VmRSS`` from ``/proc/self/status``), the component pool
-rows in use against the live entities, and the median tick time of the interval:
-CPU time of this process (``time.process_time``, which other jobs on a shared
-machine disturb far less) and wall time.
+The scenes:
 
-The verdict compares the last interval with the first one after warm-up (the first
-interval, where pools and caches grow to their working size): memory may not grow
-by more than ``--memory-slack``. Tick time may not grow by more than
-``--time-slack``, judged on the best interval median among the last three against the
-best among the first three after warm-up: a slowdown that comes from the system
-(a leak, a growing table) raises every interval, while another job on a shared
-machine inflates only the intervals it overlaps.
-tracemalloc slows Python down (roughly 2x here); ``--no-tracemalloc`` times without
+* ``churn``: one esper world holds ``--entities`` colliding, moving entities (circles,
+  rects, triangles, polygons and points, three layers). Every tick ``--churn`` random
+  entities are deleted and as many created, then ``esper.process`` runs MovementSystem
+  and CollisionSystem. 100,000 ticks by default.
+* ``small``: the ECS small game: 10 moving shapes (circles, rects, triangles and
+  polygons) in a 120 px box; the game turns back those that crossed a wall every 4th
+  tick, so they meet now and then forever. MovementSystem and CollisionSystem; tick
+  times in µs. 1,000,000 ticks by default.
+* ``walk-cycle``: through the Arcade bridge: ``--sprites`` sprites (circles and boxes,
+  the first 100 plain sprites with a 16 px texture) in an ``arcade.SpriteList``
+  registered with ``CollisionWorld.add_sprite_list``, each with its own velocity. Every
+  tick the 100 walkers swap between two 16 px textures and 3 bullets (a second
+  registered list, 600 px/s) are fired, while the 3 oldest of the 30 in flight leave
+  by ``SpriteList.remove`` or ``kill()`` in turn; every 8th tick the game turns back
+  the sprites that crossed a wall (``world.poses()`` and ``set_velocity``); then
+  ``world.step(1/60)``. 50,000 ticks by default.
+
+Each scene counts its collision events (a subscriber, or the bridge's
+``on_collision`` handlers). At ``--intervals`` evenly spaced points the script prints
+the traced Python heap (``tracemalloc`` current and peak, in MiB), the process's
+resident set (``VmRSS`` from ``/proc/self/status``), the Position and Velocity pool
+rows in use against the live entities, and the median tick time of the interval: CPU
+time of this process (``time.process_time``, which other jobs on a shared machine
+disturb far less) and wall time.
+
+Each scene gets its own verdict, which compares the last interval with the first one
+after warm-up (the first interval, where pools and caches grow to their working size):
+memory may not grow by more than ``--memory-slack``. Tick time may not grow by more
+than ``--time-slack``, judged on the best interval median among the last three against
+the best among the first three after warm-up: a slowdown that comes from the system
+(a leak, a growing table) raises every interval, while another job on a shared machine
+inflates only the intervals it overlaps.
+tracemalloc slows a tick down (4-6x in these scenes); ``--no-tracemalloc`` times without
 it. Absolute times are noisy on a shared machine; the verdict compares ratios within
-one run. The exit status is non-zero when the verdict is GROWS.
+one run. The exit status is non-zero when any scene's verdict is GROWS.
 """
 
 from __future__ import annotations
@@ -36,13 +53,23 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections import deque
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import NamedTuple, Protocol
 
+os.environ.setdefault("ARCADE_HEADLESS", "1")
 # Measure the arcade_collide of this checkout, whichever one the environment installed.
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import arcade
 import esper
+import numpy as np
+from PIL import Image
 
 from arcade_collide import Circle, Point, Polygon, Rect, Triangle
+from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade.lifetime import in_world
 from arcade_collide.ecs import (
     CollisionEnded,
     CollisionStarted,
@@ -52,10 +79,14 @@ from arcade_collide.ecs import (
     Shape,
     Velocity,
 )
-from arcade_collide.ecs.world_state import world_pools
+from arcade_collide.ecs.world_state import WorldPools, world_pools
+from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
 MIB = 1024.0 * 1024.0
+DT = 1 / 60
+SCENES = ("churn", "small", "walk-cycle")
+DEFAULT_TICKS = {"churn": 100_000, "small": 1_000_000, "walk-cycle": 50_000}
 
 
 def rss_mib() -> float:
@@ -70,8 +101,10 @@ def rss_mib() -> float:
     return math.nan
 
 
-def random_geometry(rng: random.Random) -> AnyShape:
-    kind = rng.randrange(5)
+def random_geometry(rng: random.Random, points: bool = True) -> AnyShape:
+    """A random shape of ~10 px: a point (unless ``points`` is False), circle, rect,
+    triangle or polygon."""
+    kind = rng.randrange(0 if points else 1, 5)
     if kind == 0:
         return Point()
     if kind == 1:
@@ -86,26 +119,60 @@ def random_geometry(rng: random.Random) -> AnyShape:
                     for k in range(n)])
 
 
-class Churn:
-    """The soak world: keeps ``size`` entities alive, replacing ``churn`` per tick."""
+class Scene(Protocol):
+    """What the soak loop needs of a scene."""
 
-    def __init__(self, size: int, churn: int, seed: int) -> None:
-        self.rng = random.Random(seed)
-        self.size = size
-        self.churn = churn
-        # A square where 1,000 shapes of ~10 px overlap now and then.
-        self.side = math.sqrt(size) * 25.0
-        self.collisions = CollisionSystem()
+    unit: str
+    """The unit tick times are printed in: ``"ms"`` or ``"µs"``."""
+    events: int
+    """Collision events delivered so far (starts and ends)."""
+
+    def tick(self, dt: float) -> None: ...
+
+    def entities(self) -> int: ...
+
+    def pools(self) -> WorldPools: ...
+
+    def close(self) -> None: ...
+
+
+class EcsWorld:
+    """An esper world of the scene's own, current while the scene lives, with
+    MovementSystem and CollisionSystem and a subscriber counting the events."""
+
+    unit = "ms"
+
+    def __init__(self, name: str) -> None:
+        self._previous = esper.current_world
+        self._name = f"soak.{name}"
+        esper.switch_world(self._name)
         esper.add_processor(MovementSystem(), priority=1)
+        self.collisions = CollisionSystem()
         esper.add_processor(self.collisions)
         self.events = 0
         self.collisions.subscribe(on_started=self._count, on_ended=self._count)
-        self.live: list[int] = []
-        for _ in range(size):
-            self.live.append(self._spawn())
 
     def _count(self, event: CollisionStarted | CollisionEnded) -> None:
         self.events += 1
+
+    def pools(self) -> WorldPools:
+        return world_pools()
+
+    def close(self) -> None:
+        esper.switch_world(self._previous)
+        esper.delete_world(self._name)
+
+
+class Churn(EcsWorld):
+    """Keeps ``size`` entities alive, replacing ``churn`` random ones per tick."""
+
+    def __init__(self, size: int, churn: int, seed: int) -> None:
+        super().__init__("churn")
+        self.rng = random.Random(seed)
+        self.churn = churn
+        # A square where 1,000 shapes of ~10 px overlap now and then.
+        self.side = math.sqrt(size) * 25.0
+        self.live = [self._spawn() for _ in range(size)]
 
     def _spawn(self) -> int:
         rng = self.rng
@@ -114,6 +181,9 @@ class Churn:
             Velocity(rng.uniform(-60, 60), rng.uniform(-60, 60), rng.uniform(-90, 90)),
             Shape(random_geometry(rng), layer=1 << rng.randrange(3)),
         )
+
+    def entities(self) -> int:
+        return len(self.live)
 
     def tick(self, dt: float) -> None:
         rng, live = self.rng, self.live
@@ -126,85 +196,342 @@ class Churn:
         esper.process(dt)
 
 
+class Small(EcsWorld):
+    """The ECS small game: ``count`` shapes (circles, rects, triangles, polygons) in a
+    ``side`` px box; every 4th tick the game turns back those that crossed a wall."""
+
+    unit = "µs"
+    BOUNCE_EVERY = 4
+
+    def __init__(self, count: int, seed: int, side: float = 120.0) -> None:
+        super().__init__("small")
+        rng = random.Random(seed)
+        self.side = side
+        self.bodies: list[tuple[Position, Velocity]] = []
+        for _ in range(count):
+            position = Position(rng.uniform(15, side - 15), rng.uniform(15, side - 15),
+                                rng.uniform(0, 360))
+            speed, heading = rng.uniform(40, 80), rng.uniform(0, 2 * math.pi)
+            velocity = Velocity(speed * math.cos(heading), speed * math.sin(heading),
+                                rng.uniform(-90, 90))
+            esper.create_entity(position, velocity, Shape(random_geometry(rng, points=False)))
+            self.bodies.append((position, velocity))
+        self.count = 0
+
+    def entities(self) -> int:
+        return len(self.bodies)
+
+    def tick(self, dt: float) -> None:
+        self.count += 1
+        if self.count % self.BOUNCE_EVERY == 0:
+            low, high = 10.0, self.side - 10.0
+            for position, velocity in self.bodies:
+                x, y, vx, vy = position.x, position.y, velocity.x, velocity.y
+                if (x < low and vx < 0) or (x > high and vx > 0):
+                    velocity.x = -vx
+                if (y < low and vy < 0) or (y > high and vy > 0):
+                    velocity.y = -vy
+        esper.process(dt)
+
+
+def walk_texture(rgb: tuple[int, int, int], name: str) -> arcade.Texture:
+    return arcade.Texture(Image.new("RGBA", (16, 16), (*rgb, 255)), hash=f"soak-{name}")
+
+
+class WalkCycle:
+    """The bridge scene: sprites registered by list, walkers, bullets, bounces."""
+
+    unit = "ms"
+    WALKERS = 100
+    BULLETS_PER_TICK = 3
+    BULLETS_ALIVE = 30
+    BOUNCE_EVERY = 8
+
+    def __init__(self, sprites: int, seed: int) -> None:
+        rng = self.rng = random.Random(seed)
+        self.world = world = CollisionWorld()
+        self.side = math.sqrt(sprites) * 30.0
+        self.frames = (walk_texture((255, 0, 0), "walk-a"), walk_texture((0, 255, 0), "walk-b"))
+        self.sprites: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        self.walkers: list[arcade.Sprite] = []
+        for k in range(sprites):
+            sprite: arcade.Sprite
+            if k < self.WALKERS:
+                sprite = arcade.Sprite(self.frames[0])
+                self.walkers.append(sprite)
+            elif k % 2:
+                sprite = arcade.SpriteCircle(rng.randrange(3, 10), arcade.color.WHITE)
+            else:
+                sprite = arcade.SpriteSolidColor(rng.randrange(4, 16, 2), rng.randrange(4, 16, 2))
+            sprite.position = (rng.uniform(0, self.side), rng.uniform(0, self.side))
+            self.sprites.append(sprite)
+        world.add_sprite_list(self.sprites, kind="body")
+        for sprite in self.sprites:
+            world.set_velocity(sprite, rng.uniform(-60, 60), rng.uniform(-60, 60))
+        self.bullets: arcade.SpriteList[arcade.Sprite] = arcade.SpriteList()
+        world.add_sprite_list(self.bullets, velocity=(0.0, 600.0), kind="bullet")
+        self.flying: deque[arcade.Sprite] = deque()
+        self.events = 0
+        for kinds in (("body", "body"), ("body", "bullet"), ("bullet", "bullet")):
+            world.on_collision(*kinds, start=self._started, end=self._ended)
+        self.count = 0
+
+    def _started(self, a: arcade.Sprite, b: arcade.Sprite, contact: Contact) -> None:
+        self.events += 1
+
+    def _ended(self, a: arcade.Sprite, b: arcade.Sprite) -> None:
+        self.events += 1
+
+    def entities(self) -> int:
+        return len(self.world)
+
+    def pools(self) -> WorldPools:
+        with in_world(self.world.name):
+            return world_pools()
+
+    def close(self) -> None:
+        self.world.close()
+
+    def _fire(self) -> None:
+        rng = self.rng
+        for _ in range(self.BULLETS_PER_TICK):
+            bullet = arcade.SpriteSolidColor(4, 10, color=arcade.color.YELLOW)
+            # Low enough that a bullet is gone before it reaches the top wall.
+            bullet.position = (rng.uniform(0, self.side), rng.uniform(0, self.side - 120))
+            self.bullets.append(bullet)
+            self.flying.append(bullet)
+        while len(self.flying) > self.BULLETS_ALIVE:
+            bullet = self.flying.popleft()
+            if self.count % 2:
+                self.bullets.remove(bullet)
+            else:
+                bullet.kill()
+
+    def _bounce(self) -> None:
+        world = self.world
+        xy, _ = world.poses()
+        outward = np.sign(xy - self.side / 2)  # towards the wall a sprite is nearest
+        out = np.flatnonzero(((xy < 0.0) | (xy > self.side)).any(axis=1))
+        sprites = world.sprites()
+        for row in out.tolist():
+            sprite = sprites[row]
+            vx, vy, _ = world.velocity(sprite)
+            sx, sy = outward[row]
+            if (xy[row, 0] < 0.0 or xy[row, 0] > self.side) and vx * sx > 0:
+                vx = -vx
+            if (xy[row, 1] < 0.0 or xy[row, 1] > self.side) and vy * sy > 0:
+                vy = -vy
+            world.set_velocity(sprite, vx, vy)
+
+    def tick(self, dt: float) -> None:
+        self.count += 1
+        frame = self.frames[self.count % 2]
+        for sprite in self.walkers:
+            sprite.texture = frame
+        self._fire()
+        if self.count % self.BOUNCE_EVERY == 0:
+            self._bounce()
+        self.world.step(dt)
+
+
+class Interval(NamedTuple):
+    """One printed point of a soak run."""
+
+    tick: int
+    heap: float
+    """Traced Python heap in MiB (NaN without tracemalloc)."""
+    peak: float
+    rss: float
+    """Resident set in MiB."""
+    positions: int
+    """Position pool rows in use."""
+    velocities: int
+    """Velocity pool rows in use."""
+    entities: int
+    """Live entities (registered sprites for the bridge)."""
+    cpu: float
+    """Median CPU time per tick of the interval, in the scene's unit."""
+    wall: float
+    """Median wall time per tick of the interval, in the scene's unit."""
+    events: int
+
+
+class Check(NamedTuple):
+    """One line of a verdict: ``last / first`` held to ``limit``."""
+
+    name: str
+    first: float
+    last: float
+    ratio: float
+    limit: float
+
+    @property
+    def ok(self) -> bool:
+        return self.ratio <= self.limit
+
+
+class Report(NamedTuple):
+    """A scene's soak run: its intervals and verdict."""
+
+    scene: str
+    intervals: list[Interval]
+    checks: list[Check]
+    seconds: float
+
+    @property
+    def flat(self) -> bool:
+        return all(check.ok for check in self.checks)
+
+
+def verdict(
+    intervals: Sequence[Interval], memory_slack: float, time_slack: float
+) -> list[Check]:
+    """The checks of a run: heap, RSS and best-of-k CPU time, last against first after
+    the warm-up interval (heap left out without tracemalloc)."""
+    first, last = intervals[1], intervals[-1]
+    k = min(3, (len(intervals) - 1) // 2)
+    cpu0 = min(point.cpu for point in intervals[1 : 1 + k])
+    cpu1 = min(point.cpu for point in intervals[-k:])
+    checks = []
+    for name, before, after, slack in (
+        ("heap MiB", first.heap, last.heap, memory_slack),
+        ("RSS MiB", first.rss, last.rss, memory_slack),
+        (f"cpu per tick (best of {k})", cpu0, cpu1, time_slack),
+    ):
+        if not math.isnan(before):
+            checks.append(Check(name, before, after, after / before, 1.0 + slack))
+    return checks
+
+
+
+def run_intervals(scene: Scene, ticks: int, every: int, trace: bool) -> list[Interval]:
+    """Tick ``scene`` ``ticks`` times, printing and returning a point every ``every``."""
+    scale = 1e6 if scene.unit == "µs" else 1e3
+    print(
+        f"{'tick':>8s} {'heap MiB':>9s} {'peak MiB':>9s} {'RSS MiB':>8s} {'pos rows':>8s} "
+        f"{'vel rows':>8s} {'entities':>8s} {'cpu ' + scene.unit:>8s} "
+        f"{'wall ' + scene.unit:>8s} {'events':>9s}"
+    )
+    points: list[Interval] = []
+    cpus: list[float] = []
+    walls: list[float] = []
+    for n in range(1, ticks + 1):
+        c0 = time.process_time()
+        t0 = time.perf_counter()
+        scene.tick(DT)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        if n % every:
+            continue
+        cpu, wall = statistics.median(cpus) * scale, statistics.median(walls) * scale
+        # Emptied before the heap is read, which would otherwise count them.
+        cpus.clear()
+        walls.clear()
+        gc.collect()
+        heap, peak = tracemalloc.get_traced_memory() if trace else (math.nan, math.nan)
+        pools = scene.pools()
+        point = Interval(
+            n, heap / MIB, peak / MIB, rss_mib(), pools.positions.live,
+            pools.velocities.live, scene.entities(), cpu, wall, scene.events,
+        )
+        points.append(point)
+        print(f"{n:8d} {point.heap:9.2f} {point.peak:9.2f} {point.rss:8.1f} "
+              f"{point.positions:8d} {point.velocities:8d} {point.entities:8d} "
+              f"{point.cpu:8.3f} {point.wall:8.3f} {point.events:9d}", flush=True)
+    return points
+
+
+def soak(
+    name: str,
+    make: Callable[[], Scene],
+    ticks: int,
+    intervals: int,
+    slack: tuple[float, float] = (0.10, 0.30),
+    trace: bool = True,
+) -> Report:
+    """Run ``scene`` for ``ticks`` ticks, print ``intervals`` points and the verdict.
+
+    Args:
+        name: The scene's name, for the report.
+        make: Builds the scene (once tracemalloc runs, so that the heap counts the
+            whole scene); the scene is closed when the run is over.
+        ticks: Ticks to run, at least twice ``intervals``.
+        intervals: Points to print; the first is the warm-up.
+        slack: ``(memory, time)``: how much growth the verdict allows.
+        trace: Measure the Python heap with tracemalloc (started here if it was off,
+            stopped again at the end).
+    """
+    tracing = trace and not tracemalloc.is_tracing()
+    if tracing:
+        tracemalloc.start()
+    started = time.perf_counter()
+    try:
+        scene = make()
+        try:
+            points = run_intervals(scene, ticks, ticks // intervals, trace)
+        finally:
+            scene.close()
+    finally:
+        if tracing:
+            tracemalloc.stop()
+    report = Report(name, points, verdict(points, *slack), time.perf_counter() - started)
+    for check in report.checks:
+        print(f"{check.name:24s} first {check.first:9.3f}  last {check.last:9.3f}  "
+              f"ratio {check.ratio:6.3f}  {'ok' if check.ok else 'GROWS'} "
+              f"(limit {check.limit:.2f})")
+    print(f"verdict {name}: {'FLAT' if report.flat else 'GROWS'} "
+          f"({ticks} ticks in {report.seconds:.0f} s)", flush=True)
+    return report
+
+
+def build(name: str, args: argparse.Namespace) -> Scene:
+    """The scene ``name`` with the sizes of ``args``."""
+    if name == "churn":
+        return Churn(args.entities, args.churn, args.seed)
+    if name == "small":
+        return Small(args.small, args.seed)
+    return WalkCycle(args.sprites, args.seed)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ticks", type=int, default=100_000)
-    parser.add_argument("--entities", type=int, default=1000)
-    parser.add_argument("--churn", type=int, default=20, help="entities replaced per tick")
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--scene", action="append", choices=[*SCENES, "all"],
+                        help="scene to run (repeatable; default: all)")
+    parser.add_argument("--ticks", type=int,
+                        help="ticks per scene (default: " + ", ".join(
+                            f"{name} {n:,}" for name, n in DEFAULT_TICKS.items()) + ")")
+    parser.add_argument("--entities", type=int, default=1000, help="churn: live entities")
+    parser.add_argument("--churn", type=int, default=20, help="churn: entities replaced per tick")
+    parser.add_argument("--small", type=int, default=10, help="small: shapes")
+    parser.add_argument("--sprites", type=int, default=2000, help="walk-cycle: sprites")
     parser.add_argument("--intervals", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--memory-slack", type=float, default=0.10)
     parser.add_argument("--time-slack", type=float, default=0.30)
     parser.add_argument("--no-tracemalloc", action="store_true")
     args = parser.parse_args(argv)
-    if args.ticks < 2 * args.intervals:
+    chosen = args.scene or ["all"]
+    names = [name for name in SCENES if name in chosen or "all" in chosen]
+    ticks = {name: args.ticks or DEFAULT_TICKS[name] for name in names}
+    if min(ticks.values()) < 2 * args.intervals:
         parser.error("--ticks must be at least twice --intervals")
+    if args.sprites < WalkCycle.WALKERS:
+        parser.error(f"--sprites must be at least {WalkCycle.WALKERS} (the walkers)")
 
-    esper.switch_world("soak")
     trace = not args.no_tracemalloc
-    if trace:
-        tracemalloc.start()
-    world = Churn(args.entities, args.churn, args.seed)
-    every = args.ticks // args.intervals
-    print(
-        f"soak: {args.ticks} ticks, {args.entities} entities, {args.churn} replaced per tick, "
-        f"tracemalloc {'on' if trace else 'off'}"
-    )
-    print(
-        f"{'tick':>8s} {'heap MiB':>9s} {'peak MiB':>9s} {'RSS MiB':>8s} "
-        f"{'pos rows':>8s} {'vel rows':>8s} {'entities':>8s} {'cpu ms':>8s} {'wall ms':>8s} "
-        f"{'events':>8s}"
-    )
-    rows: list[tuple[float, float, float]] = []
-    times: list[float] = []
-    walls: list[float] = []
-    started = time.perf_counter()
-    for n in range(1, args.ticks + 1):
-        c0 = time.process_time()
-        t0 = time.perf_counter()
-        world.tick(1 / 60)
-        walls.append(time.perf_counter() - t0)
-        times.append(time.process_time() - c0)
-        if n % every == 0:
-            gc.collect()
-            heap, peak = tracemalloc.get_traced_memory() if trace else (math.nan, math.nan)
-            rss = rss_mib()
-            pools = world_pools()
-            median_ms = statistics.median(times) * 1e3
-            wall_ms = statistics.median(walls) * 1e3
-            rows.append((heap / MIB, rss, median_ms))
-            print(
-                f"{n:8d} {heap / MIB:9.2f} {peak / MIB:9.2f} {rss:8.1f} {pools.positions.live:8d} "
-                f"{pools.velocities.live:8d} {len(world.live):8d} {median_ms:8.3f} {wall_ms:8.3f} "
-                f"{world.events:8d}",
-                flush=True,
-            )
-            times.clear()
-            walls.clear()
-    elapsed = time.perf_counter() - started
-    # Interval 0 is the warm-up; compare the last interval with the first after it.
-    (heap0, rss0, _), (heap1, rss1, _) = rows[1], rows[-1]
-    k = min(3, (len(rows) - 1) // 2)
-    ms0 = min(ms for _, _, ms in rows[1 : 1 + k])
-    ms1 = min(ms for _, _, ms in rows[-k:])
-    checks = {
-        "heap": (heap0, heap1, args.memory_slack),
-        "RSS": (rss0, rss1, args.memory_slack),
-        f"cpu ms/tick (best of {k})": (ms0, ms1, args.time_slack),
-    }
-    flat = True
-    for name, (first, last, slack) in checks.items():
-        if math.isnan(first):
-            continue
-        ratio = last / first
-        ok = ratio <= 1.0 + slack
-        flat = flat and ok
-        print(f"{name:22s} first {first:9.3f}  last {last:9.3f}  ratio {ratio:6.3f}  "
-              f"{'ok' if ok else 'GROWS'} (limit {1 + slack:.2f})")
-    print(f"verdict: {'FLAT' if flat else 'GROWS'} ({args.ticks} ticks in {elapsed:.0f} s)")
-    esper.switch_world("default")
-    esper.delete_world("soak")
-    return 0 if flat else 1
+    reports = []
+    for name in names:
+        sizes = {"churn": f"{args.entities} entities, {args.churn} replaced per tick",
+                 "small": f"{args.small} shapes in a 120 px box",
+                 "walk-cycle": f"{args.sprites} sprites through the bridge"}[name]
+        print(f"\nsoak {name}: {ticks[name]} ticks, {sizes}, "
+              f"tracemalloc {'on' if trace else 'off'}")
+        reports.append(soak(name, partial(build, name, args), ticks[name], args.intervals,
+                            (args.memory_slack, args.time_slack), trace))
+    if len(reports) > 1:
+        print("\nsoak: " + ", ".join(
+            f"{report.scene} {'FLAT' if report.flat else 'GROWS'}" for report in reports))
+    return 0 if all(report.flat for report in reports) else 1
 
 
 if __name__ == "__main__":

@@ -19,7 +19,10 @@ Private names read (esper 3.9):
   changes (:class:`LoggedSet`) in place of the sets of the types it watches;
 * ``_context_map``: the saved state of the worlds not current, by name; in each
   saved tuple, item 0 is the id counter and item 9 the ``process_times`` dict
-  (:func:`world_ended`).
+  (:func:`world_ended`);
+* ``_cache_dirty`` and ``_clear_cache_now``: :class:`ComponentWatch` empties esper's
+  query cache once a change made it stale, as esper's next query would (the public
+  fallback leaves it to that query).
 """
 
 from __future__ import annotations
@@ -308,6 +311,11 @@ class ComponentWatch:
     empty (``clear_database``), another world, or the public fallbacks make
     :meth:`take` answer None: not known, look at every entity.
 
+    A :meth:`take` that found changes also empties esper's query cache when a change
+    made it stale: esper clears it only at the next query, which a world kept up to
+    date from the watch may never make, and until then the cached lists keep the
+    components of deleted entities (and their pool rows) alive.
+
     Args:
         types: The component types to watch.
 
@@ -356,6 +364,8 @@ class ComponentWatch:
             else:
                 return _NOTHING
         changed = self._take(sets)
+        if namespace["_cache_dirty"]:
+            namespace["_clear_cache_now"]()
         seen = tuple((t, sets.get(t)) for t in self._types)
         self._seen = (sets, namespace["_entity_count"], seen)
         return changed

@@ -31,6 +31,8 @@ class RowPool:
     Args:
         width: Numbers per row.
         capacity: Initial number of rows.
+        logged: Whether :attr:`written` lists the rows written; False for a pool
+            whose log nobody reads (it then stays None).
 
     >>> pool = RowPool(2, capacity=1)
     >>> a, b = pool.allocate(), pool.allocate()  # grows past the initial capacity
@@ -44,7 +46,7 @@ class RowPool:
     [0, 1]
     """
 
-    def __init__(self, width: int, capacity: int = 1024) -> None:
+    def __init__(self, width: int, capacity: int = 1024, *, logged: bool = True) -> None:
         if width < 1 or capacity < 1:
             raise ValueError("width and capacity must be >= 1")
         self.data: NDArray[np.float64] = np.zeros((capacity, width), dtype=np.float64)
@@ -60,7 +62,7 @@ class RowPool:
         self._pop = heapq.heappop
         self.version = 0
         """Bumped whenever rows are written (see :meth:`touch`)."""
-        self.written: list[int | IntArray] | None = []
+        self.written: list[int | IntArray] | None = [] if logged else None
         """The rows written since the world's shape table last looked (rows or arrays
         of rows), or None when some writes did not say which rows."""
 

@@ -57,7 +57,8 @@ class WorldState:
     def __init__(self, token: object) -> None:
         self.token = token
         """The world's :func:`~arcade_collide.ecs.esper_internals.world_token`."""
-        self.pools = WorldPools(RowPool(3), RowPool(3))
+        # Only the shape table reads a write log: the Position pool's.
+        self.pools = WorldPools(RowPool(3), RowPool(3, logged=False))
         self.shape_epoch = ShapeEpoch()
         self.handler_changes = HandlerChanges()
         """Bumped when a collision handler of the world is removed (or subscribed)."""
