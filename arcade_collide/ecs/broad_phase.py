@@ -69,6 +69,8 @@ class BroadPhase:
                 key = (table.layout, table.static_revision, moving_set)
                 return self._swept(table, moved_rows, key)
             # Rows moved here and there: the loose grid follows them and finds their pairs.
+            if self._grid is not None and self._grid[0][2] is not None:
+                self._grid = None  # a grid of still rows, some of which moved now
             if loose is None:
                 loose = self._loose = LooseGrid(table.aabbs)
             else:

@@ -1,0 +1,59 @@
+"""The broad phase's three paths (the same rows moving, rows moved here and there, most
+rows moved) and the switches between them find what a brute-force check finds.
+Each test runs in its own esper world (``tests/ecs/conftest.py``).
+"""
+
+from __future__ import annotations
+
+import random
+
+import esper
+import pytest
+
+from arcade_collide import Circle, Rect, intersects
+from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
+
+
+def _brute_force() -> list[tuple[int, int]]:
+    items = sorted(esper.get_components(Position, Shape))
+    found = []
+    for k, (a, (pa, sa)) in enumerate(items):
+        for b, (pb, sb) in items[k + 1 :]:
+            if esper.has_component(a, Static) and esper.has_component(b, Static):
+                continue
+            if intersects(sa.geometry, (pa.x, pa.y, pa.angle), sb.geometry, (pb.x, pb.y, pb.angle)):
+                found.append((a, b))
+    return found
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_switching_between_paths_misses_no_pair(seed: int) -> None:
+    rng = random.Random(seed)
+    esper.add_processor(MovementSystem(), priority=1)
+    system = CollisionSystem()
+    esper.add_processor(system)
+    ball = esper.create_entity(Position(50, 50), Velocity(40, 25), Shape(Circle(5)))
+    by_hand = [
+        esper.create_entity(Position(rng.uniform(0, 100), rng.uniform(0, 100)), Shape(Rect(20, 6)))
+        for _ in range(4)
+    ]
+    for k in range(30):
+        esper.create_entity(Position(k * 10 % 100, k // 10 * 30 + 5), Shape(Rect(8, 8)), Static())
+    for _ in range(8):
+        esper.create_entity(Position(rng.uniform(0, 100), rng.uniform(0, 100)), Shape(Circle(4)))
+    for tick in range(240):
+        # Stretches of the same movers (the ball alone, or with one paddle), then others.
+        if rng.random() < 0.3:
+            for entity in rng.sample(by_hand, rng.randrange(1, 3)):
+                position = esper.component_for_entity(entity, Position)
+                position.x = rng.uniform(0, 100)
+                position.y = rng.uniform(0, 100)
+        position = esper.component_for_entity(ball, Position)
+        if not (0 <= position.x <= 100 and 0 <= position.y <= 100):
+            position.x, position.y = rng.uniform(20, 80), rng.uniform(20, 80)
+        if tick % 50 == 0:  # most rows moved: the third path
+            for entity, (moved, _) in esper.get_components(Position, Shape):
+                if not esper.has_component(entity, Static):
+                    moved.x += 0.5
+        esper.process(1 / 60)
+        assert system.touching() == _brute_force(), tick
