@@ -32,14 +32,17 @@ class Bodies:
         """The sprites, row for row, with the poses last seen or written."""
         self.derived = DerivedShapes()
 
-    def append(self, body: Body, table_row: int, derived: bool) -> None:
-        """Add ``body`` as the last row (``derived``: its shape follows the sprite)."""
-        self.row_of[body.sprite] = len(self.list)
-        self.list.append(body)
-        self.mirror.add(body.sprite)
-        self.by_entity[body.entity] = body
-        self.table_rows = np.append(self.table_rows, np.intp(table_row))
-        self.derived.add(body, derived=derived)
+    def extend(self, bodies: list[Body], table_rows: list[int], derived: list[bool]) -> None:
+        """Add ``bodies`` as the last rows, in one pass over the row arrays
+        (``derived[k]``: body ``k``'s shape follows its sprite)."""
+        for body in bodies:
+            self.row_of[body.sprite] = len(self.list)
+            self.list.append(body)
+            self.by_entity[body.entity] = body
+        self.mirror.add([body.sprite for body in bodies])
+        rows = np.array(table_rows, dtype=np.intp)
+        self.table_rows = np.concatenate([self.table_rows, rows])
+        self.derived.add(bodies, derived)
 
     def pop(self, sprite: arcade.Sprite) -> Body | None:
         """Take out ``sprite``'s row (the last row takes its place); None if not held."""

@@ -39,13 +39,16 @@ class DerivedShapes:
         self._marks: list[tuple[Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
 
-    def add(self, body: Body, derived: bool) -> None:
-        """Append ``body`` as the last row; ``derived``: its shape follows the sprite."""
-        if body.hull and derived:
-            body.hull_points = _hull_key(body.sprite)
-            self._hulls[body.entity] = body
-        self._size = np.concatenate([self._size, read_sizes([body.sprite])])
-        self._derived = np.append(self._derived, derived)
+    def add(self, bodies: list[Body], derived: list[bool]) -> None:
+        """Append ``bodies`` as the last rows; ``derived[k]``: body ``k``'s shape
+        follows its sprite."""
+        for body, follows in zip(bodies, derived, strict=True):
+            if body.hull and follows:
+                body.hull_points = _hull_key(body.sprite)
+                self._hulls[body.entity] = body
+        sizes = read_sizes([body.sprite for body in bodies])
+        self._size = np.concatenate([self._size, sizes])
+        self._derived = np.concatenate([self._derived, np.array(derived, dtype=np.bool_)])
         self._marks = None
 
     def remove(self, row: int, body: Body) -> None:

@@ -172,27 +172,34 @@ class PoseMirror:
         self._lists: list[ListSlots] | None = None
         self._changes_seen = -1
 
-    def add(self, sprite: arcade.Sprite) -> None:
-        """Append ``sprite`` as the last row, at its current pose."""
-        xy, angle = internals.read_poses([sprite])
-        fast = internals.has_fast_pose(sprite)
-        self.sprites.append(sprite)
-        self._slow_rows = np.append(self._slow_rows, not fast)
-        self._boxes.append(None)
-        self._written_boxes = np.append(self._written_boxes, False)
-        self._follow_row(len(self.sprites) - 1)
-        if self._watching:
-            watcher = internals.watch_memberships(sprite, self._log)
-            self._row_of_watcher[id(watcher)] = len(self._watchers)
-            self._watchers.append(weakref.ref(watcher, self._record_dropped))
-            if self._armed:
-                internals.arm([watcher])
-        else:
-            self._watchers.append(None)
+    def add(self, sprites: Sequence[arcade.Sprite]) -> None:
+        """Append ``sprites`` as the last rows, at their current poses (one pass over
+        the arrays, however many: adding a level's tiles one by one would copy them
+        once per tile)."""
+        m = len(sprites)
+        xy, angle = internals.read_poses(sprites)
+        fast = np.fromiter(map(internals.has_fast_pose, sprites), np.bool_, count=m)
+        first = len(self.sprites)
+        self.sprites.extend(sprites)
+        self._slow_rows = np.concatenate([self._slow_rows, ~fast])
+        self._boxes.extend([None] * m)
+        self._written_boxes = np.concatenate([self._written_boxes, np.zeros(m, dtype=np.bool_)])
+        for row in range(first, first + m):
+            self._follow_row(row)
+        for sprite in sprites:
+            if self._watching:
+                watcher = internals.watch_memberships(sprite, self._log)
+                self._row_of_watcher[id(watcher)] = len(self._watchers)
+                self._watchers.append(weakref.ref(watcher, self._record_dropped))
+                if self._armed:
+                    internals.arm([watcher])
+            else:
+                self._watchers.append(None)
         self.xy = np.concatenate([self.xy, xy])
         self.angle = np.concatenate([self.angle, angle])
-        loose = type(internals.pose_objects([sprite])[0][0]) not in _POSITION_TYPES
-        self._always = np.append(self._always, loose or not fast)
+        positions = internals.pose_objects(sprites)[0]
+        loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
+        self._always = np.concatenate([self._always, loose | ~fast])
         self._lists = None
 
     def remove(self, row: int) -> None:

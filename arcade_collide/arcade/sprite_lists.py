@@ -41,6 +41,12 @@ class _World(Protocol):
 
     def _add(self, sprite: arcade.Sprite, options: dict[str, Any], pinned: bool) -> int: ...
 
+    def _prepare(self, sprite: arcade.Sprite, options: dict[str, Any], pinned: bool) -> Any: ...
+
+    def _admit(self, made: list[Any]) -> None: ...
+
+    def _discard(self, made: list[Any]) -> None: ...
+
 
 class ListOptions(NamedTuple):
     """The ``add_sprite`` options a registered sprite list gives its sprites."""
@@ -115,17 +121,16 @@ class Memberships:
         """
         if self.options_for(sprite_list) is not None:
             raise ValueError("sprite_list is already registered in this CollisionWorld")
-        added: list[arcade.Sprite] = []
+        made: list[Any] = []
         for index, sprite in enumerate(list(sprite_list)):
             if sprite in world:
                 continue
             try:
-                world._add(sprite, options, pinned=False)
+                made.append(world._prepare(sprite, options, pinned=False))
             except (TypeError, ValueError) as error:
-                for done in added:
-                    world.remove_sprite(done)
+                world._discard(made)
                 raise type(error)(f"sprite_list[{index}]: {error}") from None
-            added.append(sprite)
+        world._admit(made)
         self.registered[id(sprite_list)] = ListOptions(sprite_list, options)
         self.watch(sprite_list)
 

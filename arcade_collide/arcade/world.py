@@ -231,6 +231,14 @@ class CollisionWorld(WorldQueries, SpriteRays):
 
     def _add(self, sprite: arcade.Sprite, options: dict[str, Any], pinned: bool) -> int:
         """Register ``sprite`` with checked ``options`` (see :func:`sprite_options`)."""
+        made = self._prepare(sprite, options, pinned)
+        self._admit([made])
+        return made[0].entity
+
+    def _prepare(
+        self, sprite: arcade.Sprite, options: dict[str, Any], pinned: bool
+    ) -> tuple[Body, int, bool]:
+        """``sprite``'s entity, and its body, Position row, derived-shape flag (:meth:`_admit`)."""
         shape, hull = options["shape"], options["hull"]
         geometry = shape if shape is not None else shape_for_sprite(sprite, hull=hull)
         x, y = sprite.position
@@ -245,15 +253,24 @@ class CollisionWorld(WorldQueries, SpriteRays):
             if options["static"]:
                 components.append(Static())
             entity = int(esper.create_entity(*components))
-            table_row = position.pool_row
         body = Body(
             sprite, entity, position, options["kind"], geometry, hull, dict(shape_options),
             sprite_method(sprite, "on_collision_start"),
             sprite_method(sprite, "on_collision_end"), component, component.layer, pinned,
         )
-        self._bodies.append(body, table_row, derived=shape is None)
-        self._hook.attach(sprite)
-        return entity
+        return body, position.pool_row, shape is None
+
+    def _admit(self, made: list[tuple[Body, int, bool]]) -> None:
+        """Put prepared bodies in the world's rows, all in one pass."""
+        self._bodies.extend([m[0] for m in made], [m[1] for m in made], [m[2] for m in made])
+        for body, _, _ in made:
+            self._hook.attach(body.sprite)
+
+    def _discard(self, made: list[tuple[Body, int, bool]]) -> None:
+        """Delete the entities of prepared bodies that will not be admitted."""
+        with self._in_world():
+            for body, _, _ in made:
+                esper.delete_entity(body.entity, immediate=True)
 
     def remove_sprite(self, sprite: arcade.Sprite) -> None:
         """Take ``sprite`` out of the world, ending its contacts.

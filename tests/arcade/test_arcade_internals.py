@@ -24,7 +24,7 @@ def _write(sprites: list[arcade.Sprite], xy: np.ndarray, angle: np.ndarray) -> N
     """The world's write-back: a mirror of the sprites, given new poses."""
     mirror = PoseMirror()
     for sprite in sprites:
-        mirror.add(sprite)
+        mirror.add([sprite])
     mirror.write(xy.copy(), angle.copy())
 
 

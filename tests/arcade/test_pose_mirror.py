@@ -200,7 +200,7 @@ def test_the_mirror_reports_only_real_moves() -> None:
     mirror = PoseMirror()
     sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(5)]
     for sprite in sprites:
-        mirror.add(sprite)
+        mirror.add([sprite])
     assert mirror.hand_moves().rows.size == 0
     sprites[3].angle = 90.0
     sprites[1].position = (1.0, 0.0)  # the same value: Arcade keeps the old tuple
@@ -269,7 +269,7 @@ def test_many_hand_moves_switch_to_reading_everything_and_back() -> None:
     mirror = PoseMirror()
     sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(40)]
     for sprite in sprites:
-        mirror.add(sprite)
+        mirror.add([sprite])
     for tick in range(1, 6):
         movers = sprites if tick < 3 else sprites[:3]
         for sprite in movers:
@@ -460,7 +460,7 @@ def test_removing_sprites_leaves_no_bookkeeping_behind() -> None:
     mirror = PoseMirror()
     sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(6)]
     for sprite in sprites:
-        mirror.add(sprite)
+        mirror.add([sprite])
     for row in (5, 0, 2, 2, 1, 0):  # the last row, then swap-removes, down to none
         mirror.remove(row)
     assert len(mirror.sprites) == 0
