@@ -173,14 +173,7 @@ class Layout(NamedTuple):
         Raises:
             ValueError: an entity of ``shaped`` has no Position, or an id is 2**63 or more.
         """
-        if len(shaped) != len(source):
-            placed = {entity for entity, _ in source}
-            missing = sorted(e for e in shaped if e not in placed and e not in dead)
-            if missing:
-                raise ValueError(
-                    f"entity {missing[0]} has a Shape but no Position: add a Position "
-                    "or remove the Shape"
-                )
+        _check_positions(source, shaped, dead)
         live = [item for item in source if item[0] not in dead] if dead else list(source)
         # Kind-major, entity-minor: each kind is one block, rows in a fixed order.
         live.sort(key=itemgetter(0))
@@ -277,20 +270,7 @@ class Layout(NamedTuple):
             return out
 
         merged_kinds = gather(self.kinds, fresh.kinds)
-        # The convex rows come last; their outlines are merged likewise, in their range.
-        first = int(_bounds(merged_kinds)[_RECT])
-        old_first = int(_bounds(self.kinds)[_RECT])
-        convex_new = is_new[first:]
-        width = max(self.local.shape[1], fresh.local.shape[1])
-        local = np.empty((len(convex_new), width, 2))
-        nlocal = np.empty(len(convex_new), dtype=np.int64)
-        old_convex = kept[kept >= old_first] - old_first
-        old_slots = np.flatnonzero(~convex_new)
-        new_slots = np.flatnonzero(convex_new)
-        local[old_slots] = _widened(self.local, width)[old_convex]
-        local[new_slots] = _widened(fresh.local, width)
-        nlocal[old_slots] = self.nlocal[old_convex]
-        nlocal[new_slots] = fresh.nlocal
+        local, nlocal = self._merged_outlines(fresh, kept, is_new[_bounds(merged_kinds)[_RECT] :])
         # The shape map follows the rows; a Shape met twice turns in-place edits off.
         for sid, entity in zip(
             self.shape_ids[drop].tolist(), self.entities[drop].tolist(), strict=True
@@ -325,6 +305,24 @@ class Layout(NamedTuple):
         if unplaced is not None:
             _carry_placement(self, merged, kept, slots)
         return merged._replace(renumbered=renumbered, unplaced=unplaced)
+
+    def _merged_outlines(
+        self, fresh: Layout, kept: Int64Array, convex_new: BoolArray
+    ) -> tuple[FloatArray, Int64Array]:
+        """The local outlines of the merged convex rows (the last rows, ``convex_new``
+        marking the fresh ones among them), padded to one width."""
+        old_first = int(_bounds(self.kinds)[_RECT])
+        width = max(self.local.shape[1], fresh.local.shape[1])
+        local = np.empty((len(convex_new), width, 2))
+        nlocal = np.empty(len(convex_new), dtype=np.int64)
+        old_convex = kept[kept >= old_first] - old_first
+        old_slots = np.flatnonzero(~convex_new)
+        new_slots = np.flatnonzero(convex_new)
+        local[old_slots] = _widened(self.local, width)[old_convex]
+        local[new_slots] = _widened(fresh.local, width)
+        nlocal[old_slots] = self.nlocal[old_convex]
+        nlocal[new_slots] = fresh.nlocal
+        return local, nlocal
 
 
 _PLACED_FIELDS = (
@@ -376,6 +374,18 @@ def _merge_into(
         out[slots[k]] = old[kept[k]]
     for k in range(len(dest)):
         out[dest[k]] = new[k]
+
+
+def _check_positions(source: list[Item], shaped: Collection[int], dead: Collection[int]) -> None:
+    """Raise for the first entity of ``shaped`` (not ``dead``) missing from ``source``."""
+    if len(shaped) != len(source):
+        placed = {entity for entity, _ in source}
+        missing = sorted(e for e in shaped if e not in placed and e not in dead)
+        if missing:
+            raise ValueError(
+                f"entity {missing[0]} has a Shape but no Position: add a Position "
+                "or remove the Shape"
+            )
 
 
 def _assemble(
