@@ -35,6 +35,7 @@ from arcade_collide.geometry.query.kernel_base import (
     ROWS,
     Int64Array,
     WorldRows,
+    copy_row,
     empty_rows,
     types,
     unit,
@@ -169,31 +170,6 @@ def _cast(
     return sat_cast(va, na, axes_a, vb, nb, axes_b, tx, ty)
 
 
-@kernel(types.void(ROWS, types.int64, ROWS, types.int64), inline=True)
-def _copy_row(into: WorldRows, t: int, rows: WorldRows, s: int) -> None:
-    """Copy table row ``s`` of ``rows`` into table row ``t`` of ``into`` (same kind)."""
-    kind = rows.kinds[s]
-    r = s - rows.start[kind]
-    q = t - into.start[kind]
-    if kind == _POINT:
-        into.point_xy[q] = rows.point_xy[r]
-    elif kind == _CIRCLE:
-        into.circle_center[q] = rows.circle_center[r]
-        into.circle_radius[q] = rows.circle_radius[r]
-    elif kind == _RECT:
-        into.rect_center[q] = rows.rect_center[r]
-        into.rect_axis[q] = rows.rect_axis[r]
-        into.rect_half[q] = rows.rect_half[r]
-        into.rect_vertices[q] = rows.rect_vertices[r]
-    elif kind == _TRIANGLE:
-        into.triangle_vertices[q] = rows.triangle_vertices[r]
-    else:
-        nverts = rows.polygon_nverts[r]
-        into.polygon_nverts[q] = nverts
-        into.polygon_vertices[q, :nverts] = rows.polygon_vertices[r, :nverts]
-        into.polygon_vertices[q, nverts:] = rows.polygon_vertices[r, nverts - 1]
-
-
 @kernel(types.Tuple((ROWS, types.int64[::1], types.int64[::1]))(*(types.int64,) * 4), inline=True)
 def pair_rows(
     kind_a: int, width_a: int, kind_b: int, width_b: int
@@ -219,8 +195,8 @@ def _start_contact(rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, out: Fl
     width_a = rows_a.polygon_nverts[a - rows_a.start[kind_a]] if kind_a == _POLYGON else 0
     width_b = rows_b.polygon_nverts[b - rows_b.start[kind_b]] if kind_b == _POLYGON else 0
     pair, i, j = pair_rows(kind_a, width_a, kind_b, width_b)
-    _copy_row(pair, i[0], rows_a, a)
-    _copy_row(pair, j[0], rows_b, b)
+    copy_row(rows_a, a, pair, i[0])
+    copy_row(rows_b, b, pair, j[0])
     counts = np.zeros(SLOTS + 1, dtype=np.int64)
     counts[min(kind_a, kind_b) * _KINDS + max(kind_a, kind_b) + 1 :] = 1
     hit = np.empty(1, dtype=np.bool_)

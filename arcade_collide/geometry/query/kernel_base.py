@@ -33,6 +33,7 @@ from arcade_collide.geometry.shapes import ShapeKind
 
 Int64Array = NDArray[np.int64]
 _KINDS = len(ShapeKind)
+_POINT_KIND, _CIRCLE_KIND, _RECT_KIND, _TRIANGLE_KIND, _ = (int(kind) for kind in ShapeKind)
 
 _numba: Any = numba  # numba's annotations are partial: its type constructors are untyped
 types = _numba.types
@@ -288,3 +289,29 @@ def rect_frame(rows: WorldRows, b: int, x: float, y: float) -> tuple[float, floa
     dx = x - rows.rect_center[b, 0]
     dy = y - rows.rect_center[b, 1]
     return dx * ax + dy * ay, dy * ax - dx * ay
+
+
+@kernel(types.void(ROWS, types.int64, ROWS, types.int64), inline=True)
+def copy_row(source: WorldRows, t: int, target: WorldRows, r: int) -> None:
+    """Copy table row ``t`` of ``source`` into table row ``r`` of ``target`` (same kind;
+    a polygon narrower than ``target``'s width repeats its last vertex)."""
+    kind = source.kinds[t]
+    a = t - source.start[kind]
+    b = r - target.start[kind]
+    if kind == _POINT_KIND:
+        target.point_xy[b] = source.point_xy[a]
+    elif kind == _CIRCLE_KIND:
+        target.circle_center[b] = source.circle_center[a]
+        target.circle_radius[b] = source.circle_radius[a]
+    elif kind == _RECT_KIND:
+        target.rect_center[b] = source.rect_center[a]
+        target.rect_axis[b] = source.rect_axis[a]
+        target.rect_half[b] = source.rect_half[a]
+        target.rect_vertices[b] = source.rect_vertices[a]
+    elif kind == _TRIANGLE_KIND:
+        target.triangle_vertices[b] = source.triangle_vertices[a]
+    else:
+        target.polygon_nverts[b] = source.polygon_nverts[a]
+        width = source.polygon_vertices.shape[1]
+        for k in range(target.polygon_vertices.shape[1]):
+            target.polygon_vertices[b, k] = source.polygon_vertices[a, min(k, width - 1)]

@@ -22,7 +22,14 @@ import numpy as np
 from arcade_collide.geometry.arrays import FloatArray, world_point
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.dispatch import SLOTS, run_pairs
-from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, empty_rows, types
+from arcade_collide.geometry.query.kernel_base import (
+    ROWS,
+    Int64Array,
+    WorldRows,
+    copy_row,
+    empty_rows,
+    types,
+)
 from arcade_collide.geometry.query.placement import place_row
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -86,32 +93,6 @@ def rows_touching_box(
     return out[:m]
 
 
-@kernel(types.void(ROWS, types.int64, ROWS, types.int64), inline=True)
-def _copy_row(source: WorldRows, t: int, target: WorldRows, r: int) -> None:
-    """Copy table row ``t`` of ``source`` into table row ``r`` of ``target`` (same kind;
-    a polygon narrower than ``target``'s width repeats its last vertex)."""
-    kind = source.kinds[t]
-    a = t - source.start[kind]
-    b = r - target.start[kind]
-    if kind == _POINT:
-        target.point_xy[b] = source.point_xy[a]
-    elif kind == _CIRCLE:
-        target.circle_center[b] = source.circle_center[a]
-        target.circle_radius[b] = source.circle_radius[a]
-    elif kind == _RECT:
-        target.rect_center[b] = source.rect_center[a]
-        target.rect_axis[b] = source.rect_axis[a]
-        target.rect_half[b] = source.rect_half[a]
-        target.rect_vertices[b] = source.rect_vertices[a]
-    elif kind == _TRIANGLE:
-        target.triangle_vertices[b] = source.triangle_vertices[a]
-    else:
-        target.polygon_nverts[b] = source.polygon_nverts[a]
-        width = source.polygon_vertices.shape[1]
-        for k in range(target.polygon_vertices.shape[1]):
-            target.polygon_vertices[b, k] = source.polygon_vertices[a, min(k, width - 1)]
-
-
 @kernel(
     types.Tuple((ROWS, types.int64))(
         ROWS, types.int64[::1], types.int64, _F, _F, _LOCAL, _F, _F, _F, _F
@@ -147,7 +128,7 @@ def gathered_rows(
         width = max(width, len(local))
     out = empty_rows(kinds, width)
     for k in range(n):
-        _copy_row(table, rows[k], out, k if k < q else k + 1)
+        copy_row(table, rows[k], out, k if k < q else k + 1)
     place_row(out, kind, q - out.start[kind], x, y, cos, sin, size_x, size_y, local)
     return out, q
 
