@@ -37,8 +37,9 @@ from arcade_collide.geometry.query.kernel_base import Int64Array, WorldRows
 from arcade_collide.geometry.query.probe import rows_touching_box
 from arcade_collide.geometry.query.ray_batches import parse_rays
 from arcade_collide.geometry.query.ray_queries import Ray, parse_ray, shape_rows
-from arcade_collide.geometry.query.ray_rows import cast_first, ray_all, ray_first, ray_first_batch
+from arcade_collide.geometry.query.ray_rows import cast_first, ray_all, ray_first
 from arcade_collide.geometry.shapes import AnyShape
+from arcade_collide.geometry.static_grid import StaticGrid
 
 if TYPE_CHECKING:
     from arcade_collide.ecs.collision import CollisionSystem
@@ -170,22 +171,17 @@ class WorldRays:
         table, index = _system(self).query_table()
         rows, hits = _grid(self, table, index).first_batch(o, d, max_distance, mask_bits)
         moving = index.moving_rows
-        if mask_bits != ALL_LAYERS and len(moving):
-            moving = moving[(table.layer[moving] & mask_bits) != 0]
         if len(moving):
-            best_s = np.where(hits.hit, hits.distance / length, np.inf)
-            out = np.empty((len(o), 3))
-            found = ray_first_batch(
-                table.rows, table.aabbs, moving, o[:, 0].copy(), o[:, 1].copy(),
-                d[:, 0].copy(), d[:, 1].copy(), limit.copy(), best_s, rows, out,
-            )  # fmt: skip
-            if found:
-                better = out[:, 0] >= 0.0
-                s = out[better, 0]
-                hits.hit[better] = True
-                hits.distance[better] = s * length[better]
-                hits.point[better] = o[better] + s[:, None] * d[better]
-                hits.normal[better] = out[better, 1:3]
+            # The moving rows get a grid of their own for this call; each ray looks in
+            # it only up to its static hit.
+            with np.errstate(invalid="ignore"):  # an infinite limit times a length
+                reach = np.where(hits.hit, hits.distance, limit * length)
+            walk = RayGrid(StaticGrid(table.aabbs[moving]), table.rows, moving, table.layer)
+            found, near = walk.first_batch(o, d, reach, mask_bits)
+            better = near.hit & (~hits.hit | (near.distance < hits.distance))
+            rows[better] = found[better]
+            for mine, theirs in zip(hits, near, strict=True):
+                mine[better] = theirs[better]
         entities = np.where(rows >= 0, table.entities[np.maximum(rows, 0)], -1)
         return entities.astype(np.int64), hits
 
