@@ -32,7 +32,8 @@ disturb far less) and wall time.
 
 Each scene gets its own verdict, which compares the last interval with the first one
 after warm-up (the first interval, where pools and caches grow to their working size):
-memory may not grow by more than ``--memory-slack``. Tick time may not grow by more
+memory may not grow by more than ``--memory-slack`` (or :data:`MEMORY_FLOOR_MIB`,
+whichever is more). Tick time may not grow by more
 than ``--time-slack``, judged on the best interval median among the last three against
 the best among the first three after warm-up: a slowdown that comes from the system
 (a leak, a growing table) raises every interval, while another job on a shared machine
@@ -356,18 +357,26 @@ class Interval(NamedTuple):
     events: int
 
 
+MEMORY_FLOOR_MIB = 0.25
+"""Memory may always grow by this much: a heap of a fraction of a MiB (the small scene's)
+settles by some tens of KiB after the warm-up interval, which a ratio alone would call
+growth."""
+
+
 class Check(NamedTuple):
-    """One line of a verdict: ``last / first`` held to ``limit``."""
+    """One line of a verdict: ``last / first`` held to ``limit``, or ``last - first`` to
+    ``floor``."""
 
     name: str
     first: float
     last: float
     ratio: float
     limit: float
+    floor: float = 0.0
 
     @property
     def ok(self) -> bool:
-        return self.ratio <= self.limit
+        return self.ratio <= self.limit or self.last - self.first <= self.floor
 
 
 class Report(NamedTuple):
@@ -393,13 +402,13 @@ def verdict(
     cpu0 = min(point.cpu for point in intervals[1 : 1 + k])
     cpu1 = min(point.cpu for point in intervals[-k:])
     checks = []
-    for name, before, after, slack in (
-        ("heap MiB", first.heap, last.heap, memory_slack),
-        ("RSS MiB", first.rss, last.rss, memory_slack),
-        (f"cpu per tick (best of {k})", cpu0, cpu1, time_slack),
+    for name, before, after, slack, floor in (
+        ("heap MiB", first.heap, last.heap, memory_slack, MEMORY_FLOOR_MIB),
+        ("RSS MiB", first.rss, last.rss, memory_slack, MEMORY_FLOOR_MIB),
+        (f"cpu per tick (best of {k})", cpu0, cpu1, time_slack, 0.0),
     ):
         if not math.isnan(before):
-            checks.append(Check(name, before, after, after / before, 1.0 + slack))
+            checks.append(Check(name, before, after, after / before, 1.0 + slack, floor))
     return checks
 
 
@@ -478,7 +487,7 @@ def soak(
     for check in report.checks:
         print(f"{check.name:24s} first {check.first:9.3f}  last {check.last:9.3f}  "
               f"ratio {check.ratio:6.3f}  {'ok' if check.ok else 'GROWS'} "
-              f"(limit {check.limit:.2f})")
+              f"(limit {check.limit:.2f}" + (f" or +{check.floor:g}" if check.floor else "") + ")")
     print(f"verdict {name}: {'FLAT' if report.flat else 'GROWS'} "
           f"({ticks} ticks in {report.seconds:.0f} s)", flush=True)
     return report
