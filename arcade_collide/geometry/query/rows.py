@@ -176,28 +176,18 @@ _NO_CIRCLES = PoseCircles(_NO_FLOAT, _NO_FLOAT, _NO_FLOAT, _NO_FLOAT, 0.0)
 
 
 def _grouped(
-    i: Int64Array,
-    j: Int64Array,
-    rows: WorldRows,
-    out: BoolArray,
-    pair_filter: PairFilter | None = None,
-    circles: PoseCircles | None = None,
+    i: Int64Array, j: Int64Array, rows: WorldRows, out: BoolArray
 ) -> tuple[Int64Array, Int64Array]:
-    """Screen the pairs (:func:`_screen`); return the order of those left, grouped by
-    slot, and the slot bounds."""
+    """The order of the pairs grouped by slot, and the slot bounds (no screening)."""
     counts = np.empty(SLOTS + 1, dtype=np.int64)
     kinds = _kinds_present(rows)
-    if pair_filter is None and circles is None and len(kinds) == 1:
+    if len(kinds) == 1:
         counts[: kinds[0] * (_KINDS + 1) + 1] = 0  # every pair in the one slot
         counts[kinds[0] * (_KINDS + 1) + 1 :] = len(i)
         return np.arange(len(i), dtype=np.int64), counts
     order = np.empty(len(i), dtype=np.int64)
-    f = pair_filter if pair_filter is not None else _NO_FILTER
-    c = circles if circles is not None else _NO_CIRCLES
-    # The table's columns are already contiguous arrays of the kernel's types.
     _screen(
-        i, j, rows.kinds, pair_filter is not None, f.layer, f.mask,
-        circles is not None, *c[:4], float(c.slack), out, counts, order,
+        i, j, rows.kinds, False, *_NO_FILTER, False, *_NO_CIRCLES[:4], 0.0, out, counts, order,
     )  # fmt: skip
     return order, counts
 
