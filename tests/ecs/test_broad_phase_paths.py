@@ -9,21 +9,10 @@ import random
 
 import esper
 import pytest
+from brute_force import touching_pairs
 
-from arcade_collide import Circle, Rect, intersects
+from arcade_collide import Circle, Rect
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
-
-
-def _brute_force() -> list[tuple[int, int]]:
-    items = sorted(esper.get_components(Position, Shape))
-    found = []
-    for k, (a, (pa, sa)) in enumerate(items):
-        for b, (pb, sb) in items[k + 1 :]:
-            if esper.has_component(a, Static) and esper.has_component(b, Static):
-                continue
-            if intersects(sa.geometry, (pa.x, pa.y, pa.angle), sb.geometry, (pb.x, pb.y, pb.angle)):
-                found.append((a, b))
-    return found
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -56,4 +45,4 @@ def test_switching_between_paths_misses_no_pair(seed: int) -> None:
                 if not esper.has_component(entity, Static):
                     moved.x += 0.5
         esper.process(1 / 60)
-        assert system.touching() == _brute_force(), tick
+        assert system.touching() == touching_pairs(), tick

@@ -12,8 +12,9 @@ import random
 import esper
 import numpy as np
 import pytest
+from brute_force import touching_pairs
 
-from arcade_collide import Circle, Point, Polygon, Rect, Triangle, intersects
+from arcade_collide import Circle, Point, Polygon, Rect, Triangle
 from arcade_collide.ecs import (
     CollisionSystem,
     MovementSystem,
@@ -91,20 +92,6 @@ def _check_against_scratch(table: ShapeTable) -> None:
         assert np.array_equal(table._current.local[c, :n], scratch._current.local[c, :n])
 
 
-def _brute_force() -> list[tuple[int, int]]:
-    items = sorted(esper.get_components(Position, Shape))
-    found = []
-    for k, (a, (pa, sa)) in enumerate(items):
-        for b, (pb, sb) in items[k + 1 :]:
-            if esper.has_component(a, Static) and esper.has_component(b, Static):
-                continue
-            if not (sa.layer & sb.mask and sb.layer & sa.mask):
-                continue
-            if intersects(sa.geometry, (pa.x, pa.y, pa.angle), sb.geometry, (pb.x, pb.y, pb.angle)):
-                found.append((a, b))
-    return found
-
-
 @pytest.mark.parametrize("seed", range(6))
 def test_rows_follow_structural_changes_as_a_rebuild_would(seed: int) -> None:
     merged = _churn(seed)
@@ -128,7 +115,7 @@ def _churn(seed: int) -> int:
         esper.process(1 / 60)
         table = table_for_current_world()
         _check_against_scratch(table)
-        assert system.touching() == _brute_force(), tick
+        assert system.touching() == touching_pairs(), tick
         merged += table.layout != layout and table.renumbered is not None
         layout = table.layout
     return merged
