@@ -146,7 +146,7 @@ class Router:
         active = self.active
         contact = None
         if type(event) is CollisionStarted:
-            a, b, contact, _ = event
+            a, b, contact, _, _ = event
             found_a = self.bodies.get(a)
             found_b = self.bodies.get(b)
             # A sprite that a callback of this delivery removed (a bullet that hit

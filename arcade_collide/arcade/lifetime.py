@@ -140,6 +140,19 @@ def in_world(name: str) -> Iterator[None]:
         esper.switch_world(previous)
 
 
+def weakly(method: Callable[..., object]) -> Callable[..., None]:
+    """``method`` (a bound method) called through a weak reference: a call after its
+    object is gone does nothing."""
+    ref = weakref.WeakMethod(method)
+
+    def call(*args: Any) -> None:
+        bound = ref()
+        if bound is not None:
+            bound(*args)
+
+    return call
+
+
 class WriteBack(esper.Processor):
     """Runs a world's write-back between its movement and its collision detection (so
     the callbacks see the new poses); holds the world weakly, as esper's registry must

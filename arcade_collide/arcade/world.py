@@ -20,7 +20,6 @@ Angles need no conversion: ``Sprite.angle`` and the pose angle are both clockwis
 
 from __future__ import annotations
 
-import math
 import weakref
 from collections.abc import Hashable
 from contextlib import AbstractContextManager
@@ -32,7 +31,7 @@ import numpy as np
 from arcade.types import RGBOrA255
 from numpy.typing import NDArray
 
-from arcade_collide.arcade.bodies import Bodies, store_poses
+from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.debug_draw import draw_world_debug
 from arcade_collide.arcade.handlers import (
     Body,
@@ -48,11 +47,13 @@ from arcade_collide.arcade.lifetime import (
     delete_own_world,
     forget_when_dropped,
     in_world,
+    weakly,
 )
 from arcade_collide.arcade.queries import WorldQueries
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
 from arcade_collide.arcade.sprite_rays import SpriteRays
+from arcade_collide.arcade.stepping import Stepping
 from arcade_collide.arcade.validation import (
     STATIC_MOVES,
     require_callable,
@@ -63,14 +64,13 @@ from arcade_collide.arcade.validation import (
 )
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
-from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.shapes import AnyShape
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
-class CollisionWorld(WorldQueries, SpriteRays):
+class CollisionWorld(WorldQueries, SpriteRays, Stepping):
     """Collision detection and movement for Arcade sprites.
 
     The world queries (:meth:`point_query`, :meth:`sprites_at`, :meth:`overlapping`,
@@ -113,6 +113,7 @@ class CollisionWorld(WorldQueries, SpriteRays):
         self._bodies = Bodies()
         self._router = Router(self._bodies.by_entity)
         self._stepping = False
+        self._sweeping = False
         self._kept: tuple[list[Position], IntArray, FloatArray, FloatArray] | None = None
         """Poses the sprites' own setters made of the write-back, stored after the tick:
         the Positions (held so that their table rows stay theirs), rows, xy, angles."""
@@ -120,7 +121,7 @@ class CollisionWorld(WorldQueries, SpriteRays):
         self._closed = False
         with self._in_world():
             self._movement = MovementSystem()
-            self._collisions = CollisionSystem()
+            self._collisions = CollisionSystem(on_stop=weakly(self._stopped))
             esper.add_processor(self._movement, priority=2)
             # Same priority as the collision system, added first: runs right before it.
             esper.add_processor(WriteBack(weakref.WeakMethod(self._write_back)), priority=1)
@@ -168,7 +169,12 @@ class CollisionWorld(WorldQueries, SpriteRays):
                 The game may still move it by hand; it then collides correctly, at
                 a cost. A static sprite has no velocity.
             **shape_options: Passed to the ``Shape`` component (collision ``layer``,
-                ``mask``, ``sensor``).
+                ``mask``, ``sensor``, ``swept``, ``stop_at_impact``). A ``swept``
+                sprite meets what it passed over during a tick, not only what it ends
+                on (:mod:`arcade_collide.ecs.swept`): fast bullets do not jump over
+                thin walls. With ``stop_at_impact`` it also stops where it first
+                touched a shape that is not a sensor, and is there when the
+                tick's callbacks run.
 
         Returns:
             The sprite's entity id in this world's esper world.
@@ -243,6 +249,7 @@ class CollisionWorld(WorldQueries, SpriteRays):
         geometry = shape if shape is not None else shape_for_sprite(sprite, hull=hull)
         x, y = sprite.position
         shape_options = options["shape_options"]
+        self._sweeping = self._sweeping or bool(shape_options.get("swept"))
         with self._in_world():
             position = Position(float(x), float(y), angle=float(sprite.angle))
             component = Shape(geometry, **shape_options)
@@ -452,74 +459,6 @@ class CollisionWorld(WorldQueries, SpriteRays):
             body.shape.layer = body.layer = body.shape_options["layer"] = layer
 
     # --- the tick -----------------------------------------------------------------------
-
-    def step(self, delta_time: float) -> None:
-        """Advance the world by ``delta_time`` seconds (call from ``on_fixed_update``).
-
-        Args:
-            delta_time: Seconds; ``>= 0``.
-
-        Raises:
-            ValueError: ``delta_time`` is negative or not finite, or a sprite was moved
-                to a non-finite pose.
-            RuntimeError: the world was closed.
-            Exception: the first exception a collision callback raised, after every
-                event of the tick was delivered.
-        """
-        self._check_open()
-        require_real(delta_time, "delta_time")
-        if not math.isfinite(delta_time) or delta_time < 0.0:
-            raise ValueError(f"delta_time must be finite and >= 0, got {delta_time!r}")
-        delete_dropped_worlds()
-        caller = esper.current_world
-        try:
-            with self._in_world():
-                self._read_sprites()
-                self._stepping = True
-                self._router.hold(self._subscription, caller)
-                try:
-                    esper.process(delta_time)
-                finally:
-                    self._stepping = False
-                    self._router.release(self._subscription)
-                    if self._kept is not None:  # see _write_back
-                        _, rows, xy, angle = self._kept
-                        self._kept = None
-                        store_poses(rows, xy, angle)
-        finally:
-            if self._closed:  # by a collision callback
-                self._release_esper_world()
-
-    def _read_sprites(self) -> None:
-        """Take in the game's hand moves and rebuild the derived shapes that changed."""
-        bodies = self._bodies
-        mirror = bodies.mirror
-        moves = mirror.hand_moves()
-        for body in bodies.derived.refresh(bodies.list, mirror.sprites, moves.read, bodies.row_of):
-            body.shape.geometry = body.geometry
-        if moves.rows.size:
-            finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
-            if not finite.all():
-                bad = bodies.list[int(moves.rows[np.argmin(finite)])].entity
-                raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
-            store_poses(bodies.table_rows[moves.rows], moves.xy, moves.angle)
-        mirror.accept(moves)
-
-    def _write_back(self) -> None:
-        """Give the sprites the poses the movement left (run by :class:`WriteBack`)."""
-        if not self._stepping:
-            return
-        bodies = self._bodies
-        mirror = bodies.mirror
-        # take(): a copy (the mirror keeps it), made faster than by fancy indexing.
-        poses = world_pools().positions.data.take(bodies.table_rows, axis=0)
-        kept = mirror.write(poses[:, 0:2], poses[:, 2])
-        if kept.size:  # the sprites' own setters made other poses (see the module docstring)
-            self._kept = (
-                [bodies.list[row].position for row in kept.tolist()],
-                bodies.table_rows[kept], mirror.xy[kept], mirror.angle[kept],
-            )
-        self.ticks += 1
 
     # --- drawing and lifetime -----------------------------------------------------------
 

@@ -5,7 +5,9 @@ Each tick (``esper.process``) the system runs, one module per stage:
 1. shape table (:mod:`~arcade_collide.ecs.table`): refreshes the world's world-space
    shapes and boxes from the Position and Shape components (a no-op when a
    MovementSystem already did so this tick and nothing changed since; without a
-   MovementSystem this is where positions edited by hand are picked up);
+   MovementSystem this is where positions edited by hand are picked up); then the
+   swept shapes' motions over the tick are tested (:mod:`~arcade_collide.ecs.swept`;
+   nothing to do without swept shapes);
 2. broad phase (:mod:`~arcade_collide.ecs.broad_phase`): the pairs of table rows whose
    boxes overlap;
 3. narrow phase (:mod:`~arcade_collide.ecs.narrow_phase`): of those, the pairs that
@@ -13,15 +15,18 @@ Each tick (``esper.process``) the system runs, one module per stage:
 4. contact state (:mod:`~arcade_collide.ecs.contact_state`): those pairs as sorted
    entity-pair keys, compared with last tick's: the pairs that started and ended, and
    their events (contacts computed for the started pairs only);
-5. event delivery (:mod:`~arcade_collide.ecs.delivery`): once the new state is
+5. event delivery (:mod:`~arcade_collide.ecs.tick_delivery`): once the new state is
    stored, the events go to the handlers by the rules below.
 
 Event rules:
 
-* Order: all :class:`CollisionEnded` of the tick first, then all
-  :class:`CollisionStarted`, each sorted by ``(a, b)``. Separations come first so a
-  game counting contacts never sees a count above the true one. The same inputs give
-  the same event sequence, run after run.
+* Order: all :class:`CollisionEnded` of the tick first (sorted by ``(a, b)``), then
+  all :class:`CollisionStarted` in time order: by ``toi`` (a start without one counts
+  as 1.0, the end of the tick), then by ``(a, b)``. Last come the ends of the pairs
+  a swept shape crossed during the tick (met, then left before its end), in their
+  starts' order. Separations come first so a game counting contacts never sees a
+  count above the true one, and a crossed pair's end follows its start. The same
+  inputs give the same event sequence, run after run.
 * Handlers: esper handlers (``esper.set_handler("on_collision_started", f)``), then
   subscriptions in the order they were made (esper keeps its handlers in a set, so
   among several esper handlers the order is esper's; subscriptions are ordered).
@@ -77,7 +82,7 @@ Errors: an entity with a Shape but no Position, or a non-finite position, raises
 
 from __future__ import annotations
 
-from functools import partial
+from collections.abc import Callable
 from typing import Any
 
 import esper
@@ -94,13 +99,11 @@ from arcade_collide.ecs.contact_state import (
     started_events,
     with_carried,
 )
-from arcade_collide.ecs.delivery import Delivery, Handler, HandlerChanges
+from arcade_collide.ecs.delivery import HandlerChanges
 from arcade_collide.ecs.esper_internals import (
     WorldMark,
-    pair_gone_check,
     world_ended,
     world_mark,
-    world_watch,
 )
 from arcade_collide.ecs.events import (
     ON_COLLISION_ENDED,
@@ -129,7 +132,9 @@ from arcade_collide.ecs.queries import (
     query,
     shape_geometry,
 )
+from arcade_collide.ecs.swept import Sweeps
 from arcade_collide.ecs.table import ShapeTable, table_for_current_world
+from arcade_collide.ecs.tick_delivery import TickDelivery
 from arcade_collide.ecs.world_rays import WorldRays
 from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.arrays import BoolArray
@@ -137,9 +142,14 @@ from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
 
-class CollisionSystem(WorldRays, esper.Processor):
+class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
     """Finds touching shapes and reports when contacts start and end; answers queries,
     rays and casts (:class:`~arcade_collide.ecs.world_rays.WorldRays`) between ticks.
+
+    Args:
+        on_stop: Called once per tick, before the tick's events are delivered, with the
+            entities that stopped at impact (``Shape(stop_at_impact=True)``), whose
+            Positions the tick moved back (the Arcade bridge moves their sprites there).
 
     >>> import esper
     >>> from arcade_collide.ecs.components import Position, Shape
@@ -160,8 +170,10 @@ class CollisionSystem(WorldRays, esper.Processor):
     >>> esper.switch_world("default"); esper.delete_world("collision-doctest")
     """
 
-    def __init__(self) -> None:
+    def __init__(self, on_stop: Callable[[list[int]], object] | None = None) -> None:
         self._world: WorldMark | None = None
+        self._sweeps = Sweeps()
+        self._on_stop = on_stop
         self._broad = BroadPhase()
         self._state = TouchingPairs()
         self._subscriptions: list[Subscription] = []
@@ -486,6 +498,9 @@ class CollisionSystem(WorldRays, esper.Processor):
         watch_handlers()
         table = table_for_current_world()
         table.refresh()
+        stopped = self._sweeps.sweep(table, self._index)
+        if stopped:
+            table.refresh()
         self._tick = (table, table.layout, table.revision)
         i, j = self._broad.candidates(table)
         i, j = touching_pairs(table, i, j)
@@ -505,8 +520,38 @@ class CollisionSystem(WorldRays, esper.Processor):
         if len(keyed.started) and self._listening(ON_COLLISION_STARTED):
             started = started_events(new, keyed.started)
         new.reported = started
+        crossed: list[CollisionEnded] = []
+        if self._sweeps.hits is not None:
+            started, crossed = self._swept_events(table, old, new, started)
         self._state = new
-        self._deliver(mark, ended, started)
+        if stopped and self._on_stop is not None:
+            self._on_stop(stopped)
+        self._deliver(mark, ended, started, crossed)
+
+    def _swept_events(
+        self, table: ShapeTable, old: TouchingPairs, new: TouchingPairs,
+        started: list[CollisionStarted],
+    ) -> tuple[list[CollisionStarted], list[CollisionEnded]]:  # fmt: skip
+        """``started`` with the swept pairs' times of impact and contacts then, and the
+        crossed pairs' starts, in time order; the crossed pairs' ends."""
+        touched, crossings = self._sweeps.crossings(table, old.keys, new.keys)
+        if touched and started:
+            started = [
+                e._replace(toi=touched[(e.a, e.b)][0], contact=touched[(e.a, e.b)][1])
+                if (e.a, e.b) in touched
+                else e
+                for e in started
+            ]
+            new.reported = [e for e in started if e.toi is None]
+        if not crossings:
+            return started, []
+        if self._listening(ON_COLLISION_STARTED):
+            met = [CollisionStarted(c.a, c.b, c.contact, c.sensor, c.toi) for c in crossings]
+            started = sorted(started + met, key=_time_order)
+        crossed = []
+        if self._listening(ON_COLLISION_ENDED):
+            crossed = [CollisionEnded(c.a, c.b, c.sensor) for c in crossings]
+        return started, crossed
 
     def _check_world(self) -> WorldMark:
         """The mark of this system's world, checked to be current (see :meth:`process`)."""
@@ -529,72 +574,10 @@ class CollisionSystem(WorldRays, esper.Processor):
             self._state = TouchingPairs()
             self._broad = BroadPhase()
             self._index = QueryIndex()
+            self._sweeps = Sweeps()
             self._pending_ended = []
         return own
 
-    def _listening(self, name: str) -> bool:
-        if esper.event_registry.get(name):
-            return True
-        attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
-        return any(getattr(s, attr) is not None for s in self._subscriptions)
 
-    def _handlers(self, name: str) -> list[Handler]:
-        """The handlers of ``name`` now: esper's, then the subscriptions."""
-        registry = esper.event_registry
-        handlers: list[Handler] = []
-        for ref in list(registry.get(name, ())):
-            func = ref()
-            if func is not None:
-                handlers.append(Handler(func, partial(_in_registry, registry, name, ref)))
-        attr = "on_started" if name == ON_COLLISION_STARTED else "on_ended"
-        for sub in self._subscriptions:
-            callback = getattr(sub, attr)
-            if callback is not None:
-                handlers.append(Handler(callback, partial(_active, sub), sub.world))
-        return handlers
-
-    def _deliver(
-        self, mark: WorldMark, ended: list[CollisionEnded], started: list[CollisionStarted]
-    ) -> None:
-        if self._pending_ended:
-            # Ended events a BaseException cut off last time come first.
-            ended = self._pending_ended + ended
-            self._pending_ended = []
-        if not ended and not started:
-            return
-        delivery = Delivery()
-        forget: list[CollisionStarted] = []
-        in_started = False
-        watch = world_watch(mark)
-        try:
-            if ended:
-                handlers = self._handlers(ON_COLLISION_ENDED)
-                delivery.run(ended, handlers, self._changes, None, watch)
-            in_started = True
-            if started:
-                handlers = self._handlers(ON_COLLISION_STARTED)
-                delivery.run(started, handlers, self._changes, pair_gone_check(), watch)
-        except BaseException:
-            # Keep the books balanced: no ended event may follow a start nobody saw.
-            if in_started:
-                forget = started[delivery.handed :]
-            else:
-                self._pending_ended = ended[delivery.handed :]
-                forget = started
-            raise
-        finally:
-            if delivery.world_ended or watch.ended():
-                # A handler cleared or deleted the world: its pairs went with it.
-                self._state = TouchingPairs()
-                self._pending_ended = []
-            elif delivery.dropped or forget:
-                self._state.forget([(e.a, e.b) for e in delivery.dropped + forget])
-        delivery.raise_first()
-
-
-def _in_registry(registry: dict[str, Any], name: str, ref: object) -> bool:
-    return ref in registry.get(name, ())
-
-
-def _active(sub: Subscription) -> bool:
-    return sub.active
+def _time_order(event: CollisionStarted) -> tuple[float, int, int]:
+    return (1.0 if event.toi is None else event.toi, event.a, event.b)

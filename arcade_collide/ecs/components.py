@@ -225,6 +225,14 @@ class Shape:
         layer: The layer bits this shape is on (32-bit mask, default ``1``).
         mask: The layer bits this shape collides with (default: all).
         sensor: Mark the shape as a sensor (trigger zone).
+        swept: Test the shape's whole motion over each tick, not only where it ends:
+            a fast bullet then meets the thin wall or trigger it jumped over
+            (:mod:`~arcade_collide.ecs.swept` states the rules). Only swept shapes
+            pay for it.
+        stop_at_impact: For a swept shape: when its motion meets a shape that is not
+            a sensor, it stops where it first touched it (the CollisionSystem moves
+            its Position back there before the tick's contacts are found). Ignored
+            unless ``swept``.
 
     Raises:
         TypeError: ``geometry`` is not a geometry shape, or a mask is not an int.
@@ -239,7 +247,10 @@ class Shape:
     TypeError: Shape geometry must be a Point, Circle, Rect, Triangle or Polygon, got str
     """
 
-    __slots__ = ("__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_sensor")
+    __slots__ = (
+        "__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_sensor",
+        "_stop_at_impact", "_swept",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -247,11 +258,15 @@ class Shape:
         layer: int = 1,
         mask: int = ALL_LAYERS,
         sensor: bool = False,
+        swept: bool = False,
+        stop_at_impact: bool = False,
     ) -> None:
         self._geometry = _check_geometry(geometry)
         self._layer = _check_bits(layer, "layer")
         self._mask = _check_bits(mask, "mask")
         self._sensor = bool(sensor)
+        self._swept = bool(swept)
+        self._stop_at_impact = bool(stop_at_impact)
         self._epochs: tuple[ShapeEpoch, ...] = ()
         """The shape epochs of the worlds whose tables placed this shape: an edit bumps
         them, and only those worlds re-read their shapes."""
@@ -264,20 +279,28 @@ class Shape:
     """Layer bits this shape collides with."""
     sensor = _Setting(bool)
     """True for a sensor (trigger) shape."""
+    swept = _Setting(bool)
+    """True when the shape's motion over each tick is tested (swept detection)."""
+    stop_at_impact = _Setting(bool)
+    """True when a swept shape stops at its first impact with a shape that is not a sensor."""
 
     def _edited(self) -> None:
         for epoch in self._epochs:
             epoch.note(self)
 
     def __repr__(self) -> str:
+        extra = ", swept=True" if self._swept else ""
+        extra += ", stop_at_impact=True" if self._stop_at_impact else ""
         return (
             f"Shape({self._geometry!r}, layer={self._layer}, mask={self._mask}, "
-            f"sensor={self._sensor})"
+            f"sensor={self._sensor}{extra})"
         )
 
-    def __reduce__(self) -> tuple[type[Shape], tuple[AnyShape, int, int, bool]]:
+    def __reduce__(self) -> tuple[type[Shape], tuple[AnyShape, int, int, bool, bool, bool]]:
         # A copy belongs to no world's table yet.
-        return (Shape, (self._geometry, self._layer, self._mask, self._sensor))
+        shape = self
+        return (Shape, (shape._geometry, shape._layer, shape._mask, shape._sensor,
+                        shape._swept, shape._stop_at_impact))  # fmt: skip
 
 
 class Static:

@@ -344,7 +344,10 @@ def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStart
     a, b = pairs_of(state, idx)
     contacts = _contact_list(state, idx)
     return list(
-        map(_new_started, zip(a, b, contacts, state.sensor[idx].tolist(), strict=True))
+        map(
+            _new_started,
+            zip(a, b, contacts, state.sensor[idx].tolist(), [None] * len(a), strict=True),
+        )
     )
 
 

@@ -29,8 +29,8 @@ class CollisionStarted(NamedTuple):
     """Two entities touch this tick and did not the tick before.
 
     >>> e = CollisionStarted(1, 2, Contact((1.0, 0.0), 0.5, (3.0, 4.0)), False)
-    >>> e.a, e.b, e.contact.depth
-    (1, 2, 0.5)
+    >>> e.a, e.b, e.contact.depth, e.toi
+    (1, 2, 0.5, None)
     """
 
     a: int
@@ -41,6 +41,11 @@ class CollisionStarted(NamedTuple):
     """How they meet; the normal points from ``a`` towards ``b``."""
     sensor: bool
     """True when either shape is a sensor."""
+    toi: float | None = None
+    """When a swept shape (``Shape(swept=True)``) met the other during the tick: the
+    fraction of the tick at their first touch, ``0 <= toi <= 1``, and :attr:`contact`
+    is the contact at that moment (depth 0). None for a contact found where the shapes
+    are at the end of the tick, with no sweep involved (:mod:`~arcade_collide.ecs.swept`)."""
 
 
 class CollisionEnded(NamedTuple):

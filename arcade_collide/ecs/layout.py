@@ -50,6 +50,9 @@ class Layout(NamedTuple):
     mask: IntArray
     sensor: BoolArray
     static: BoolArray
+    sweep: NDArray[np.int8]
+    """Per row: 0, or 1 for a swept shape, 2 for one that also stops at impact."""
+    swept_rows: Int64Array
     static_rows: Int64Array
     dynamic_rows: Int64Array
     all_rows: Int64Array
@@ -149,6 +152,7 @@ class Layout(NamedTuple):
             self.inner[row], self.outer[row] = pose_circles(geometry)
             self.layer[row], self.mask[row] = shape._layer, shape._mask
             self.sensor[row] = shape._sensor
+            self.sweep[row] = sweep_code(shape)
             rows.append(row)
         return np.array(sorted(set(rows)), dtype=np.int64)
 
@@ -224,6 +228,7 @@ class Layout(NamedTuple):
             np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
             np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
+            np.fromiter(map(sweep_code, shapes), dtype=np.int8, count=n),
             static, pool, shape_ids, entity_of_shape, inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
         )  # fmt: skip
@@ -297,7 +302,8 @@ class Layout(NamedTuple):
         merged = _assemble(
             merged_entities, PooledRows.in_pool(pool, pool_rows), merged_kinds,
             gather(self.layer, fresh.layer), gather(self.mask, fresh.mask),
-            gather(self.sensor, fresh.sensor), gather(self.static, fresh.static), pool,
+            gather(self.sensor, fresh.sensor), gather(self.sweep, fresh.sweep),
+            gather(self.static, fresh.static), pool,
             gather(self.shape_ids, fresh.shape_ids), None if shared else owners,
             gather(self.inner, fresh.inner), gather(self.outer, fresh.outer),
             gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
@@ -376,6 +382,11 @@ def _merge_into(
         out[dest[k]] = new[k]
 
 
+def sweep_code(shape: Shape) -> int:
+    """A Shape's :attr:`Layout.sweep` code."""
+    return (1 + shape._stop_at_impact) if shape._swept else 0
+
+
 def _check_positions(source: list[Item], shaped: Collection[int], dead: Collection[int]) -> None:
     """Raise for the first entity of ``shaped`` (not ``dead``) missing from ``source``."""
     if len(shaped) != len(source):
@@ -395,6 +406,7 @@ def _assemble(
     layer: IntArray,
     mask: IntArray,
     sensor: BoolArray,
+    sweep: NDArray[np.int8],
     static: BoolArray,
     pool: RowPool | None,
     shape_ids: Int64Array,
@@ -414,7 +426,8 @@ def _assemble(
         row_in_pool[pool_rows] = np.arange(n)
     polygons = nlocal[_bounds(kinds)[_POLYGON] - _bounds(kinds)[_RECT] :]
     return Layout(
-        entities, positions, kinds, layer, mask, sensor, static, np.flatnonzero(static),
+        entities, positions, kinds, layer, mask, sensor, static, sweep,
+        np.flatnonzero(sweep), np.flatnonzero(static),
         np.flatnonzero(~static), np.arange(n), pool, pool_rows, row_in_pool, shape_ids,
         entity_of_shape, inner, outer, size_x, size_y, local, nlocal,
         empty_rows(kinds, int(polygons.max()) if len(polygons) else 3),

@@ -57,6 +57,7 @@ class MovementSystem(esper.Processor):
         table = table_for_current_world()
         # Structural errors (a Shape without a Position) raise before anything moves.
         table.prepare()
+        table.note_sweep_starts()
         changed = self._watch.take()
         if changed is None:
             source = esper.get_components(Position, Velocity)

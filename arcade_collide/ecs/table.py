@@ -70,6 +70,7 @@ class ShapeTable:
         self._rank: tuple[int, IntArray] | None = None
         self._placed: deque[tuple[int, Int64Array | None]] = deque(maxlen=8)
         """The rows each of the last refreshes placed (None: every row)."""
+        self._sweep_starts: tuple[int, Int64Array, FloatArray] | None = None
 
     def entity_rank(self) -> IntArray:
         """``(N,)`` rank of each row's entity id among the table's (0 = lowest id), so
@@ -90,6 +91,30 @@ class ShapeTable:
         if self.has_convex:
             circles = PoseCircles(self.origin_x, self.origin_y, self.inner, self.outer, self.slack)
         return self.rows, self._filter, circles
+
+    def poses(self) -> tuple[FloatArray, Int64Array]:
+        """The pose table (rows ``(x, y, angle)``) and each table row's row in it."""
+        return self._current.poses()
+
+    def note_sweep_starts(self) -> None:
+        """Keep the swept shapes' poses as they are before this tick moves anything
+        (:mod:`~arcade_collide.ecs.swept` starts new swept shapes there). The first call
+        since the last refresh counts; cheap without swept shapes."""
+        held = self._sweep_starts
+        if held is not None and held[0] == self.revision:
+            return
+        layout = self._prepared or self._current
+        rows = layout.swept_rows if layout is not self._current else self.swept_rows
+        if not len(rows):
+            self._sweep_starts = None
+            return
+        data, pose_rows = layout.poses()
+        self._sweep_starts = (self.revision, layout.entities[rows], data[pose_rows[rows]])
+
+    def take_sweep_starts(self) -> tuple[Int64Array, FloatArray] | None:
+        """The entities and poses :meth:`note_sweep_starts` kept (then forgotten)."""
+        held, self._sweep_starts = self._sweep_starts, None
+        return None if held is None else (held[1], held[2])
 
     def prepare(self) -> None:
         """Bring the row layout up to date with the world's structure, without placing.
@@ -167,6 +192,7 @@ class ShapeTable:
             self.layout += 1
         elif edited is not None and len(edited):
             self._filter = pair_filter(layout)
+            self.swept_rows = np.flatnonzero(layout.sweep)
         self._stamp = self._positions.stamp()
         self.revision += 1
         self._placed.append((self.revision, None if which is layout.all_rows else which))
@@ -296,6 +322,10 @@ class ShapeTable:
         """``(N,)`` True where the entity has :class:`~arcade_collide.ecs.components.Static`."""
         self.static_rows = layout.static_rows
         """The static rows, ascending."""
+        self.sweep = layout.sweep
+        """``(N,)`` 0, or 1 where the Shape is swept, 2 where it also stops at impact."""
+        self.swept_rows = layout.swept_rows
+        """The swept rows, ascending."""
         self.dynamic_rows = layout.dynamic_rows
         """The other rows, ascending."""
         self.has_static = bool(len(layout.static_rows))

@@ -1,0 +1,357 @@
+"""Swept detection: the stage that tests each swept shape's motion over the tick
+(``Shape(swept=True)``), between the shape table and the broad phase.
+
+The rules:
+
+* Motion: a swept shape moves from its pose at the last tick to its pose now, along a
+  straight line. On its first tick (a new entity) it moves from where it was before
+  the tick moved anything: before the MovementSystem integrated it, or before the
+  Arcade bridge read the game's moves of its sprite (the table keeps those poses,
+  :meth:`~arcade_collide.ecs.table.ShapeTable.note_sweep_starts`); without either,
+  or for a shape just made swept, it has no motion that tick. Moving it by hand counts
+  like any motion: a teleported swept shape is swept across the gap (make it not
+  swept for that tick to teleport it).
+* Rotation: a shape whose angle changed during the tick is cast as the circle about
+  its pose origin that holds it at every angle. That is conservative: it never misses
+  a touch the turning outline made, and it may report one the outline narrowly
+  missed. Points and circles are exact however they turn.
+* What it meets: every shape whose box its swept box overlaps, static shapes included,
+  with the layer filter and the rule that two static shapes never collide. Shapes
+  that are not swept are taken where they are at the end of the tick (their own
+  motion is not swept); against another swept shape the relative motion of the two
+  counts.
+* Stopping: a swept shape that also has ``stop_at_impact`` stops at its first impact
+  with a shape that is not a sensor (when neither of the two is a sensor, and they
+  were approaching: a shape touching another can always move away). Its Position is
+  moved back to the pose at that fraction of the tick, a hair past it (the table's
+  coordinate slack) so that the two touch at the end of the tick whatever the
+  rounding; one already touching at the start of the tick stays where it was. Shapes it would have met later are not met. Its sensors met on the way
+  are still reported.
+* Events (:mod:`~arcade_collide.ecs.collision`): a swept pair that did not touch at
+  the last tick and touched during this one gets a ``CollisionStarted`` whose
+  ``toi`` is the fraction of the tick at the first touch and whose contact is the
+  one at that moment (depth 0, the normal from ``a`` towards ``b``). When it no
+  longer touches at the end of the tick, its ``CollisionEnded`` follows in the same
+  tick's delivery, after every start of the tick.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import esper
+import numpy as np
+
+from arcade_collide.ecs.components import Position
+from arcade_collide.ecs.queries import QueryIndex
+from arcade_collide.ecs.table import ShapeTable
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.broad_phase import overlapping_pairs
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.query.kernel_base import Int64Array, types
+from arcade_collide.geometry.query.sweeps import swept_rows
+from arcade_collide.geometry.shapes import ShapeKind
+from arcade_collide.geometry.static_grid import StaticGrid
+
+_RECT = int(ShapeKind.RECT)
+_NO_ROWS = np.empty(0, dtype=np.int64)
+_STOP = 2
+"""The :attr:`~arcade_collide.ecs.table.ShapeTable.sweep` code of a shape that stops."""
+
+
+class SweptHits(NamedTuple):
+    """The swept pairs that touched during a tick, as table rows of that tick's table."""
+
+    rows_a: Int64Array
+    """The swept (moving) side of each pair."""
+    rows_b: Int64Array
+    """The other side."""
+    found: FloatArray
+    """``(M, 5)`` rows ``(fraction, px, py, nx, ny)``: the first touch, its point and
+    the normal from B towards A."""
+
+
+class Crossing(NamedTuple):
+    """A pair a swept shape met during the tick that did not touch at the last tick."""
+
+    a: int
+    """The lower entity id."""
+    b: int
+    """The higher entity id."""
+    toi: float
+    """The fraction of the tick at the first touch."""
+    contact: Contact
+    """The contact then: depth 0, the normal from ``a`` towards ``b``."""
+    sensor: bool
+    """True when either shape is a sensor."""
+
+
+class Sweeps:
+    """The swept shapes of one world's table: their poses at the last tick, and this
+    tick's hits."""
+
+    def __init__(self) -> None:
+        self._entities: Int64Array = _NO_ROWS
+        """The swept entities at the last tick, ascending."""
+        self._poses: FloatArray = np.empty((0, 3))
+        """Their poses ``(x, y, angle)`` then."""
+        self.hits: SweptHits | None = None
+        """This tick's hits (None when no swept shape moved)."""
+
+    def sweep(self, table: ShapeTable, index: QueryIndex) -> list[int]:
+        """Find the swept shapes' hits of this tick (:attr:`hits`) in ``table``,
+        refreshed; stop those that stop at impact (their Positions are written: refresh
+        the table again). Returns the entities stopped."""
+        self.hits = None
+        rows = table.swept_rows
+        if not len(rows):
+            if len(self._entities):
+                self._entities, self._poses = _NO_ROWS, np.empty((0, 3))
+            return []
+        data, pose_rows = table.poses()
+        now = data[pose_rows[rows]]
+        entities = table.entities[rows]
+        order = np.argsort(entities)
+        entities, rows, now = entities[order], rows[order], now[order]
+        before = now.copy()
+        known = _look_up(self._entities, self._poses, entities, before)
+        starts = table.take_sweep_starts()
+        if starts is not None and not known.all():
+            # New swept shapes start where they were before this tick moved them.
+            order = np.argsort(starts[0])
+            new = ~known
+            held = before[new]
+            known[new] = _look_up(starts[0][order], starts[1][order], entities[new], held)
+            before[new] = held
+        moving = known & (before != now).any(axis=1)
+        stopped: list[int] = []
+        if moving.any():
+            stopped = self._hits(table, index, rows[moving], before[moving], now, moving)
+        self._entities, self._poses = entities, now
+        return stopped
+
+    def _hits(
+        self,
+        table: ShapeTable,
+        index: QueryIndex,
+        rows: Int64Array,
+        start: FloatArray,
+        now: FloatArray,
+        moving: BoolArray,
+    ) -> list[int]:
+        """Cast the moving swept ``rows`` from ``start`` to where the table holds them;
+        stop those that stop (``now``, the poses of every swept row at ``moving``, is
+        updated for them)."""
+        end = now[moving]
+        t = end[:, :2] - start[:, :2]
+        turn = (end[:, 2] - start[:, 2] + 180.0) % 360.0 - 180.0
+        turning = (turn != 0.0) & (table.kinds[rows] >= _RECT)
+        radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
+        boxes = _swept_boxes(table, rows, t, radius)
+        a, b, b_moving = _candidates(table, index, rows, boxes)
+        d = t[a].copy()
+        both = b_moving >= 0
+        d[both] -= t[b_moving[both]]
+        radius_b = np.where(both, radius[np.maximum(b_moving, 0)], 0.0)
+        row_a = rows[a]
+        origins = np.stack(
+            [table.origin_x[row_a], table.origin_y[row_a], table.origin_x[b], table.origin_y[b]],
+            axis=1,
+        )
+        hit = np.empty(len(a), dtype=np.bool_)
+        found = np.empty((len(a), 5))
+        swept_rows(table.rows, row_a, b, d, radius[a], radius_b, origins, hit, found)
+        a, b, b_moving, d, found = a[hit], b[hit], b_moving[hit], d[hit], found[hit]
+        stop = _first_stops(table, rows, a, b, b_moving, d, found)
+        if stop is not None:
+            keep = found[:, 0] <= stop[a]
+            keep[b_moving >= 0] &= found[b_moving >= 0, 0] <= stop[b_moving[b_moving >= 0]]
+            a, b, found = a[keep], b[keep], found[keep]
+        self.hits = SweptHits(rows[a], b, found)
+        if stop is None:
+            return []
+        return _stop(table, rows, start, end, t, turn, stop, now, moving)
+
+    def crossings(
+        self, table: ShapeTable, old_keys: Int64Array, new_keys: Int64Array
+    ) -> tuple[dict[tuple[int, int], tuple[float, Contact]], list[Crossing]]:
+        """This tick's hits that did not touch at the last tick (``old_keys``): those
+        touching now (``new_keys``) by pair, with their fraction and contact, and the
+        others (crossed during the tick), in time order."""
+        hits = self.hits
+        if hits is None or not len(hits.rows_a):
+            return {}, []
+        ea, eb = table.entities[hits.rows_a], table.entities[hits.rows_b]
+        lo, hi = np.minimum(ea, eb), np.maximum(ea, eb)
+        fresh = find_pairs(np.ascontiguousarray(old_keys), lo, hi) < 0
+        if not fresh.any():
+            return {}, []
+        found = hits.found[fresh]
+        lo, hi, ea = lo[fresh], hi[fresh], ea[fresh]
+        now = find_pairs(np.ascontiguousarray(new_keys), lo, hi) >= 0
+        # The normal from B towards A; the events' points from a (lower id) to b.
+        sign = np.where(ea == lo, -1.0, 1.0)
+        normal = found[:, 3:5] * sign[:, None] + 0.0
+        sensor = (table.sensor[hits.rows_a] | table.sensor[hits.rows_b])[fresh]
+        touching: dict[tuple[int, int], tuple[float, Contact]] = {}
+        crossed: list[Crossing] = []
+        rows = zip(
+            lo.tolist(), hi.tolist(), found[:, 0].tolist(), normal.tolist(),
+            found[:, 1:3].tolist(), sensor.tolist(), now.tolist(), strict=True,
+        )  # fmt: skip
+        for x, y, toi, (nx, ny), (px, py), sensed, still in rows:
+            contact = Contact((nx, ny), 0.0, (px, py))
+            if still:
+                touching[(x, y)] = (toi, contact)
+            else:
+                crossed.append(Crossing(x, y, toi, contact, sensed))
+        crossed.sort(key=lambda c: (c.toi, c.a, c.b))
+        return touching, crossed
+
+
+def _look_up(
+    entities: Int64Array, poses: FloatArray, wanted: Int64Array, out: FloatArray
+) -> BoolArray:
+    """Which of ``wanted`` are in ``entities`` (ascending); their ``poses`` into ``out``."""
+    at = np.searchsorted(entities, wanted)
+    found = at < len(entities)
+    found[found] = entities[at[found]] == wanted[found]
+    out[found] = poses[at[found]]
+    return found
+
+
+def _swept_boxes(
+    table: ShapeTable, rows: Int64Array, t: FloatArray, radius: FloatArray
+) -> FloatArray:
+    """Boxes holding each of ``rows`` over its motion ``t`` (ending where the table
+    holds it); a turning row (``radius > 0``) as that circle about its pose origin."""
+    end = table.aabbs[rows]
+    shift = np.concatenate([t, t], axis=1)
+    boxes = end.copy()
+    np.minimum(boxes[:, :2], end[:, :2] - t, out=boxes[:, :2])
+    np.maximum(boxes[:, 2:], end[:, 2:] - t, out=boxes[:, 2:])
+    turning = radius > 0.0
+    if turning.any():
+        ox, oy, r = table.origin_x[rows][turning], table.origin_y[rows][turning], radius[turning]
+        circle = np.stack([ox - r, oy - r, ox + r, oy + r], axis=1)
+        held = boxes[turning]
+        for box in (circle, circle - shift[turning]):
+            np.minimum(held[:, :2], box[:, :2], out=held[:, :2])
+            np.maximum(held[:, 2:], box[:, 2:], out=held[:, 2:])
+        boxes[turning] = held
+    result: FloatArray = boxes
+    return result
+
+
+def _candidates(
+    table: ShapeTable, index: QueryIndex, rows: Int64Array, boxes: FloatArray
+) -> tuple[Int64Array, Int64Array, Int64Array]:
+    """The pairs the moving swept ``rows`` may have met: ``(a, b, b_moving)`` with
+    ``rows[a]`` the swept row, ``b`` the other table row, and ``b_moving`` its index
+    in ``rows`` when it is one of them (else -1). Each pair once, passing the layer
+    filter, never two static rows."""
+    index.update(table)
+    grid, static_rows = index.static_grid()
+    q, s = grid.pairs(boxes)
+    parts_a, parts_b, parts_m = [q], [static_rows[s]], [np.full(len(q), -1, dtype=np.int64)]
+    others = np.setdiff1d(table.dynamic_rows, rows, assume_unique=True)
+    if len(others):
+        q, s = StaticGrid(table.aabbs[others]).pairs(boxes)
+        parts_a.append(q)
+        parts_b.append(others[s])
+        parts_m.append(np.full(len(q), -1, dtype=np.int64))
+    if len(rows) > 1:
+        i, j = overlapping_pairs(boxes)
+        parts_a.append(i)
+        parts_b.append(rows[j])
+        parts_m.append(j)
+    a, b, m = np.concatenate(parts_a), np.concatenate(parts_b), np.concatenate(parts_m)
+    row_a = rows[a]
+    keep = row_a != b
+    keep &= ~(table.static[row_a] & table.static[b])
+    keep &= (table.layer[row_a] & table.mask[b]) != 0
+    keep &= (table.layer[b] & table.mask[row_a]) != 0
+    return a[keep], b[keep], m[keep]
+
+
+def _first_stops(
+    table: ShapeTable,
+    rows: Int64Array,
+    a: Int64Array,
+    b: Int64Array,
+    b_moving: Int64Array,
+    d: FloatArray,
+    found: FloatArray,
+) -> FloatArray | None:
+    """Per moving swept row, the fraction of its first blocking impact (inf: none);
+    None when no row stops."""
+    row_a = rows[a]
+    stops_a = table.sweep[row_a] == _STOP
+    stops_b = np.zeros(len(b), dtype=np.bool_)
+    both = b_moving >= 0
+    stops_b[both] = table.sweep[b[both]] == _STOP
+    if not (stops_a.any() or stops_b.any()):
+        return None
+    approaching = (found[:, 0] > 0.0) | ((d * found[:, 3:5]).sum(axis=1) < 0.0)
+    blocking = approaching & ~(table.sensor[row_a] | table.sensor[b])
+    stop = np.full(len(rows), np.inf)
+    np.minimum.at(stop, a[blocking & stops_a], found[blocking & stops_a, 0])
+    np.minimum.at(stop, b_moving[blocking & stops_b], found[blocking & stops_b, 0])
+    return stop if np.isfinite(stop).any() else None
+
+
+def _stop(
+    table: ShapeTable,
+    rows: Int64Array,
+    start: FloatArray,
+    end: FloatArray,
+    t: FloatArray,
+    turn: FloatArray,
+    stop: FloatArray,
+    now: FloatArray,
+    moving: BoolArray,
+) -> list[int]:
+    """Move the rows that stop to their stopping poses (writing their Positions and
+    ``now``); return their entities."""
+    length = np.hypot(t[:, 0], t[:, 1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        past = np.where(length > 0.0, max(table.slack, 1e-12) / length, 0.0)
+    past[stop == 0.0] = 0.0  # touching at the start: it stays where it touches
+    fraction = np.minimum(stop + past, 1.0)
+    stopping = np.isfinite(stop) & (fraction < 1.0)
+    if not stopping.any():
+        return []
+    fraction = fraction[stopping]
+    poses = start[stopping].copy()
+    poses[:, :2] += fraction[:, None] * t[stopping]
+    poses[:, 2] += fraction * turn[stopping]
+    entities: list[int] = table.entities[rows[stopping]].tolist()
+    for entity, (x, y, angle) in zip(entities, poses.tolist(), strict=True):
+        position = esper.component_for_entity(entity, Position)
+        position.x, position.y, position.angle = x, y, angle
+    end[stopping] = poses
+    now[np.flatnonzero(moving)[stopping]] = poses
+    return entities
+
+
+_I1 = types.int64[::1]
+
+
+@kernel(_I1(types.int64[:, ::1], _I1, _I1))
+def find_pairs(keys: Int64Array, a: Int64Array, b: Int64Array) -> Int64Array:
+    """The index of each pair ``(a[k], b[k])`` in ``keys`` (rows sorted
+    lexicographically), -1 where absent."""
+    out = np.full(len(a), -1, dtype=np.int64)
+    n = len(keys)
+    for k in range(len(a)):
+        lo, hi = 0, n
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if keys[mid, 0] < a[k] or (keys[mid, 0] == a[k] and keys[mid, 1] < b[k]):
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo < n and keys[lo, 0] == a[k] and keys[lo, 1] == b[k]:
+            out[k] = lo
+    return out
