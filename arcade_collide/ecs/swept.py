@@ -25,8 +25,9 @@ The rules:
   were approaching: a shape touching another can always move away). Its Position is
   moved back to the pose at that fraction of the tick, a hair past it (the table's
   coordinate slack) so that the two touch at the end of the tick whatever the
-  rounding; one already touching at the start of the tick stays where it was. Shapes it would have met later are not met. Its sensors met on the way
-  are still reported.
+  rounding; one already touching at the start of the tick stays where it was.
+  Shapes it would have met later are not met; the sensors it met on the way are
+  still reported.
 * Events (:mod:`~arcade_collide.ecs.collision`): a swept pair that did not touch at
   the last tick and touched during this one gets a ``CollisionStarted`` whose
   ``toi`` is the fraction of the tick at the first touch and whose contact is the

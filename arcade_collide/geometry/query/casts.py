@@ -7,7 +7,8 @@ axis-aligned case of the last item):
 * point or circle against point or circle: A's centre as a ray against a circle of
   the summed radius around B's centre (two points: a ray through a point);
 * point or circle A against a convex outline B: A's centre as a ray against B's
-  outline rounded by A's radius (:func:`~.rays.ray_rounded`; a point: the outline);
+  outline rounded by A's radius (:func:`~.rays.ray_rounded`, for a rectangle
+  :func:`~.rays.ray_rounded_rect` in its own frame; a point: the outline);
 * convex outline A against a point or circle B: the same with the roles exchanged, B's
   centre moving along the reversed translation;
 * two convex outlines: the translational separating-axis test. Under translation the
@@ -46,6 +47,7 @@ from arcade_collide.geometry.query.rays import (
     ray_outline,
     ray_point,
     ray_rounded,
+    ray_rounded_rect,
     round_of,
 )
 from arcade_collide.geometry.query.sat import _project
@@ -134,7 +136,7 @@ def sat_cast(
 
 
 @kernel(CAST(ROWS, types.int64, ROWS, types.int64, _F, _F), inline=True)
-def _cast(
+def cast_pair(
     rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, tx: float, ty: float
 ) -> tuple[bool, float, float, float, float, float]:
     """Row ``a`` of ``rows_a`` moved along ``(tx, ty)`` against row ``b`` of ``rows_b``,
@@ -152,7 +154,10 @@ def _cast(
     if round_a:
         xa, ya, ra = round_of(rows_a, a)
         v, n, _, swap = outline_of(rows_b, b)
-        if ra == 0.0:
+        if ra > 0.0 and rows_b.kinds[b] == _RECT:
+            r = b - rows_b.start[_RECT]
+            hit, f, nx, ny = ray_rounded_rect(rows_b, r, ra, xa, ya, tx, ty, 1.0)
+        elif ra == 0.0:
             hit, f, nx, ny = ray_outline(v, n, swap, xa, ya, tx, ty, 1.0)
         else:
             hit, f, nx, ny = ray_rounded(v, n, swap, ra, xa, ya, tx, ty, 1.0)
@@ -160,7 +165,10 @@ def _cast(
     if round_b:
         xb, yb, rb = round_of(rows_b, b)
         v, n, _, swap = outline_of(rows_a, a)
-        if rb == 0.0:
+        if rb > 0.0 and rows_a.kinds[a] == _RECT:
+            r = a - rows_a.start[_RECT]
+            hit, f, nx, ny = ray_rounded_rect(rows_a, r, rb, xb, yb, -tx, -ty, 1.0)
+        elif rb == 0.0:
             hit, f, nx, ny = ray_outline(v, n, swap, xb, yb, -tx, -ty, 1.0)
         else:
             hit, f, nx, ny = ray_rounded(v, n, swap, rb, xb, yb, -tx, -ty, 1.0)
@@ -215,7 +223,7 @@ def cast_rows(
     touch into ``out`` as ``(fraction, px, py, nx, ny)``, the normal from B towards A.
     Touching or overlapping at the start gives fraction 0 and the reversed contact normal.
     """
-    hit, f, nx, ny, px, py = _cast(rows_a, a, rows_b, b, tx, ty)
+    hit, f, nx, ny, px, py = cast_pair(rows_a, a, rows_b, b, tx, ty)
     if not hit:
         return False
     if f == 0.0:

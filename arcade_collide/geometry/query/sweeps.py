@@ -19,7 +19,8 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.casts import cast_rows
+from arcade_collide.geometry.query.casts import cast_pair, cast_rows
+from arcade_collide.geometry.query.circle_outline import circle_outline_contact
 from arcade_collide.geometry.query.kernel_base import (
     ROWS,
     Int64Array,
@@ -27,7 +28,9 @@ from arcade_collide.geometry.query.kernel_base import (
     copy_row,
     empty_rows,
     types,
+    unit,
 )
+from arcade_collide.geometry.query.rays import outline_of, round_of
 from arcade_collide.geometry.shapes import ShapeKind
 
 _POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
@@ -62,21 +65,49 @@ def shift_row(rows: WorldRows, t: int, dx: float, dy: float) -> None:
             rows.polygon_vertices[r, k, 1] += dy
 
 
-@kernel(ROWS(ROWS, types.int64, _F, _F, _F), inline=True)
-def _one_row(rows: WorldRows, t: int, radius: float, x: float, y: float) -> WorldRows:
-    """A one-row table holding a copy of table row ``t`` of ``rows``, or, when
-    ``radius > 0``, the circle of that radius centred at ``(x, y)``."""
-    if radius > 0.0:
-        one = empty_rows(np.full(1, _CIRCLE, dtype=np.int8), 0)
-        one.circle_center[0, 0] = x
-        one.circle_center[0, 1] = y
-        one.circle_radius[0] = radius
-        return one
-    kind = rows.kinds[t]
-    width = rows.polygon_nverts[t - rows.start[kind]] if kind == _POLYGON else 0
-    one = empty_rows(np.full(1, kind, dtype=np.int8), width)
-    copy_row(rows, t, one, 0)
-    return one
+@kernel(types.void(ROWS, types.int64, _F, _F, _F), inline=True)
+def _circle(rows: WorldRows, t: int, x: float, y: float, radius: float) -> None:
+    """Make circle row ``t`` of ``rows`` the circle of ``radius`` centred at ``(x, y)``."""
+    rows.circle_center[t, 0] = x
+    rows.circle_center[t, 1] = y
+    rows.circle_radius[t] = radius
+
+
+@kernel(types.boolean(ROWS, ROWS, types.int64, _F, _F, _F[::1], _F[::1]), inline=True)
+def _round_start(
+    circles: WorldRows, rows: WorldRows, t: int, dx: float, dy: float, contact: FloatArray,
+    out: FloatArray,
+) -> bool:  # fmt: skip
+    """Circle row 0 of ``circles`` (A, a point when its radius is 0) touching table
+    row ``t`` of ``rows`` at the start of its motion along ``(dx, dy)``: ``out`` as
+    :func:`~.casts.cast_rows` writes it (fraction 0, the contact point, the contact
+    normal reversed, or ``-d`` when they are concentric); False when they are apart
+    after all (the cast rounded differently from the contact test)."""
+    x, y, r = round_of(circles, 0)
+    if rows.kinds[t] <= _CIRCLE:
+        xb, yb, rb = round_of(rows, t)
+        ex = xb - x
+        ey = yb - y
+        if ex * ex + ey * ey > (r + rb) * (r + rb):
+            return False
+        if ex == 0.0 and ey == 0.0:
+            nx, ny = unit(-dx, -dy) if dx != 0.0 or dy != 0.0 else (1.0, 0.0)
+            nx, ny = -nx, -ny
+        else:
+            nx, ny = unit(ex, ey)
+        px = 0.5 * (x + nx * r + xb - nx * rb)
+        py = 0.5 * (y + ny * r + yb - ny * rb)
+    else:
+        v, n, _, swap = outline_of(rows, t)
+        if not circle_outline_contact(x, y, r, v, n, swap, contact):
+            return False
+        nx, ny, px, py = contact[0], contact[1], contact[3], contact[4]
+    out[0] = 0.0
+    out[1] = px
+    out[2] = py
+    out[3] = -nx + 0.0  # + 0.0: no negative zeros
+    out[4] = -ny + 0.0
+    return True
 
 
 @kernel(
@@ -115,17 +146,55 @@ def swept_rows(
     Returns:
         How many pairs touched.
     """
+    # Scratch tables, written pair by pair: row k of ``copies`` holds a copy of a row of
+    # kind k; ``circles`` round shapes (row 0 for A, row 1 for B): points and circles
+    # taken back along ``d``, and the circles of turning shapes.
+    copies = empty_rows(np.arange(5, dtype=np.int8), rows.polygon_vertices.shape[1])
+    circles = empty_rows(np.full(2, _CIRCLE, dtype=np.int8), 0)
+    contact = np.empty(5)
     count = 0
     for k in range(len(a)):
         dx = d[k, 0]
         dy = d[k, 1]
-        one_a = _one_row(rows, a[k], radius_a[k], origins[k, 0] - dx, origins[k, 1] - dy)
-        if radius_a[k] <= 0.0:
-            shift_row(one_a, 0, -dx, -dy)
-        if radius_b[k] > 0.0:
-            one_b = _one_row(rows, b[k], radius_b[k], origins[k, 2], origins[k, 3])
-            hit[k] = cast_rows(one_a, 0, one_b, 0, dx, dy, out[k])
+        t = a[k]
+        kind = rows.kinds[t]
+        round_a = radius_a[k] > 0.0 or kind <= _CIRCLE
+        if radius_a[k] > 0.0:
+            _circle(circles, 0, origins[k, 0] - dx, origins[k, 1] - dy, radius_a[k])
+        elif round_a:
+            x, y, r = round_of(rows, t)
+            _circle(circles, 0, x - dx, y - dy, r)
         else:
-            hit[k] = cast_rows(one_a, 0, rows, b[k], dx, dy, out[k])
-        count += hit[k]
+            copy_row(rows, t, copies, kind)
+            shift_row(copies, kind, -dx, -dy)
+        # One call per combination of tables: a table held in a variable would be
+        # reference-counted at every assignment, which costs more than the cast.
+        if radius_b[k] > 0.0:
+            _circle(circles, 1, origins[k, 2], origins[k, 3], radius_b[k])
+            if round_a:
+                cast = cast_pair(circles, 0, circles, 1, dx, dy)
+            else:
+                cast = cast_pair(copies, kind, circles, 1, dx, dy)
+        elif round_a:
+            cast = cast_pair(circles, 0, rows, b[k], dx, dy)
+        else:
+            cast = cast_pair(copies, kind, rows, b[k], dx, dy)
+        touched, f, nx, ny, px, py = cast
+        if touched and f == 0.0:  # touching at the start: the contact gives the normal
+            if round_a and radius_b[k] > 0.0:
+                touched = _round_start(circles, circles, 1, dx, dy, contact, out[k])
+            elif round_a:
+                touched = _round_start(circles, rows, b[k], dx, dy, contact, out[k])
+            elif radius_b[k] > 0.0:
+                touched = cast_rows(copies, kind, circles, 1, dx, dy, out[k])
+            else:
+                touched = cast_rows(copies, kind, rows, b[k], dx, dy, out[k])
+        elif touched:
+            out[k, 0] = f
+            out[k, 1] = px
+            out[k, 2] = py
+            out[k, 3] = nx + 0.0  # + 0.0: no negative zeros
+            out[k, 4] = ny + 0.0
+        hit[k] = touched
+        count += touched
     return count
