@@ -5,9 +5,11 @@ near-square grid; each is an axis-aligned rectangle 1-16 px thick and 16-40 px l
 horizontal or vertical at random, placed at random inside its cell (so no two touch).
 ``--bullets`` circles of radius 1 px fly through it at 3,000 px/s (50 px per tick at
 60 ticks per second: they jump clean over most walls between two ticks) in random
-directions from random spots. A bullet whose centre leaves the level is deleted before
-the next tick and a new one is made at a random spot: a few deletions and creations
-every tick, as in a game. The bullets' motion is planned once (:class:`Shots`) and every
+directions from random spots. Two scenes, by what happens to a bullet whose centre
+leaves the level, between two ticks: *replaced*, its entity is deleted and a new one
+made at a random spot (about five deletions and creations every tick, as in a game
+that fires bullets); *bouncing*, its velocity turns back towards the level (the same
+entities throughout). The bullets' motion is planned once (:class:`Shots`) and every
 engine runs the same plan. Nothing stops a bullet: they fly through the walls.
 
 Timed per tick (ms, median / worst of ``--ticks`` ticks after warm-up ones; the ways take
@@ -23,9 +25,10 @@ turns, ``--repeat`` runs each, each keeping its run with the lowest median
 
 Each records its started contacts (``CollisionStarted``, pymunk's ``begin``) in a handler.
 
-Crossings: a (bullet, wall) pair whose shapes touched at some moment of a tick. A bullet
-flies straight and a wall is convex, so each pair crosses at most once: an engine
-reports a crossing when it starts a contact of that pair. The reference is a
+Crossings: a (bullet, wall) pair whose shapes touched at some moment of a tick, counted
+once per pair (a bullet flies straight and a wall is convex, so a pair crosses once; a
+bouncing bullet may come back over a wall by the edge, counted once all the same). An
+engine reports a crossing when it starts a contact of that pair. The reference is a
 brute-force sub-stepped simulation of the same motion: each bullet's path over each
 tick, sampled every 1/100 of the smallest shape size (the 1 px of the thinnest wall:
 0.01 px), against the walls whose cells the path's box overlaps (vectorised numpy).
@@ -34,9 +37,9 @@ samples against ~5 walls each); each engine runs those ticks from the same start
 its crossings are counted against the reference: reported, missed, spurious (the
 largest gap of a spurious pair, its sampled distance past touching, is printed too).
 
-Targets (issue 16): the swept tick at most 1.5 ms over the tick without swept shapes,
-and no crossing missed by the swept bullets. Each target line says "met" or "not met";
-the exit status is 0 unless the benchmark crashes.
+Targets (issue 16), in each scene: the swept tick at most 1.5 ms over the tick without
+swept shapes, and no crossing missed by the swept bullets. Each target line says "met"
+or "not met"; the exit status is 0 unless the benchmark crashes.
 
     .venv/bin/python benchmarks/bench_swept.py [--quick] [--clock cpu] [--tiles N]
 """
@@ -77,6 +80,7 @@ STEP = min(2 * RADIUS, THICKNESS[0]) / 100
 """The reference's sub-step: 1/100 of the smallest shape size (px)."""
 TARGET_MS = 1.5
 
+_NO_SLOTS = np.empty(0, dtype=np.int64)
 Pair = tuple[int, int]
 """A crossing: ``(bullet life, wall index)``."""
 
@@ -110,11 +114,18 @@ def make_level(tiles: int, seed: int = 1) -> Level:
 
 
 class Shots:
-    """The bullets' plan: ``count`` slots, each holding one bullet (a *life*) at a time."""
+    """The bullets' plan: ``count`` slots, each holding one bullet (a *life*) at a time.
 
-    def __init__(self, count: int, size: tuple[float, float], seed: int = 2) -> None:
+    A bullet whose centre left the level is replaced by a new one (``bounce`` False) or
+    turned back towards the level (``bounce`` True: the velocity component pointing
+    away from it is reversed, as a ball bounces)."""
+
+    def __init__(
+        self, count: int, size: tuple[float, float], seed: int = 2, bounce: bool = False
+    ) -> None:
         self.rng = np.random.default_rng(seed)
         self.size = size
+        self.bounce = bounce
         self.pos = np.empty((count, 2))
         self.vel = np.empty((count, 2))
         self.life = np.empty(count, dtype=np.int64)
@@ -130,14 +141,18 @@ class Shots:
         self.life[slots] = self.lives + np.arange(n)
         self.lives += n
 
-    def advance(self) -> np.ndarray:
-        """Move every bullet by a tick; respawn those whose centre left the level.
-        Returns the respawned slots."""
+    def advance(self) -> tuple[np.ndarray, np.ndarray]:
+        """Move every bullet by a tick; replace or turn those whose centre left the
+        level. Returns the slots of the new bullets and those of the turned ones."""
         self.pos += self.vel * DT
-        x, y = self.pos[:, 0], self.pos[:, 1]
-        gone = np.flatnonzero((x < 0) | (y < 0) | (x > self.size[0]) | (y > self.size[1]))
-        self.spawn(gone)
-        return gone
+        low, high = self.pos < 0.0, self.pos > np.array(self.size)
+        if not self.bounce:
+            gone = np.flatnonzero((low | high).any(axis=1))
+            self.spawn(gone)
+            return gone, _NO_SLOTS
+        turn = (low & (self.vel < 0.0)) | (high & (self.vel > 0.0))
+        self.vel[turn] *= -1.0
+        return _NO_SLOTS, np.flatnonzero(turn.any(axis=1))
 
 
 class Scene(ABC):
@@ -151,9 +166,12 @@ class Scene(ABC):
         """The started contacts recorded by the handler: engine-specific ids."""
 
     def between(self) -> None:
-        """The game's work between ticks: respawn the bullets that left the level."""
+        """The game's work between ticks: replace or turn the bullets that left the
+        level."""
         if self.moved:
-            self.spawn(self.shots.advance())
+            new, turned = self.shots.advance()
+            self.spawn(new)
+            self.aim(turned)
         self.moved = True
 
     def round(self, warmup: int, ticks: int) -> list[float]:
@@ -171,6 +189,10 @@ class Scene(ABC):
     @abstractmethod
     def spawn(self, slots: np.ndarray) -> None:
         """Delete the bullets of ``slots`` and make the plan's new ones there."""
+
+    @abstractmethod
+    def aim(self, slots: np.ndarray) -> None:
+        """Give the bullets of ``slots`` the plan's velocities."""
 
     @abstractmethod
     def step(self) -> None:
@@ -192,6 +214,7 @@ class EcsScene(Scene):
         self.name = f"bench-swept-{EcsScene.made}"
         self.swept = swept
         self.entity = np.full(len(shots.life), -1, dtype=np.int64)
+        self.velocity: list[Velocity | None] = [None] * len(shots.life)
         self.life_of: dict[int, int] = {}
         with in_world(self.name):
             walls = [
@@ -216,9 +239,16 @@ class EcsScene(Scene):
                     esper.delete_entity(int(self.entity[slot]))
                 (x, y), (vx, vy) = shots.pos[slot].tolist(), shots.vel[slot].tolist()
                 shape = Shape(Circle(RADIUS), swept=self.swept)
-                entity = esper.create_entity(Position(x, y), Velocity(vx, vy), shape)
+                velocity = self.velocity[slot] = Velocity(vx, vy)
+                entity = esper.create_entity(Position(x, y), velocity, shape)
                 self.entity[slot] = entity
                 self.life_of[entity] = int(shots.life[slot])
+
+    def aim(self, slots: np.ndarray) -> None:
+        for slot in slots.tolist():
+            velocity = self.velocity[slot]
+            assert velocity is not None
+            velocity.x, velocity.y = self.shots.vel[slot].tolist()
 
     def step(self) -> None:
         with in_world(self.name):
@@ -276,6 +306,12 @@ class PymunkScene(Scene):
             self.space.add(body, circle)
             self.bullet[slot] = circle
             self.life_of[circle] = int(shots.life[slot])
+
+    def aim(self, slots: np.ndarray) -> None:
+        for slot in slots.tolist():
+            circle = self.bullet[slot]
+            assert circle is not None
+            circle.body.velocity = self.shots.vel[slot].tolist()
 
     def step(self) -> None:
         self.space.step(DT)
@@ -365,14 +401,20 @@ class Config:
     repeat: int
 
 
+EDGES = {False: "replaced by new bullets", True: "bouncing back"}
+"""The two scenes: what happens to a bullet that leaves the level (:class:`Shots`)."""
+
+
 def count_crossings(
-    level: Level, config: Config, scenes: dict[str, Scene]
+    level: Level, config: Config, scenes: dict[str, Scene], bounce: bool
 ) -> dict[str, tuple[int, int, int, float]]:
     """Per scene: ``(reported, missed, spurious, largest spurious gap)`` over the first
     ``config.count_ticks`` ticks; prints the reference's count."""
-    truth, gaps = reference(level, Shots(config.bullets, level.size), config.count_ticks)
-    print(f"\nCrossings over the first {config.count_ticks} ticks (reference: sub-stepped every "
-          f"{STEP:g} px): {len(truth):,}", flush=True)
+    plan = Shots(config.bullets, level.size, bounce=bounce)
+    truth, gaps = reference(level, plan, config.count_ticks)
+    print(f"\nBullets leaving the level {EDGES[bounce]}: crossings over the first "
+          f"{config.count_ticks} ticks (reference: sub-stepped every {STEP:g} px): "
+          f"{len(truth):,}", flush=True)
     out = {}
     for name, scene in scenes.items():
         found = scene.run(config.count_ticks)
@@ -382,23 +424,30 @@ def count_crossings(
     return out
 
 
-def build(level: Level, bullets: int) -> dict[str, Scene]:
+def build(level: Level, bullets: int, bounce: bool) -> dict[str, Scene]:
     """The three engines on the same level and the same bullets' plan."""
+    def plan() -> Shots:
+        return Shots(bullets, level.size, bounce=bounce)
+
     return {
-        "arcade_collide, swept": EcsScene(level, Shots(bullets, level.size), swept=True),
-        "arcade_collide, not swept": EcsScene(level, Shots(bullets, level.size), swept=False),
-        f"pymunk {pymunk.version} (space.step)": PymunkScene(level, Shots(bullets, level.size)),
+        "arcade_collide, swept": EcsScene(level, plan(), swept=True),
+        "arcade_collide, not swept": EcsScene(level, plan(), swept=False),
+        f"pymunk {pymunk.version} (space.step)": PymunkScene(level, plan()),
     }
 
 
 def report(
-    config: Config, best: dict[str, list[float]], counts: dict[str, tuple[int, int, int, float]]
-) -> Targets:
-    """The summary table and the target lines."""
+    config: Config,
+    best: dict[str, list[float]],
+    counts: dict[str, tuple[int, int, int, float]],
+    target: tuple[Targets, str],
+) -> None:
+    """The scene's table and its target lines (in ``target``: the targets and the
+    scene's word in their labels)."""
     swept, plain, peer = (statistics.median(values) for values in best.values())
-    print(f"\n{config.tiles:,} thin walls + {config.bullets:,} bullets at {SPEED:,.0f} px/s; "
+    print(f"{config.tiles:,} thin walls + {config.bullets:,} bullets at {SPEED:,.0f} px/s; "
           f"ms per tick, median / worst of {config.ticks} ticks, best of {config.repeat} "
-          "alternating runs")
+          "alternating runs; crossings of the counted ticks")
     print(f"{'way':38} {'ms per tick':>16} {'/ pymunk':>9} {'crossings':>10} {'missed':>7} "
           f"{'spurious':>9}")
     for (name, values), (found, missed, spurious, _) in zip(best.items(), counts.values(),
@@ -412,28 +461,25 @@ def report(
     for name, (_, _, spurious, worst) in counts.items():
         if spurious:
             print(f"  {name}: largest sampled gap of a spurious crossing {worst:.4f} px")
-    targets = Targets()
-    targets.at_most(f"{config.bullets:,} swept bullets, {config.tiles:,} walls: extra ms per "
-                    "tick over not swept", extra, TARGET_MS, " ms")
-    targets.at_most("swept bullets: crossings missed", next(iter(counts.values()))[1], 0, "")
-    return targets
+    targets, scene = target
+    label = f"{config.tiles:,} walls, {config.bullets:,} swept bullets, {scene}"
+    targets.at_most(f"{label}: extra ms per tick over not swept", extra, TARGET_MS, " ms")
+    targets.at_most(f"{label}: crossings missed", next(iter(counts.values()))[1], 0, "")
 
 
-def measure(config: Config) -> Targets:
-    """Build, count crossings, time the ways alternating; print everything."""
-    level = make_level(config.tiles)
-    scenes = build(level, config.bullets)
-    counts = count_crossings(level, config, scenes)
+def measure(level: Level, config: Config, bounce: bool, targets: Targets) -> None:
+    """One scene: build it, count crossings, time the ways alternating; print it all."""
+    scenes = build(level, config.bullets, bounce)
+    counts = count_crossings(level, config, scenes, bounce)
     best = alternate(
         {name: partial(scene.round, config.warmup, config.ticks)
          for name, scene in scenes.items()},
         config.repeat,
     )
-    targets = report(config, best, counts)
+    report(config, best, counts, (targets, EDGES[bounce].split()[0]))
     for scene in scenes.values():
         if isinstance(scene, EcsScene):
             scene.close()
-    return targets
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -453,7 +499,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         config = Config(2_000, 50, 10, 2, 5, 1)
     else:
         config = Config(args.tiles, args.bullets, args.count_ticks, 5, args.ticks, args.repeat)
-    targets = measure(config)
+    level = make_level(config.tiles)
+    targets = Targets()
+    for bounce in (False, True):
+        measure(level, config, bounce, targets)
     print(f"\nTargets (issue 16):\n{targets.summary()}")
     return 0
 

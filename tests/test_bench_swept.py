@@ -44,12 +44,13 @@ def test_the_reference_finds_a_wall_crossed_between_samples_of_a_tick() -> None:
     assert gap[1] == pytest.approx(1.0, abs=bench.STEP)  # passes 2 px above its end
 
 
-def test_swept_bullets_miss_no_crossing_that_others_miss() -> None:
+@pytest.mark.parametrize("bounce", [False, True])
+def test_swept_bullets_miss_no_crossing_that_others_miss(bounce: bool) -> None:
     config = bench.Config(tiles=2_000, bullets=50, count_ticks=8, warmup=1, ticks=2, repeat=1)
     level = bench.make_level(config.tiles)
-    scenes = bench.build(level, config.bullets)
+    scenes = bench.build(level, config.bullets, bounce)
     try:
-        counts = bench.count_crossings(level, config, scenes)
+        counts = bench.count_crossings(level, config, scenes, bounce)
     finally:
         for scene in scenes.values():
             if isinstance(scene, bench.EcsScene):
@@ -61,9 +62,27 @@ def test_swept_bullets_miss_no_crossing_that_others_miss() -> None:
     assert plain[0] + plain[1] == swept[0] == peer[0] + peer[1]
 
 
+def test_bullets_leaving_the_level_are_replaced_or_turned_back() -> None:
+    size = (100.0, 100.0)
+    for bounce in (False, True):
+        shots = bench.Shots(3, size, bounce=bounce)
+        shots.pos[:] = [[99.5, 50.0], [50.0, 0.5], [50.0, 50.0]]
+        shots.vel[:] = [[bench.SPEED, 0.0], [0.0, -bench.SPEED], [0.0, bench.SPEED / 4]]
+        new, turned = shots.advance()
+        if bounce:
+            assert new.tolist() == [] and turned.tolist() == [0, 1]
+            assert shots.vel[:2].tolist() == [[-bench.SPEED, 0.0], [0.0, bench.SPEED]]
+            assert shots.life.tolist() == [0, 1, 2]
+        else:
+            assert new.tolist() == [0, 1] and turned.tolist() == []
+            assert shots.life.tolist() == [3, 4, 2]
+            assert ((shots.pos[:2] >= 0) & (shots.pos[:2] <= 100)).all()
+
+
 def test_quick_run_prints_its_table_and_targets(capsys: pytest.CaptureFixture[str]) -> None:
     assert bench.main(["--quick"]) == 0
     out = capsys.readouterr().out
     assert "arcade_collide, swept" in out and "pymunk" in out
-    assert "swept bullets: crossings missed: 0 (target <= 0): met" in out
+    assert out.count("swept bullets, replaced: crossings missed: 0 (target <= 0): met") == 2
+    assert out.count("swept bullets, bouncing: crossings missed: 0 (target <= 0): met") == 2
     assert "targets met:" in out
