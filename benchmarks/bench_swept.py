@@ -23,7 +23,8 @@ turns, ``--repeat`` runs each, each keeping its run with the lowest median
   bullets as kinematic bodies with sensor circles, a default collision handler with
   ``begin``.
 
-Each records its started contacts (``CollisionStarted``, pymunk's ``begin``) in a handler.
+Each records its started contacts (``CollisionStarted``, pymunk's ``begin``) and counts
+its ended ones (``CollisionEnded``, ``separate``) in handlers.
 
 Crossings: a (bullet, wall) pair whose shapes touched at some moment of a tick, counted
 once per pair (a bullet flies straight and a wall is convex, so a pair crosses once; a
@@ -65,7 +66,7 @@ import numpy as np
 import pymunk
 from rounds import CLOCKS, Targets, alternate, ms, timed, use_clock
 
-from arcade_collide import CollisionStarted, CollisionSystem, MovementSystem
+from arcade_collide import CollisionEnded, CollisionStarted, CollisionSystem, MovementSystem
 from arcade_collide.arcade.lifetime import delete_own_world, in_world
 from arcade_collide.ecs.components import Position, Shape, Static, Velocity
 from arcade_collide.geometry.shapes import Circle, Rect
@@ -164,6 +165,8 @@ class Scene(ABC):
         self.moved = False
         self.started: list[tuple[Any, Any]] = []
         """The started contacts recorded by the handler: engine-specific ids."""
+        self.ended = 0
+        """The ended contacts counted by the handler."""
 
     def between(self) -> None:
         """The game's work between ticks: replace or turn the bullets that left the
@@ -226,10 +229,14 @@ class EcsScene(Scene):
             esper.add_processor(MovementSystem())
             esper.add_processor(CollisionSystem())
             esper.set_handler("on_collision_started", self.on_started)
+            esper.set_handler("on_collision_ended", self.on_ended)
         self.spawn(np.arange(len(shots.life)))
 
     def on_started(self, event: CollisionStarted) -> None:
         self.started.append((event.a, event.b))
+
+    def on_ended(self, event: CollisionEnded) -> None:
+        self.ended += 1
 
     def spawn(self, slots: np.ndarray) -> None:
         shots = self.shots
@@ -275,6 +282,7 @@ class PymunkScene(Scene):
         self.space = space = pymunk.Space()
         handler = space.add_default_collision_handler()
         handler.begin = self.begin
+        handler.separate = self.separate
         self.wall_of: dict[pymunk.Shape, int] = {}
         boxes = []
         for k, ((x, y), (w, h)) in enumerate(zip(level.centres.tolist(), level.halves.tolist(),
@@ -292,6 +300,9 @@ class PymunkScene(Scene):
     def begin(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> bool:
         self.started.append(arbiter.shapes)
         return True
+
+    def separate(self, arbiter: pymunk.Arbiter, space: pymunk.Space, data: object) -> None:
+        self.ended += 1
 
     def spawn(self, slots: np.ndarray) -> None:
         shots = self.shots
