@@ -27,7 +27,7 @@ import arcade
 
 from arcade_collide.arcade import CollisionWorld, HeadlessRun, run_view, sprite_for_shape
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.pose import Vec2
+from arcade_collide.geometry.pose import Vec2, rotation
 from arcade_collide.geometry.shapes import Circle, Rect, Triangle
 
 WIDTH, HEIGHT = 800, 600
@@ -140,9 +140,10 @@ class Comparison(NamedTuple):
 
 
 def heading(angle: float) -> Vec2:
-    """Unit vector along an aim of ``angle`` degrees; ``Sprite.angle`` turns clockwise."""
-    radians = math.radians(angle)
-    return math.cos(radians), -math.sin(radians)
+    """Unit vector along an aim of ``angle`` degrees; ``Sprite.angle`` turns clockwise
+    (exact for quarter turns)."""
+    cos, sin = rotation(angle)
+    return cos, -sin
 
 
 class ThinWalls(arcade.View):

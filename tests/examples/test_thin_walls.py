@@ -259,3 +259,28 @@ def test_a_wall_and_impact_marks_are_drawn(swept: Played) -> None:
     assert len(drawn) >= 30
     for x, y in drawn:
         assert pixel_at(image, x, y) == walls.MARK_COLOR[:3]
+
+
+def test_the_mouse_aims_and_fires_and_s_turns_sweeping_off(window: arcade.Window) -> None:
+    def player(game: Any, tick: int) -> None:
+        if tick == 0:
+            game.on_mouse_motion(400, 100, 0, 0)  # straight down: 15 ticks' turn
+        if tick == 20:
+            game.on_mouse_press(400, 100, arcade.MOUSE_BUTTON_LEFT, 0)
+        if tick == 30:
+            game.on_key_press(arcade.key.S, 0)
+        if tick == 50:
+            game.on_mouse_release(400, 100, arcade.MOUSE_BUTTON_LEFT, 0)
+
+    game, _ = walls.run_view(walls.ThinWalls, 70, window=window, before_tick=player,
+                             capture=False)
+    assert game.turret.angle == 90.0  # clockwise: down
+    fired = range(20, 50, walls.FIRE_TICKS)
+    assert [shot.tick for shot in game.shots] == list(fired)
+    assert [shot.swept for shot in game.shots] == [tick < 30 for tick in fired]
+    assert all(shot.vx == 0.0 and shot.vy < 0.0 for shot in game.shots)
+    # Straight down from the turret: the 3 px wall at y = 85 (turned 15 degrees), then
+    # the frame. Every swept bullet hits the first; most of the others miss both.
+    hits = [hit.wall for hit in game.hits]
+    assert hits[:5] == [11] * 5 and set(hits) <= {0, 11}
+    assert len(hits) < len(game.shots)
