@@ -57,7 +57,7 @@ soak: $(STAMP)
 
 # Headless (EGL, software rendering) when asked to, or on Linux without a display.
 HEADLESS := $(if $(ARCADE_HEADLESS),1,$(if $(filter Linux,$(shell uname -s)),$(if $(DISPLAY)$(WAYLAND_DISPLAY),,1),))
-EXAMPLES := space_shooter breakout triangle_lab stress line_of_sight
+EXAMPLES := space_shooter breakout triangle_lab stress line_of_sight thin_walls
 
 demo: $(STAMP)
 ifeq ($(HEADLESS),1)
