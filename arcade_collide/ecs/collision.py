@@ -535,23 +535,27 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         """``started`` with the swept pairs' times of impact and contacts then, and the
         crossed pairs' starts, in time order; the crossed pairs' ends."""
         touched, crossings = self._sweeps.crossings(table, old.keys, new.keys)
+        early: list[CollisionStarted] = []
         if touched and started:
-            started = [
+            early = [
                 e._replace(toi=touched[(e.a, e.b)][0], contact=touched[(e.a, e.b)][1])
-                if (e.a, e.b) in touched
-                else e
                 for e in started
+                if (e.a, e.b) in touched
             ]
-            new.reported = [e for e in started if e.toi is None]
-        if not crossings:
+            started = [e for e in started if (e.a, e.b) not in touched]
+            new.reported = started
+        if crossings is not None and self._listening(ON_COLLISION_STARTED):
+            early += crossings.started()
+        if early:
+            early.sort(key=_time_order)
+            # The starts without a time of impact count as at the end of the tick.
+            if early[-1].toi == 1.0:
+                started = sorted(early + started, key=_time_order)
+            else:
+                started = early + started
+        if crossings is None or not self._listening(ON_COLLISION_ENDED):
             return started, []
-        if self._listening(ON_COLLISION_STARTED):
-            met = [CollisionStarted(c.a, c.b, c.contact, c.sensor, c.toi) for c in crossings]
-            started = sorted(started + met, key=_time_order)
-        crossed = []
-        if self._listening(ON_COLLISION_ENDED):
-            crossed = [CollisionEnded(c.a, c.b, c.sensor) for c in crossings]
-        return started, crossed
+        return started, crossings.ended()
 
     def _check_world(self) -> WorldMark:
         """The mark of this system's world, checked to be current (see :meth:`process`)."""

@@ -70,6 +70,8 @@ class QueryIndex:
         self._table: ShapeTable | None = None
         self._key: tuple[object, int, int] | None = None
         self._grid = (StaticGrid(np.empty((0, 4))), _NO_ROWS)
+        self._static_ids: Int64Array = _NO_ROWS
+        """The entities of the grid's boxes, in order."""
         self.moving_rows: Int64Array = _NO_ROWS
         """The table's other rows (``table.dynamic_rows``), scanned by every query."""
         self._box = np.empty((1, 4))
@@ -83,13 +85,27 @@ class QueryIndex:
 
     def static_grid(self) -> tuple[StaticGrid, Int64Array]:
         """The grid of the static rows' boxes and those rows, ascending (grid box ``s``
-        is table row ``rows[s]``), built again when the static rows' boxes changed
-        (``table.layout``, ``table.static_revision``) or the table is another."""
+        is table row ``rows[s]``), built again when the static rows' boxes were
+        written (``table.static_revision``), the static entities changed or the table
+        is another. Entities coming and going round them only renumber the rows."""
         table = self._table
         if table is not None:
             key = (table, table.layout, table.static_revision)
             if key != self._key:
-                self._grid = (StaticGrid(table.aabbs[table.static_rows]), table.static_rows)
+                grid, rows = self._grid
+                old = self._key
+                if not (
+                    old is not None
+                    and old[0] is table
+                    and old[2] == table.static_revision
+                    and len(rows) == len(table.static_rows)
+                    and np.array_equal(self._static_ids, table.entities[table.static_rows])
+                ):
+                    # The static shapes changed (not only rows coming and going round
+                    # them, which renumbers them): bin them again.
+                    grid = StaticGrid(table.aabbs[table.static_rows])
+                    self._static_ids = table.entities[table.static_rows]
+                self._grid = (grid, table.static_rows)
                 self._key = key
         return self._grid
 
