@@ -705,6 +705,8 @@ ROWS: tuple[Row, ...] = (
        f"this CollisionSystem belongs to esper world {SCENE_WORLD!r} but ran in "
        f"{OTHER_WORLD!r}: add one CollisionSystem per world",
        _process_in_other_world),
+    _g("system-on-stop-not-callable", "`CollisionSystem(on_stop=3)`", TypeError,
+       "on_stop must be callable or None, got int", lambda: CollisionSystem(on_stop=3)),
 )
 
 

@@ -151,6 +151,9 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
             entities that stopped at impact (``Shape(stop_at_impact=True)``), whose
             Positions the tick moved back (the Arcade bridge moves their sprites there).
 
+    Raises:
+        TypeError: ``on_stop`` is not callable.
+
     >>> import esper
     >>> from arcade_collide.ecs.components import Position, Shape
     >>> from arcade_collide.geometry.shapes import Circle
@@ -171,6 +174,8 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
     """
 
     def __init__(self, on_stop: Callable[[list[int]], object] | None = None) -> None:
+        if on_stop is not None and not callable(on_stop):
+            raise TypeError(f"on_stop must be callable or None, got {type(on_stop).__name__}")
         self._world: WorldMark | None = None
         self._sweeps = Sweeps()
         self._on_stop = on_stop

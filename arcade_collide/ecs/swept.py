@@ -49,7 +49,7 @@ from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
 from arcade_collide.ecs.queries import QueryIndex
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
-from arcade_collide.geometry.broad_phase import overlapping_pairs
+from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query.kernel_base import Int64Array, types
@@ -86,6 +86,8 @@ class Sweeps:
         """Their poses ``(x, y, angle)`` then."""
         self.hits: SweptHits | None = None
         """This tick's hits (None when no swept shape moved)."""
+        self._sweep = SweepBroadPhase()
+        """Pairs the swept boxes (it keeps their order from tick to tick)."""
 
     def sweep(self, table: ShapeTable, index: QueryIndex) -> list[int]:
         """Find the swept shapes' hits of this tick (:attr:`hits`) in ``table``,
@@ -137,7 +139,7 @@ class Sweeps:
         turning = (turn != 0.0) & (table.kinds[rows] >= _RECT)
         radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
         boxes = _swept_boxes(table, rows, t, radius)
-        a, b, b_moving = _candidates(table, index, rows, boxes)
+        a, b, b_moving = _candidates(table, index, self._sweep, rows, boxes)
         d = t[a].copy()
         both = b_moving >= 0
         d[both] -= t[b_moving[both]]
@@ -276,8 +278,9 @@ def _swept_boxes(
 
 
 def _candidates(
-    table: ShapeTable, index: QueryIndex, rows: Int64Array, boxes: FloatArray
-) -> tuple[Int64Array, Int64Array, Int64Array]:
+    table: ShapeTable, index: QueryIndex, sweep: SweepBroadPhase, rows: Int64Array,
+    boxes: FloatArray,
+) -> tuple[Int64Array, Int64Array, Int64Array]:  # fmt: skip
     """The pairs the moving swept ``rows`` may have met: ``(a, b, b_moving)`` with
     ``rows[a]`` the swept row, ``b`` the other table row, and ``b_moving`` its index
     in ``rows`` when it is one of them (else -1). Each pair once, passing the layer
@@ -292,8 +295,10 @@ def _candidates(
         parts_a.append(q)
         parts_b.append(others[s])
         parts_m.append(np.full(len(q), -1, dtype=np.int64))
-    if len(rows) > 1:
-        i, j = overlapping_pairs(boxes)
+    layers = np.bitwise_or.reduce(table.layer[rows])
+    masks = np.bitwise_or.reduce(table.mask[rows])
+    if len(rows) > 1 and layers & masks:  # else no two swept rows may collide
+        i, j = sweep.pairs(boxes)
         parts_a.append(i)
         parts_b.append(rows[j])
         parts_m.append(j)
