@@ -188,3 +188,49 @@ def test_points_meet_only_exactly() -> None:
         0.5, (2.0, 1.0), (-0.8944271909999159, -0.4472135954999579)
     )
     assert shape_cast(Point(), (0, 0), (4, 2), Point(), (2, 1.001)) is None
+
+
+def test_the_rounded_rectangle_ray_agrees_with_the_rounded_outline() -> None:
+    """``ray_rounded_rect`` (a circle cast against a rectangle, in its frame) gives the
+    general rounded outline's answers: hits, misses, grazes of the corner arcs and
+    origins inside; a ray along a grown face (exact, dyadic numbers) touches it."""
+    from arcade_collide.geometry.query.kernel_base import world_rows
+    from arcade_collide.geometry.query.rays import outline_of, ray_rounded, ray_rounded_rect
+
+    rng = np.random.default_rng(16)
+    mismatches = []
+    for k in range(400):
+        grazing = k % 4 == 0
+        if grazing:  # quarters and integers: the grown face's level is exact
+            width, height, r = (float(v) / 4 for v in rng.integers(2, 80, 3))
+            pose = (float(rng.integers(-5, 5)), float(rng.integers(-5, 5)), 0.0)
+        else:
+            width, height = (float(v) for v in rng.uniform(0.5, 20, 2))
+            pose = (*(float(v) for v in rng.uniform(-5, 5, 2)), float(rng.choice([0, 30, -47])))
+            r = float(rng.uniform(0.1, 4))
+        rows = world_rows(pack([Rect(width, height)], [pose]))
+        v, n, _, swap = outline_of(rows, 0)
+        for _ in range(25):
+            ox, oy = (float(c) for c in rng.uniform(-25, 25, 2))
+            dx, dy = (float(c) for c in rng.uniform(-40, 40, 2))
+            if grazing:
+                dy = 0.0
+                oy = pose[1] + (height / 2 + r) * float(rng.choice([-1, 1]))
+                ox = pose[0] + float(rng.choice([-1, 1])) * 30.0
+                dx = -60.0 if ox > pose[0] else 60.0
+            general = ray_rounded(v, n, swap, r, ox, oy, dx, dy, 1.0)
+            boxed = ray_rounded_rect(rows, 0, r, ox, oy, dx, dy, 1.0)
+            if grazing:
+                same = general[0] and boxed[0] and math.isclose(general[1], boxed[1])
+            else:
+                same = general[0] == boxed[0] and (
+                    not general[0]
+                    or (
+                        math.isclose(general[1], boxed[1], rel_tol=1e-9, abs_tol=1e-12)
+                        and math.isclose(general[2], boxed[2], abs_tol=1e-6)
+                        and math.isclose(general[3], boxed[3], abs_tol=1e-6)
+                    )
+                )
+            if not same:
+                mismatches.append((width, height, pose, r, ox, oy, dx, dy, general, boxed))
+    assert mismatches == []
