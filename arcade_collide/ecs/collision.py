@@ -543,16 +543,17 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         early: list[CollisionStarted] = []
         if touched and started:
             early = [
-                e._replace(toi=touched[(e.a, e.b)][0], contact=touched[(e.a, e.b)][1])
+                CollisionStarted(e.a, e.b, touched[(e.a, e.b)][1], e.sensor, touched[(e.a, e.b)][0])
                 for e in started
                 if (e.a, e.b) in touched
             ]
             started = [e for e in started if (e.a, e.b) not in touched]
             new.reported = started
-        if crossings is not None and self._listening(ON_COLLISION_STARTED):
-            early += crossings.started()
-        if early:
             early.sort(key=_time_order)
+        if crossings is not None and self._listening(ON_COLLISION_STARTED):
+            met = crossings.started()  # in time order already
+            early = sorted(early + met, key=_time_order) if early else met
+        if early:
             # The starts without a time of impact count as at the end of the tick.
             if early[-1].toi == 1.0:
                 started = sorted(early + started, key=_time_order)

@@ -114,8 +114,8 @@ def _crossed_ends(
     crossed: list[CollisionEnded], cut: list[CollisionStarted], dropped: list[Any]
 ) -> list[CollisionEnded]:
     """``crossed`` less the pairs whose start was ``dropped`` or not delivered (``cut``)."""
-    if not crossed:
-        return []
+    if not (crossed and (cut or dropped)):
+        return crossed
     gone = {(e.a, e.b) for e in dropped} | {(e.a, e.b) for e in cut}
     return [e for e in crossed if (e.a, e.b) not in gone]
 
