@@ -503,7 +503,7 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         watch_handlers()
         table = table_for_current_world()
         table.refresh()
-        stopped = self._sweeps.sweep(table, self._index)
+        stopped = self._sweeps.sweep(table, self._index, self._state.keys)
         if stopped:
             table.refresh()
         self._tick = (table, table.layout, table.revision)

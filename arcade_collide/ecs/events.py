@@ -44,7 +44,8 @@ class CollisionStarted(NamedTuple):
     toi: float | None = None
     """When a swept shape (``Shape(swept=True)``) met the other during the tick: the
     fraction of the tick at their first touch, ``0 <= toi <= 1``, and :attr:`contact`
-    is the contact at that moment (depth 0). None for a contact found where the shapes
+    is the contact at that moment (depth 0 unless they overlapped when the motion
+    began, at ``toi`` 0). None for a contact found where the shapes
     are at the end of the tick, with no sweep involved (:mod:`~arcade_collide.ecs.swept`)."""
 
 

@@ -31,7 +31,9 @@ The rules:
 * Events (:mod:`~arcade_collide.ecs.collision`): a swept pair that did not touch at
   the last tick and touched during this one gets a ``CollisionStarted`` whose
   ``toi`` is the fraction of the tick at the first touch and whose contact is the
-  one at that moment (depth 0, the normal from ``a`` towards ``b``). When it no
+  one at that moment (the normal from ``a`` towards ``b``; depth 0, unless the two
+  already overlapped at the start of the motion, ``toi`` 0, where it is that
+  overlap's). When it no
   longer touches at the end of the tick, its ``CollisionEnded`` follows in the same
   tick's delivery, after every start of the tick.
 """
@@ -71,8 +73,9 @@ class SweptHits(NamedTuple):
     rows_b: Int64Array
     """The other side."""
     found: FloatArray
-    """``(M, 5)`` rows ``(fraction, px, py, nx, ny)``: the first touch, its point and
-    the normal from B towards A."""
+    """``(M, 6)`` rows ``(fraction, px, py, nx, ny, depth)``: the first touch, its
+    point, the normal from B towards A and the depth (0, but for a pair overlapping at
+    the start)."""
 
 
 class Sweeps:
@@ -89,10 +92,11 @@ class Sweeps:
         self._sweep = SweepBroadPhase()
         """Pairs the swept boxes (it keeps their order from tick to tick)."""
 
-    def sweep(self, table: ShapeTable, index: QueryIndex) -> list[int]:
+    def sweep(self, table: ShapeTable, index: QueryIndex, old_keys: Int64Array) -> list[int]:
         """Find the swept shapes' hits of this tick (:attr:`hits`) in ``table``,
         refreshed; stop those that stop at impact (their Positions are written: refresh
-        the table again). Returns the entities stopped."""
+        the table again). ``old_keys`` are the pairs touching at the last tick (their
+        start contacts are not needed). Returns the entities stopped."""
         self.hits = None
         rows = table.swept_rows
         if not len(rows):
@@ -117,7 +121,9 @@ class Sweeps:
         moving = known & (before != now).any(axis=1)
         stopped: list[int] = []
         if moving.any():
-            stopped = self._hits(table, index, rows[moving], before[moving], now, moving)
+            stopped = self._hits(
+                table, index, old_keys, rows[moving], before[moving], now, moving
+            )
         self._entities, self._poses = entities, now
         return stopped
 
@@ -125,6 +131,7 @@ class Sweeps:
         self,
         table: ShapeTable,
         index: QueryIndex,
+        old_keys: Int64Array,
         rows: Int64Array,
         start: FloatArray,
         now: FloatArray,
@@ -149,9 +156,13 @@ class Sweeps:
             [table.origin_x[row_a], table.origin_y[row_a], table.origin_x[b], table.origin_y[b]],
             axis=1,
         )
+        # Start contacts are wanted for new pairs (events) and shapes that stop.
+        ea, eb = table.entities[row_a], table.entities[b]
+        exact = find_pairs(old_keys, np.minimum(ea, eb), np.maximum(ea, eb)) < 0
+        exact |= (table.sweep[row_a] == _STOP) | (table.sweep[b] == _STOP)
         hit = np.empty(len(a), dtype=np.bool_)
-        found = np.empty((len(a), 5))
-        swept_rows(table.rows, row_a, b, d, radius[a], radius_b, origins, hit, found)
+        found = np.empty((len(a), 6))
+        swept_rows(table.rows, row_a, b, d, radius[a], radius_b, origins, exact, hit, found)
         a, b, b_moving, d, found = a[hit], b[hit], b_moving[hit], d[hit], found[hit]
         stop = _first_stops(table, rows, a, b, b_moving, d, found)
         if stop is not None:
@@ -187,7 +198,7 @@ class Sweeps:
         # The normal from B towards A; the events' from a (the lower id) towards b.
         sign = np.where(ea == lo, -1.0, 1.0)
         normal = found[:, 3:5] * sign[:, None] + 0.0
-        contacts = _contacts(normal, found[:, 1:3])
+        contacts = _contacts(normal, found[:, 5], found[:, 1:3])
         toi = found[:, 0]
         touching: dict[tuple[int, int], tuple[float, Contact]] = {}
         if still.any():
@@ -211,11 +222,11 @@ _new_started = partial(tuple.__new__, CollisionStarted)
 _new_ended = partial(tuple.__new__, CollisionEnded)
 
 
-def _contacts(normal: FloatArray, point: FloatArray) -> list[Contact]:
-    """Contacts of depth 0 with these normals and points, built in bulk."""
+def _contacts(normal: FloatArray, depth: FloatArray, point: FloatArray) -> list[Contact]:
+    """Contacts with these normals, depths and points, built in bulk."""
     normals = zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True)
     points = zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True)
-    return list(map(_new_contact, zip(normals, [0.0] * len(normal), points, strict=True)))
+    return list(map(_new_contact, zip(normals, depth.tolist(), points, strict=True)))
 
 
 class Crossings(NamedTuple):
@@ -229,7 +240,8 @@ class Crossings(NamedTuple):
     toi: list[float]
     """The fraction of the tick at the first touch."""
     contact: list[Contact]
-    """The contact then: depth 0, the normal from ``a`` towards ``b``."""
+    """The contact then (depth 0 unless they overlapped at the start), the normal from
+    ``a`` towards ``b``."""
     sensor: list[bool]
     """Whether either shape is a sensor."""
 

@@ -75,12 +75,6 @@ class OutOfTimeOrderError(AssertionError):
     """A bullet's starts of one tick did not come in time order."""
 
 
-ORDER_BUG = (
-    "CollisionSystem._swept_events sorts the starts by toi only when some pair was "
-    "crossed: starts of pairs still touching at the end of the tick keep key order"
-)
-
-
 class Tally:
     """How much a run exercised: crossings checked, of which tunnels (touched neither
     at the start nor at the end of the tick) and sensors crossed; the bullets' starts
@@ -248,12 +242,9 @@ def check_stop(
     assert all(e.toi is not None and e.toi <= f for e in hit)
 
 
-ORDER_XFAIL = pytest.mark.xfail(strict=True, raises=OutOfTimeOrderError, reason=ORDER_BUG)
-"""Stopped bullets end touching the wall they stopped at and often a sensor met just
-before: two starts of pairs still touching, which the bug leaves in key order."""
 MODES = [
     pytest.param(False, id="pass-through"),
-    pytest.param(True, id="stop-at-impact", marks=ORDER_XFAIL),
+    pytest.param(True, id="stop-at-impact"),
 ]
 
 
@@ -317,7 +308,6 @@ def test_a_sensor_crossed_in_one_tick_gives_one_start_then_one_end() -> None:
     ledger.close()
 
 
-@pytest.mark.xfail(strict=True, reason=ORDER_BUG)
 def test_starts_touching_at_the_end_of_the_tick_come_in_time_order() -> None:
     ledger = make_world()
     # The first wall made (lower id) is met last; the bullet ends touching both.
@@ -330,12 +320,6 @@ def test_starts_touching_at_the_end_of_the_tick_come_in_time_order() -> None:
     assert [(e.a, e.b) for e in events] == [(near, bullet), (far, bullet)]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a crossed pair overlapping at the start of the tick (toi 0) reports depth 0 "
-    "(swept.Sweeps.crossings builds every swept contact with depth 0.0), not the "
-    "overlap's depth at that moment",
-)
 def test_a_crossing_that_overlaps_at_the_start_reports_the_contact_then() -> None:
     ledger = make_world()
     # A new bullet 3 px inside a 10 px wall leaves it during its first tick.
@@ -450,7 +434,7 @@ def swept_event_log(ticks: int, seed: int = 16) -> tuple[str, int]:
     return digest.hexdigest(), count
 
 
-GOLDEN_SWEPT_60 = "d7d0eaaf991b5aaa678855c205cadd960c8d75ae1cb0eaf1dab12389cac81e98"
+GOLDEN_SWEPT_60 = "5fa45169d8bc1b6c17763e2181d4a0f913bb59b154415a41b5ae61aa765ddfae"
 """``swept_event_log(60)[0]``. The hash changes only when the swept scene's events do:
 after an intended change, print ``swept_event_log(60)`` in a fresh esper world (as
 this test does) and pin the new value, saying why in the commit."""

@@ -194,7 +194,7 @@ def pair_rows(
 
 
 @kernel(types.boolean(ROWS, types.int64, ROWS, types.int64, _F[::1]), inline=True)
-def _start_contact(rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, out: FloatArray) -> bool:
+def start_contact(rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, out: FloatArray) -> bool:
     """The contact of row ``a`` of ``rows_a`` with row ``b`` of ``rows_b`` into ``out``
     as ``(nx, ny, depth, px, py)`` (normal from A to B), through the dispatch chain on a
     two-row table holding copies of them; False when apart."""
@@ -228,7 +228,7 @@ def cast_rows(
         return False
     if f == 0.0:
         contact = np.empty(5)
-        if _start_contact(rows_a, a, rows_b, b, contact):
+        if start_contact(rows_a, a, rows_b, b, contact):
             nx, ny, px, py = -contact[0], -contact[1], contact[3], contact[4]
         elif tx == 0.0 and ty == 0.0:
             return False  # no motion and (by the pair test) apart

@@ -3,9 +3,10 @@
 A swept pair is a row A of a world table that moved over the tick and a row B of the
 same table, with ``d`` the translation of A relative to B over the tick (A's own,
 less B's when B's motion is known too). A is taken back along ``d`` from where the
-table holds it and cast along ``d`` against B (:func:`~.casts.cast_rows`, exact for
+table holds it and cast along ``d`` against B (:func:`~.casts.cast_pair`, exact for
 every pair of kinds): the fraction of the tick at the first touch, the contact point,
-and the normal from B towards A.
+and the normal from B towards A. A pair touching at the start gets its start contact
+(:func:`~.casts.start_contact`, depth included) when asked for.
 
 A shape that turned during the tick is cast as the circle about its pose origin that
 holds it at every angle (``radius > 0``): conservative, it never misses a touch its
@@ -19,8 +20,7 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.casts import cast_pair, cast_rows
-from arcade_collide.geometry.query.circle_outline import circle_outline_contact
+from arcade_collide.geometry.query.casts import cast_pair, start_contact
 from arcade_collide.geometry.query.kernel_base import (
     ROWS,
     Int64Array,
@@ -30,7 +30,7 @@ from arcade_collide.geometry.query.kernel_base import (
     types,
     unit,
 )
-from arcade_collide.geometry.query.rays import outline_of, round_of
+from arcade_collide.geometry.query.rays import round_of
 from arcade_collide.geometry.shapes import ShapeKind
 
 _POINT, _CIRCLE, _RECT, _TRIANGLE, _POLYGON = (int(kind) for kind in ShapeKind)
@@ -73,47 +73,38 @@ def _circle(rows: WorldRows, t: int, x: float, y: float, radius: float) -> None:
     rows.circle_radius[t] = radius
 
 
-@kernel(types.boolean(ROWS, ROWS, types.int64, _F, _F, _F[::1], _F[::1]), inline=True)
-def _round_start(
-    circles: WorldRows, rows: WorldRows, t: int, dx: float, dy: float, contact: FloatArray,
+@kernel(types.boolean(_F[::1], types.boolean, _F, _F, _F, _F, _F[::1]), inline=True)
+def _start_hit(
+    contact: FloatArray, touching: bool, dx: float, dy: float, px: float, py: float,
     out: FloatArray,
 ) -> bool:  # fmt: skip
-    """Circle row 0 of ``circles`` (A, a point when its radius is 0) touching table
-    row ``t`` of ``rows`` at the start of its motion along ``(dx, dy)``: ``out`` as
-    :func:`~.casts.cast_rows` writes it (fraction 0, the contact point, the contact
-    normal reversed, or ``-d`` when they are concentric); False when they are apart
-    after all (the cast rounded differently from the contact test)."""
-    x, y, r = round_of(circles, 0)
-    if rows.kinds[t] <= _CIRCLE:
-        xb, yb, rb = round_of(rows, t)
-        ex = xb - x
-        ey = yb - y
-        if ex * ex + ey * ey > (r + rb) * (r + rb):
-            return False
-        if ex == 0.0 and ey == 0.0:
-            nx, ny = unit(-dx, -dy) if dx != 0.0 or dy != 0.0 else (1.0, 0.0)
-            nx, ny = -nx, -ny
-        else:
-            nx, ny = unit(ex, ey)
-        px = 0.5 * (x + nx * r + xb - nx * rb)
-        py = 0.5 * (y + ny * r + yb - ny * rb)
-    else:
-        v, n, _, swap = outline_of(rows, t)
-        if not circle_outline_contact(x, y, r, v, n, swap, contact):
-            return False
-        nx, ny, px, py = contact[0], contact[1], contact[3], contact[4]
+    """``out`` for a pair touching at the start of A's motion ``d``: from ``contact``
+    (the start contact, normal from A to B) when ``touching``; else (the contact was
+    not asked for, or rounding made its test say apart) the normal ``-d`` at depth 0 at
+    the cast's point ``(px, py)``, and no hit when A did not move."""
     out[0] = 0.0
+    if touching:
+        out[1] = contact[3]
+        out[2] = contact[4]
+        out[3] = -contact[0] + 0.0  # + 0.0: no negative zeros
+        out[4] = -contact[1] + 0.0
+        out[5] = contact[2]
+        return True
+    if dx == 0.0 and dy == 0.0:
+        return False
+    nx, ny = unit(-dx, -dy)
     out[1] = px
     out[2] = py
-    out[3] = -nx + 0.0  # + 0.0: no negative zeros
-    out[4] = -ny + 0.0
+    out[3] = nx + 0.0
+    out[4] = ny + 0.0
+    out[5] = 0.0
     return True
 
 
 @kernel(
     types.int64(
         ROWS, _INDEX, _INDEX, _F[:, ::1], _F[::1], _F[::1], _F[:, ::1], types.boolean[::1],
-        _F[:, ::1],
+        types.boolean[::1], _F[:, ::1],
     )
 )  # fmt: skip
 def swept_rows(
@@ -124,6 +115,7 @@ def swept_rows(
     radius_a: FloatArray,
     radius_b: FloatArray,
     origins: FloatArray,
+    exact_start: BoolArray,
     hit: BoolArray,
     out: FloatArray,
 ) -> int:
@@ -139,9 +131,13 @@ def swept_rows(
         radius_b: Likewise for B, kept at its end pose.
         origins: ``(M, 4)``: the end-of-tick pose origins of A and of B,
             ``(ax, ay, bx, by)`` (read only for a side cast as a circle).
+        exact_start: Per pair, whether its contact is wanted when it touches at the
+            start (else the normal is ``-d``, the depth 0: the pair touched at the
+            last tick too, say, and reports nothing).
         hit: Out: whether the pair touched during the tick.
-        out: Out, ``(M, 5)``: where ``hit``, ``(fraction, px, py, nx, ny)`` with the
-            normal from B towards A; a pair touching at the start has fraction 0.
+        out: Out, ``(M, 6)``: where ``hit``, ``(fraction, px, py, nx, ny, depth)``
+            with the normal from B towards A; the depth is 0 but for a pair touching
+            at the start (fraction 0), where it is that of the start contact.
 
     Returns:
         How many pairs touched.
@@ -181,20 +177,25 @@ def swept_rows(
             cast = cast_pair(copies, kind, rows, b[k], dx, dy)
         touched, f, nx, ny, px, py = cast
         if touched and f == 0.0:  # touching at the start: the contact gives the normal
-            if round_a and radius_b[k] > 0.0:
-                touched = _round_start(circles, circles, 1, dx, dy, contact, out[k])
+            touching = False
+            if not exact_start[k]:
+                pass
+            elif round_a and radius_b[k] > 0.0:
+                touching = start_contact(circles, 0, circles, 1, contact)
             elif round_a:
-                touched = _round_start(circles, rows, b[k], dx, dy, contact, out[k])
+                touching = start_contact(circles, 0, rows, b[k], contact)
             elif radius_b[k] > 0.0:
-                touched = cast_rows(copies, kind, circles, 1, dx, dy, out[k])
+                touching = start_contact(copies, kind, circles, 1, contact)
             else:
-                touched = cast_rows(copies, kind, rows, b[k], dx, dy, out[k])
+                touching = start_contact(copies, kind, rows, b[k], contact)
+            touched = _start_hit(contact, touching, dx, dy, px, py, out[k])
         elif touched:
             out[k, 0] = f
             out[k, 1] = px
             out[k, 2] = py
             out[k, 3] = nx + 0.0  # + 0.0: no negative zeros
             out[k, 4] = ny + 0.0
+            out[k, 5] = 0.0
         hit[k] = touched
         count += touched
     return count

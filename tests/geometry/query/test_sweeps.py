@@ -62,10 +62,11 @@ def sweep(
         (end_a[1] - start_a[1]) - (end_b[1] - start_b[1]),
     ]
     hit = np.empty(1, dtype=np.bool_)
-    out = np.full((1, 5), np.nan)
+    out = np.full((1, 6), np.nan)
     count = swept_rows(
         rows, np.array([ia]), np.array([ib]), np.array([d]), np.array([radius_a]),
-        np.zeros(1), np.array([[end_a[0], end_a[1], end_b[0], end_b[1]]]), hit, out,
+        np.zeros(1), np.array([[end_a[0], end_a[1], end_b[0], end_b[1]]]),
+        np.ones(1, dtype=np.bool_), hit, out,
     )  # fmt: skip
     assert count == int(hit[0])
     return out[0] if hit[0] else None
