@@ -198,9 +198,9 @@ class _Stop(BaseException):
     pass
 
 
-def test_an_interrupted_delivery_keeps_every_crossing_balanced() -> None:
-    """A BaseException while the starts are delivered: the ends of the crossings whose
-    start was handed out come first thing next tick; the others are never seen."""
+def _two_triggers(on_started: Any) -> tuple[int, int, int, list[object]]:
+    """Two sensor strips on a swept bullet's first tick; ``on_started(log, event)``
+    handles the starts, the ends go to the log."""
     first = _wall(50, 2, sensor=True)
     second = _wall(80, 2, sensor=True)
     bullet = esper.create_entity(Position(0, 0), Velocity(6000, 0), Shape(Circle(1), swept=True))
@@ -208,13 +208,20 @@ def test_an_interrupted_delivery_keeps_every_crossing_balanced() -> None:
     system = CollisionSystem()
     esper.add_processor(system, priority=1)
     log: list[object] = []
+    system.subscribe(on_started=lambda event: on_started(log, event), on_ended=log.append)
+    return first, second, bullet, log
 
-    def started(event: CollisionStarted) -> None:
+
+def test_an_interrupted_delivery_keeps_every_crossing_balanced() -> None:
+    """A BaseException while the starts are delivered: the ends of the crossings whose
+    start was handed out come first thing next tick; the others are never seen."""
+
+    def started(log: list[object], event: CollisionStarted) -> None:
         log.append(event)
         if event.a == second:
             raise _Stop
 
-    system.subscribe(on_started=started, on_ended=log.append)
+    first, second, bullet, log = _two_triggers(started)
     with pytest.raises(_Stop):
         esper.process(DT)
     assert [(type(e).__name__, e.a) for e in log] == [
@@ -226,19 +233,11 @@ def test_an_interrupted_delivery_keeps_every_crossing_balanced() -> None:
 
 
 def test_a_handler_deleting_the_bullet_drops_its_later_crossings() -> None:
-    first = _wall(50, 2, sensor=True)
-    _wall(80, 2, sensor=True)
-    bullet = esper.create_entity(Position(0, 0), Velocity(6000, 0), Shape(Circle(1), swept=True))
-    esper.add_processor(MovementSystem(), priority=2)
-    system = CollisionSystem()
-    esper.add_processor(system, priority=1)
-    log: list[object] = []
-
-    def started(event: CollisionStarted) -> None:
+    def started(log: list[object], event: CollisionStarted) -> None:
         log.append(event)
-        esper.delete_entity(bullet)
+        esper.delete_entity(max(event.a, event.b))
 
-    system.subscribe(on_started=started, on_ended=log.append)
+    first, _, _, log = _two_triggers(started)
     esper.process(DT)
     assert [(type(e).__name__, e.a) for e in log] == [
         ("CollisionStarted", first), ("CollisionEnded", first)
