@@ -363,7 +363,7 @@ def _carry_placement(old: Layout, new: Layout, kept: Int64Array, moves: _Moves) 
         if a == b:
             continue
         whole = b - a == old_bounds[k + 1] - old_bounds[k] == new_bounds[k + 1] - new_bounds[k]
-        block = _Moves(kept[a:b] - old_bounds[k], slots[a:b] - new_bounds[k])
+        block = None
         for name in names:
             values = getattr(old.rows, name)
             into = getattr(new.rows, name)
@@ -374,6 +374,8 @@ def _carry_placement(old: Layout, new: Layout, kept: Int64Array, moves: _Moves) 
                 values = _widened(values, into.shape[1])
             elif values.ndim == 3:  # the widest polygon left: every row fits the rest
                 values = values[:, : into.shape[1]]
+            if block is None:
+                block = _Moves(kept[a:b] - old_bounds[k], slots[a:b] - new_bounds[k])
             block.copy(into, values)
     return new._replace(rows=new.rows._replace(**shared)) if shared else new
 
