@@ -265,13 +265,12 @@ class Layout(NamedTuple):
         is_new[dest] = True
         slots = np.flatnonzero(~is_new)
 
+        moves = _Moves(kept, slots)
+
         def gather(old: Any, new: Any) -> Any:
             out = np.empty((len(is_new), *old.shape[1:]), dtype=old.dtype)
-            if old.ndim == 1:
-                _merge_into(out, old, kept, slots, new, dest)
-            else:
-                out[slots] = old[kept]
-                out[dest] = new
+            moves.copy(out, old)
+            out[dest] = new
             return out
 
         merged_kinds = gather(self.kinds, fresh.kinds)
@@ -309,24 +308,28 @@ class Layout(NamedTuple):
             gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
         )  # fmt: skip
         if unplaced is not None:
-            _carry_placement(self, merged, kept, slots)
+            merged = _carry_placement(self, merged, kept, moves)
         return merged._replace(renumbered=renumbered, unplaced=unplaced)
 
     def _merged_outlines(
         self, fresh: Layout, kept: Int64Array, convex_new: BoolArray
     ) -> tuple[FloatArray, Int64Array]:
         """The local outlines of the merged convex rows (the last rows, ``convex_new``
-        marking the fresh ones among them), padded to one width."""
+        marking the fresh ones among them), padded to one width: this layout's own
+        arrays, uncopied, when its convex rows are all kept and none came."""
         old_first = int(_bounds(self.kinds)[_RECT])
+        old_convex = kept[kept >= old_first] - old_first
         width = max(self.local.shape[1], fresh.local.shape[1])
+        if not len(fresh.local) and len(old_convex) == len(self.local):
+            return self.local, self.nlocal  # nothing is written into them but edits
         local = np.empty((len(convex_new), width, 2))
         nlocal = np.empty(len(convex_new), dtype=np.int64)
-        old_convex = kept[kept >= old_first] - old_first
         old_slots = np.flatnonzero(~convex_new)
         new_slots = np.flatnonzero(convex_new)
-        local[old_slots] = _widened(self.local, width)[old_convex]
+        moves = _Moves(old_convex, old_slots)
+        moves.copy(local, _widened(self.local, width))
+        moves.copy(nlocal, self.nlocal)
         local[new_slots] = _widened(fresh.local, width)
-        nlocal[old_slots] = self.nlocal[old_convex]
         nlocal[new_slots] = fresh.nlocal
         return local, nlocal
 
@@ -341,45 +344,85 @@ _PLACED_FIELDS = (
 """The fields of :class:`WorldRows` placing writes, per kind."""
 
 
-def _carry_placement(old: Layout, new: Layout, kept: Int64Array, slots: Int64Array) -> None:
-    """Copy the placed shapes, boxes and origins of ``old``'s rows ``kept`` into
-    ``new``'s rows ``slots`` (the same shapes, renumbered)."""
-    new.aabbs[slots] = old.aabbs[kept]
-    new.origin_x[slots] = old.origin_x[kept]
-    new.origin_y[slots] = old.origin_y[kept]
+def _carry_placement(old: Layout, new: Layout, kept: Int64Array, moves: _Moves) -> Layout:
+    """``new`` with the placed shapes, boxes and origins of ``old``'s rows ``kept``
+    (``moves.source``) in its rows ``moves.target`` (the same shapes, renumbered).
+
+    A kind whose block kept every row and gained none has the same rows in the same
+    order: ``new`` takes ``old``'s arrays of that kind as they are, uncopied (``old`` is
+    not used after a merge, so nothing writes them on its behalf)."""
+    slots = moves.target
+    moves.copy(new.aabbs, old.aabbs)
+    moves.copy(new.origin_x, old.origin_x)
+    moves.copy(new.origin_y, old.origin_y)
     old_bounds, new_bounds = _bounds(old.kinds), _bounds(new.kinds)
     cut = np.searchsorted(kept, old_bounds)
+    shared: dict[str, Any] = {}
     for k, names in enumerate(_PLACED_FIELDS):
         a, b = cut[k], cut[k + 1]
         if a == b:
             continue
-        source = kept[a:b] - old_bounds[k]
-        target = slots[a:b] - new_bounds[k]
+        whole = b - a == old_bounds[k + 1] - old_bounds[k] == new_bounds[k + 1] - new_bounds[k]
+        block = None
         for name in names:
             values = getattr(old.rows, name)
             into = getattr(new.rows, name)
+            if whole and values.shape == into.shape:
+                shared[name] = values
+                continue
             if values.ndim == 3 and values.shape[1] < into.shape[1]:
                 values = _widened(values, into.shape[1])
             elif values.ndim == 3:  # the widest polygon left: every row fits the rest
                 values = values[:, : into.shape[1]]
-            into[target] = values[source]
+            if block is None:
+                block = _Moves(kept[a:b] - old_bounds[k], slots[a:b] - new_bounds[k])
+            block.copy(into, values)
+    return new._replace(rows=new.rows._replace(**shared)) if shared else new
+
+
+class _Moves:
+    """Rows ``source`` of one array going to rows ``target`` of another (both
+    ascending, as long), copied as contiguous runs when they form few of them."""
+
+    def __init__(self, source: Int64Array, target: Int64Array) -> None:
+        self.source, self.target = source, target
+        breaks = np.flatnonzero((np.diff(source) != 1) | (np.diff(target) != 1)) + 1
+        self.runs: list[tuple[int, int, int]] | None = None
+        if len(breaks) < max(_FEW_RUNS, len(source) // _ROWS_PER_RUN):
+            starts = np.concatenate(([0], breaks)) if len(source) else breaks
+            counts = np.diff(np.append(starts, len(source)))
+            self.runs = list(
+                zip(source[starts].tolist(), target[starts].tolist(), counts.tolist(), strict=True)
+            )
+
+    def copy(self, into: Any, values: Any) -> None:
+        """``into[target] = values[source]``."""
+        if self.runs is not None:
+            for s, t, n in self.runs:
+                into[t : t + n] = values[s : s + n]
+        elif values.ndim == 1:
+            _copy_rows(into, values, self.source, self.target)
+        else:
+            into[self.target] = values[self.source]
+
+
+_FEW_RUNS = 16
+_ROWS_PER_RUN = 1024
+"""Runs are copied one slice each while there are fewer than ``_FEW_RUNS`` or than one
+per ``_ROWS_PER_RUN`` rows; more runs cost more than one indexed copy."""
 
 
 @kernel(
     [
-        f"void({t}[::1], {t}[::1], int64[::1], int64[::1], {t}[::1], int64[::1])"
+        f"void({t}[::1], {t}[::1], int64[::1], int64[::1])"
         for t in ("int64", "float64", "boolean", "int8")
     ]
 )
-def _merge_into(
-    out: Any, old: Any, kept: Int64Array, slots: Int64Array, new: Any, dest: Int64Array
-) -> None:
-    """``out[slots] = old[kept]`` and ``out[dest] = new``, in one compiled pass (numpy's
-    fancy indexing costs several times more per element)."""
-    for k in range(len(kept)):
-        out[slots[k]] = old[kept[k]]
-    for k in range(len(dest)):
-        out[dest[k]] = new[k]
+def _copy_rows(into: Any, values: Any, source: Int64Array, target: Int64Array) -> None:
+    """``into[target] = values[source]`` in one compiled pass (numpy's fancy indexing
+    costs several times more per element)."""
+    for k in range(len(source)):
+        into[target[k]] = values[source[k]]
 
 
 def sweep_code(shape: Shape) -> int:
