@@ -112,7 +112,7 @@ class Sweeps:
         known = _look_up(self._entities, self._poses, entities, before)
         starts = table.take_sweep_starts()
         if starts is not None and not known.all():
-            # New swept shapes start where they were before this tick moved them.
+            # Swept shapes first seen this tick start at the poses kept before it moved them.
             order = np.argsort(starts[0])
             new = ~known
             held = before[new]
