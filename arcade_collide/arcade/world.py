@@ -458,8 +458,6 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
         if layer is not None:
             body.shape.layer = body.layer = body.shape_options["layer"] = layer
 
-    # --- the tick -----------------------------------------------------------------------
-
     # --- drawing and lifetime -----------------------------------------------------------
 
     def draw_debug(
