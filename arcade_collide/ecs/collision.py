@@ -527,19 +527,18 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         new.reported = started
         crossed: list[CollisionEnded] = []
         if self._sweeps.hits is not None:
-            started, crossed = self._swept_events(table, old, new, started)
+            started, crossed = self._swept_events(table, new, started)
         self._state = new
         if stopped and self._on_stop is not None:
             self._on_stop(stopped)
         self._deliver(mark, ended, started, crossed)
 
     def _swept_events(
-        self, table: ShapeTable, old: TouchingPairs, new: TouchingPairs,
-        started: list[CollisionStarted],
-    ) -> tuple[list[CollisionStarted], list[CollisionEnded]]:  # fmt: skip
+        self, table: ShapeTable, new: TouchingPairs, started: list[CollisionStarted]
+    ) -> tuple[list[CollisionStarted], list[CollisionEnded]]:
         """``started`` with the swept pairs' times of impact and contacts then, and the
         crossed pairs' starts, in time order; the crossed pairs' ends."""
-        touched, crossings = self._sweeps.crossings(table, old.keys, new.keys)
+        touched, crossings = self._sweeps.crossings(table, new.keys)
         early: list[CollisionStarted] = []
         if touched and started:
             early = [

@@ -72,6 +72,8 @@ class SweptHits(NamedTuple):
     """The swept (moving) side of each pair."""
     rows_b: Int64Array
     """The other side."""
+    fresh: BoolArray
+    """Whether each pair did not touch at the last tick (it may get events)."""
     found: FloatArray
     """``(M, 6)`` rows ``(fraction, px, py, nx, ny, depth)``: the first touch, its
     point, the normal from B towards A and the depth (0, but for a pair overlapping at
@@ -158,36 +160,36 @@ class Sweeps:
         )
         # Start contacts are wanted for new pairs (events) and shapes that stop.
         ea, eb = table.entities[row_a], table.entities[b]
-        exact = find_pairs(old_keys, np.minimum(ea, eb), np.maximum(ea, eb)) < 0
-        exact |= (table.sweep[row_a] == _STOP) | (table.sweep[b] == _STOP)
+        keys = np.ascontiguousarray(old_keys)
+        fresh = find_pairs(keys, np.minimum(ea, eb), np.maximum(ea, eb)) < 0
+        exact = fresh | (table.sweep[row_a] == _STOP) | (table.sweep[b] == _STOP)
         hit = np.empty(len(a), dtype=np.bool_)
         found = np.empty((len(a), 6))
         swept_rows(table.rows, row_a, b, d, radius[a], radius_b, origins, exact, hit, found)
         a, b, b_moving, d, found = a[hit], b[hit], b_moving[hit], d[hit], found[hit]
+        fresh = fresh[hit]
         stop = _first_stops(table, rows, a, b, b_moving, d, found)
         if stop is not None:
             keep = found[:, 0] <= stop[a]
             keep[b_moving >= 0] &= found[b_moving >= 0, 0] <= stop[b_moving[b_moving >= 0]]
-            a, b, found = a[keep], b[keep], found[keep]
-        self.hits = SweptHits(rows[a], b, found)
+            a, b, found, fresh = a[keep], b[keep], found[keep], fresh[keep]
+        self.hits = SweptHits(rows[a], b, fresh, found)
         if stop is None:
             return []
         return _stop(table, rows, start, end, t, turn, stop, now, moving)
 
     def crossings(
-        self, table: ShapeTable, old_keys: Int64Array, new_keys: Int64Array
+        self, table: ShapeTable, new_keys: Int64Array
     ) -> tuple[dict[tuple[int, int], tuple[float, Contact]], Crossings | None]:
-        """This tick's hits that did not touch at the last tick (``old_keys``): those
-        touching now (``new_keys``) by pair, with their fraction and contact; and the
-        others, crossed during the tick, in time order (None when there are none)."""
+        """This tick's hits that did not touch at the last tick: those touching now
+        (``new_keys``) by pair, with their fraction and contact; and the others, crossed
+        during the tick, in time order (None when there are none)."""
         hits = self.hits
-        if hits is None or not len(hits.rows_a):
+        if hits is None or not hits.fresh.any():
             return {}, None
+        fresh = hits.fresh
         ea, eb = table.entities[hits.rows_a], table.entities[hits.rows_b]
         lo, hi = np.minimum(ea, eb), np.maximum(ea, eb)
-        fresh = find_pairs(np.ascontiguousarray(old_keys), lo, hi) < 0
-        if not fresh.any():
-            return {}, None
         found = hits.found[fresh]
         lo, hi, ea = lo[fresh], hi[fresh], ea[fresh]
         sensor = (table.sensor[hits.rows_a] | table.sensor[hits.rows_b])[fresh]
