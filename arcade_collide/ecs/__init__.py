@@ -26,18 +26,22 @@ from arcade_collide.ecs.events import (
     Subscription,
 )
 from arcade_collide.ecs.movement import MovementSystem
+from arcade_collide.ecs.solids import Body, Ladder, Solid
 
 __all__ = [
     "ALL_LAYERS",
     "ON_COLLISION_ENDED",
     "ON_COLLISION_STARTED",
+    "Body",
     "CollisionEnded",
     "CollisionStarted",
     "CollisionSystem",
     "HandlerDroppedWarning",
+    "Ladder",
     "MovementSystem",
     "Position",
     "Shape",
+    "Solid",
     "Static",
     "Subscription",
     "Velocity",
