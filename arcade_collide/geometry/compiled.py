@@ -8,11 +8,15 @@ numba checks a cached kernel against its own source file only, but a kernel also
 freezes in constants and kernels of other modules. So before any kernel is loaded,
 :func:`drop_stale_caches` compares a digest of every source file of the geometry and
 ECS layers with the last compilation's and deletes the cache files when they differ.
+Setting the environment variable ``ARCADE_COLLIDE_KEEP_KERNELS=1`` skips that guard
+(numba's own per-file check still applies): a developer's shortcut while editing
+modules no other kernel reads, never for a test run that counts.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 import sys
 import types
 from collections.abc import Callable
@@ -48,8 +52,11 @@ def drop_stale_caches(root: Path = _PACKAGE) -> bool:
     The digest covers the ``.py`` files of ``root``'s geometry and ECS folders and is
     kept in ``root/__pycache__``. Where that folder cannot be written (a read-only
     install), nothing is done: numba then caches elsewhere, and an install changes
-    every source file's time stamp anyway.
+    every source file's time stamp anyway. ``ARCADE_COLLIDE_KEEP_KERNELS=1`` skips
+    the check (see the module docstring).
     """
+    if os.environ.get("ARCADE_COLLIDE_KEEP_KERNELS") == "1":
+        return False
     digest = hashlib.sha256()
     for layer in _LAYERS:
         for source in sorted((root / layer).rglob("*.py")):

@@ -15,6 +15,12 @@ import arcade_collide
 from arcade_collide.geometry.compiled import announce_compilation, drop_stale_caches
 
 
+@pytest.fixture(autouse=True)
+def _guard_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests check the guard itself, whatever a developer's shell has set."""
+    monkeypatch.delenv("ARCADE_COLLIDE_KEEP_KERNELS", raising=False)
+
+
 def _tree(root: Path) -> tuple[Path, Path, Path]:
     kernels = root / "geometry" / "query"
     (kernels / "__pycache__").mkdir(parents=True)
@@ -49,6 +55,21 @@ def test_an_edited_constant_in_another_module_drops_every_cached_kernel(tmp_path
     _cache(index, data)  # compiled again with the new constant
     assert not drop_stale_caches(tmp_path)
     assert index.exists()
+
+
+def test_the_developer_switch_keeps_the_caches_until_it_is_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    constants, index, data = _tree(tmp_path)
+    drop_stale_caches(tmp_path)
+    _cache(index, data)
+    constants.write_text("NEAR_EDGE = 2.0**-33\n")
+    monkeypatch.setenv("ARCADE_COLLIDE_KEEP_KERNELS", "1")
+    assert not drop_stale_caches(tmp_path)
+    assert index.exists() and data.exists()
+    monkeypatch.delenv("ARCADE_COLLIDE_KEEP_KERNELS")
+    assert drop_stale_caches(tmp_path)
+    assert not index.exists()
 
 
 def test_files_outside_the_kernel_layers_do_not_count(tmp_path: Path) -> None:
