@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The developer switch that keeps stale kernel caches never reaches a make target.
+unexport ARCADE_COLLIDE_KEEP_KERNELS
 
 .PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade bench-queries bench-swept screenshots clean soak
 
