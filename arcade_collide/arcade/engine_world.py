@@ -1,0 +1,194 @@
+"""The drop-in engines' world: their sprite lists in a private CollisionWorld, and the
+exact moves of the player among them.
+
+:class:`EngineWorld` registers each sprite list the engine holds (walls and ladders as
+static sprites, platforms as moving ones, all with the convex hull of their hit boxes,
+like Arcade's own polygon tests) with ``add_sprite_list``, so sprites the game appends
+to or removes from those lists follow by themselves; when the engine's lists of lists
+change (a list added, replaced or cleared) the world is built again from them.
+
+The player is not registered: its shape (the hull of its hit box) is the query shape.
+Each tick asks the world once for the sprites near the whole move
+(:meth:`EngineWorld.near`) and then answers every question of the tick exactly from
+those: :func:`overlapping`, :func:`advance` (a shape cast that tells a blocking touch
+from a grazing one), :func:`ramp_lift` and :func:`push_out`.
+
+Collision is Arcade's rule: two shapes collide when they overlap by more than
+:data:`TOUCH`; shapes that only touch (a player resting flush on a floor) do not.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import arcade
+
+from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
+from arcade_collide.arcade.world import CollisionWorld
+from arcade_collide.geometry.query.dispatch import contact
+from arcade_collide.geometry.query.ray_queries import shape_cast
+from arcade_collide.geometry.shapes import AnyShape
+
+TOUCH = 1e-6
+"""Overlap depth (px) at or below which two shapes only touch: Arcade's polygon test
+(``max_a <= min_b``) does not count touching as a collision, and a cast stops the
+player within rounding of flush."""
+
+PROBE = 1e-3
+"""How far (px) past a cast's first touch :func:`advance` looks to tell a move that
+enters a shape from one that only grazes it."""
+
+Pose = tuple[float, float, float]
+
+
+class Near(NamedTuple):
+    """A sprite of the engine's lists near the player."""
+
+    sprite: arcade.Sprite
+    kind: str
+    """``"wall"``, ``"platform"`` or ``"ladder"``."""
+    shape: AnyShape
+
+
+def pose_of(sprite: arcade.Sprite) -> Pose:
+    """``sprite``'s pose now: centre and clockwise angle."""
+    x, y = sprite.position
+    return (x, y, sprite.angle)
+
+
+class EngineWorld:
+    """The private CollisionWorld holding one engine's sprite lists (module docstring)."""
+
+    def __init__(self) -> None:
+        self._world: CollisionWorld | None = None
+        self._lists: tuple[tuple[str, arcade.SpriteList[Any]], ...] = ()
+        self._player_key: tuple[Any, ...] = ()
+        self._player_shape: AnyShape | None = None
+        self._reach = 0.0
+
+    def sync(self, groups: Sequence[tuple[str, str, Sequence[object]]]) -> None:
+        """Follow the engine's lists: ``(argument name, kind, lists)`` per group.
+
+        Raises:
+            TypeError: an entry is not an ``arcade.SpriteList`` (naming the argument
+                and index, e.g. ``walls[1]``).
+        """
+        lists: list[tuple[str, arcade.SpriteList[Any]]] = []
+        for name, kind, entries in groups:
+            for index, entry in enumerate(entries):
+                if not isinstance(entry, arcade.SpriteList):
+                    raise TypeError(
+                        f"{name}[{index}] must be an arcade.SpriteList, "
+                        f"got {type(entry).__name__}"
+                    )
+                lists.append((kind, entry))
+        held = tuple(lists)
+        if len(held) == len(self._lists) and all(
+            a[0] == b[0] and a[1] is b[1] for a, b in zip(held, self._lists, strict=True)
+        ):
+            return
+        self.close()
+        world = CollisionWorld()
+        registered: set[int] = set()
+        for kind, sprite_list in held:
+            if id(sprite_list) not in registered:
+                registered.add(id(sprite_list))
+                world.add_sprite_list(sprite_list, kind=kind, hull=True, static=kind != "platform")
+        self._world, self._lists = world, held
+
+    def close(self) -> None:
+        """Close the private world (the engine's lists are left as they are)."""
+        if self._world is not None:
+            self._world.close()
+        self._world, self._lists = None, ()
+
+    def player_shape(self, player: arcade.Sprite) -> tuple[AnyShape, float]:
+        """The player's shape (the hull of its hit box at its scale) and the radius of
+        a circle about its centre holding it, rebuilt when the hit box or scale change."""
+        key = (player.hit_box, player.scale, player.width, player.height)
+        if self._player_shape is None or key != self._player_key:
+            shape = shape_for_sprite(player, hull=True)
+            sx, sy = player.scale
+            points = [(x * sx, y * sy) for x, y in player.hit_box.points]
+            corner = math.hypot(player.width, player.height) * 0.5  # a Rect fallback
+            self._reach = max([math.hypot(x, y) for x, y in points] + [corner])
+            self._player_shape, self._player_key = shape, key
+        return self._player_shape, self._reach
+
+    def near(self, left: float, bottom: float, right: float, top: float) -> list[Near]:
+        """The sprites of the engine's lists whose shapes meet the box, now."""
+        world = self._world
+        if world is None:
+            return []
+        bodies = world._bodies
+        found = world.aabb_query(left, bottom, right, top)
+        rows = [bodies.list[bodies.row_of[sprite]] for sprite in found]
+        return [Near(body.sprite, str(body.kind), body.geometry) for body in rows]
+
+
+def _depth(shape: AnyShape, pose: Pose, other: Near) -> float:
+    """How deep ``shape`` at ``pose`` overlaps ``other`` (0 when apart or touching)."""
+    found = contact(shape, pose, other.shape, pose_of(other.sprite))
+    return 0.0 if found is None else found.depth
+
+
+def overlapping(shape: AnyShape, pose: Pose, near: Iterable[Near]) -> list[Near]:
+    """The sprites of ``near`` that ``shape`` at ``pose`` overlaps by more than
+    :data:`TOUCH` (Arcade's collision: touching is not one)."""
+    return [other for other in near if _depth(shape, pose, other) > TOUCH]
+
+
+def advance(shape: AnyShape, pose: Pose, move: tuple[float, float], near: Iterable[Near]) -> float:
+    """The fraction of ``move`` that ``shape`` makes from ``pose`` before a sprite of
+    ``near`` blocks it (1.0 when none does).
+
+    A touch blocks only when the move goes on into the shape: a shape the move
+    slides along (a flush row of tiles, a wall beside the player) or leaves does not.
+    A straight move that enters a convex shape enters it right after its first touch,
+    so looking :data:`PROBE` px past that touch decides.
+    """
+    mx, my = move
+    length = math.hypot(mx, my)
+    if length == 0.0:
+        return 1.0
+    best = 1.0
+    for other in near:
+        hit = shape_cast(shape, pose, move, other.shape, pose_of(other.sprite))
+        if hit is None or hit.fraction >= best:
+            continue
+        start = _depth(shape, pose, other) if hit.fraction == 0.0 else 0.0
+        probe = hit.fraction + PROBE / length
+        ahead = (pose[0] + mx * probe, pose[1] + my * probe, pose[2])
+        if _depth(shape, ahead, other) > start + TOUCH:
+            best = hit.fraction
+    return best
+
+
+def ramp_lift(shape: AnyShape, pose: Pose, rise: float, near: Sequence[Near]) -> float | None:
+    """The least lift, at most ``rise``, that frees ``shape`` at ``pose`` from ``near``
+    (a slope or a low step), or None when even the full rise does not."""
+    lifted = (pose[0], pose[1] + rise, pose[2])
+    if overlapping(shape, lifted, near):
+        return None
+    return rise * (1.0 - advance(shape, lifted, (0.0, -rise), near))
+
+
+def push_out(shape: AnyShape, pose: Pose, near: Sequence[Near], rounds: int = 16) -> Pose:
+    """``pose`` moved out of every sprite of ``near`` it overlaps: each round moves it
+    back along the deepest contact's normal by its depth."""
+    x, y, angle = pose
+    for _ in range(rounds):
+        deepest = None
+        for other in near:
+            found = contact(shape, (x, y, angle), other.shape, pose_of(other.sprite))
+            if found is not None and found.depth > TOUCH and (
+                deepest is None or found.depth > deepest.depth
+            ):
+                deepest = found
+        if deepest is None:
+            break
+        x -= deepest.normal[0] * deepest.depth
+        y -= deepest.normal[1] * deepest.depth
+    return (x, y, angle)
