@@ -10,9 +10,10 @@ appended later follow their hit boxes); when the engine's lists of lists
 change (a list added, replaced or cleared) the world is built again from them.
 
 The player is not registered: its shape (the hull of its hit box) is the query shape.
-Each tick asks the world once for the sprites near the whole move
-(:meth:`EngineWorld.near`) and then answers every question of the tick exactly from
-those: :func:`overlapping`, :func:`advance` (a shape cast that tells a blocking touch
+Each tick takes the sprites near the whole move (:meth:`EngineWorld.near`: the walls
+and ladders of a world query over a larger box, reused while the player stays in it
+and no sprite joined or left; the platforms, which move, from their lists) and then
+answers every question of the tick exactly from those: :func:`overlapping`, :func:`advance` (a shape cast that tells a blocking touch
 from a grazing one), :func:`ramp_lift` and :func:`push_out`.
 
 Collision is Arcade's rule: two shapes collide when they overlap by more than
@@ -44,6 +45,11 @@ PROBE = 1e-3
 enters a shape from one that only grazes it."""
 
 Pose = tuple[float, float, float]
+Box = tuple[float, float, float, float]
+
+CACHE_PAD = 64.0
+"""How much (px) larger than a tick's box the box is that the world is asked about
+(the walls found are reused while the player stays inside it)."""
 
 
 class Near(NamedTuple):
@@ -53,6 +59,8 @@ class Near(NamedTuple):
     kind: str
     """``"wall"``, ``"platform"`` or ``"ladder"``."""
     shape: AnyShape
+    box: Box
+    """The sprite's bounds (``left, bottom, right, top``) when it was found."""
 
 
 def pose_of(sprite: arcade.Sprite) -> Pose:
@@ -70,6 +78,7 @@ class EngineWorld:
         self._player_key: tuple[Any, ...] = ()
         self._player_shape: AnyShape | None = None
         self._reach = 0.0
+        self._cache: tuple[Box, int, list[Near]] | None = None
 
     def sync(self, groups: Sequence[tuple[str, str, Sequence[object]]]) -> None:
         """Follow the engine's lists: ``(argument name, kind, lists)`` per group.
@@ -99,13 +108,13 @@ class EngineWorld:
             if id(sprite_list) not in registered:
                 registered.add(id(sprite_list))
                 _register(world, sprite_list, kind)
-        self._world, self._lists = world, held
+        self._world, self._lists, self._cache = world, held, None
 
     def close(self) -> None:
         """Close the private world (the engine's lists are left as they are)."""
         if self._world is not None:
             self._world.close()
-        self._world, self._lists = None, ()
+        self._world, self._lists, self._cache = None, (), None
 
     def player_shape(self, player: arcade.Sprite) -> tuple[AnyShape, float]:
         """The player's shape (the hull of its hit box at its scale) and the radius of
@@ -121,14 +130,55 @@ class EngineWorld:
         return self._player_shape, self._reach
 
     def near(self, left: float, bottom: float, right: float, top: float) -> list[Near]:
-        """The sprites of the engine's lists whose shapes meet the box, now."""
+        """The sprites of the engine's lists that may meet the box, now: the walls
+        and ladders the world found in a box :data:`CACHE_PAD` px larger (asked again
+        once the box leaves it or a sprite joined or left the world), and the
+        platforms whose bounds meet the box (platforms move every tick)."""
         world = self._world
         if world is None:
             return []
+        cache = self._cache
+        if cache is None or not _holds(cache[0], (left, bottom, right, top)) or (
+            cache[1] != len(world) or not all(n.sprite in world for n in cache[2])
+        ):
+            pad = CACHE_PAD
+            box = (left - pad, bottom - pad, right + pad, top + pad)
+            bodies = world._bodies
+            rows = [bodies.list[bodies.row_of[sprite]] for sprite in world.aabb_query(*box)]
+            still = [_near(body.sprite, str(body.kind), body.geometry) for body in rows
+                     if body.kind != "platform"]  # fmt: skip
+            cache = self._cache = (box, len(world), still)
+        found = [n for n in cache[2] if _meets(n.box, left, bottom, right, top)]
+        return found + self._platforms_near(world, left, bottom, right, top)
+
+    def _platforms_near(
+        self, world: CollisionWorld, left: float, bottom: float, right: float, top: float
+    ) -> list[Near]:
         bodies = world._bodies
-        found = world.aabb_query(left, bottom, right, top)
-        rows = [bodies.list[bodies.row_of[sprite]] for sprite in found]
-        return [Near(body.sprite, str(body.kind), body.geometry) for body in rows]
+        out = []
+        for kind, sprite_list in self._lists:
+            if kind != "platform":
+                continue
+            for sprite in sprite_list:
+                row = bodies.row_of.get(sprite)
+                if row is not None:
+                    near = _near(sprite, kind, bodies.list[row].geometry)
+                    if _meets(near.box, left, bottom, right, top):
+                        out.append(near)
+        return out
+
+
+def _near(sprite: arcade.Sprite, kind: str, shape: AnyShape) -> Near:
+    return Near(sprite, kind, shape, (sprite.left, sprite.bottom, sprite.right, sprite.top))
+
+
+def _meets(box: Box, left: float, bottom: float, right: float, top: float) -> bool:
+    return box[0] <= right and left <= box[2] and box[1] <= top and bottom <= box[3]
+
+
+def _holds(outer: Box, inner: Box) -> bool:
+    return (outer[0] <= inner[0] and outer[1] <= inner[1] and inner[2] <= outer[2]
+            and inner[3] <= outer[3])  # fmt: skip
 
 
 def _register(world: CollisionWorld, sprite_list: arcade.SpriteList[Any], kind: str) -> None:

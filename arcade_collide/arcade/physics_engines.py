@@ -14,8 +14,8 @@ A sprite collides as in Arcade only when it overlaps: touching is not a collisio
 player resting flush on a floor is not "on" it for :meth:`~PhysicsEnginePlatformer.can_jump`
 with ``y_distance=0``, nor hits it unless gravity moves it into it.
 
-One ``update()`` moves the platforms (as Arcade does), asks the world once for the
-sprites near the whole move, then moves the player on y and then on x as Arcade does,
+One ``update()`` moves the platforms (as Arcade does), takes the sprites near the
+whole move (:meth:`.engine_world.EngineWorld.near`), then moves the player on y and then on x as Arcade does,
 with exact stops where Arcade steps and searches. The differences, each on purpose:
 
 * **Landing and head bumps are flush.** Arcade, moving down into a floor, pushes the
@@ -47,7 +47,10 @@ player has no ``change_x`` of its own (its x move starts from the x before the
 carry); after a y hit ``change_y`` becomes ``min(0, change_y of the first sprite
 hit)``; gravity is skipped while the player overlaps a ladder; multi-jump counting.
 
-The engine owns its world; :meth:`PhysicsEnginePlatformer.close` (or dropping the
+Walls and ladders must not move (as in Arcade, where moving them defeats the spatial
+hash): the engine reuses the walls a world query found while the player stays near
+them, and a wall keeps the hull its hit box had when its list was registered. The
+engine owns its world; :meth:`PhysicsEnginePlatformer.close` (or dropping the
 engine) releases it.
 """
 
