@@ -13,8 +13,9 @@ The player is not registered: its shape (the hull of its hit box) is the query s
 Each tick takes the sprites near the whole move (:meth:`EngineWorld.near`: the walls
 and ladders of a world query over a larger box, reused while the player stays in it
 and no sprite joined or left; the platforms, which move, from their lists) and then
-answers every question of the tick exactly from those: :func:`overlapping`, :func:`advance` (a shape cast that tells a blocking touch
-from a grazing one), :func:`ramp_lift` and :func:`push_out`.
+answers every question of the tick exactly from those: :func:`overlapping`,
+:func:`advance` (a shape cast that tells a blocking touch from a grazing one),
+:func:`ramp_lift` and :func:`push_out`.
 
 Collision is Arcade's rule: two shapes collide when they overlap by more than
 :data:`TOUCH`; shapes that only touch (a player resting flush on a floor) do not.
@@ -206,10 +207,16 @@ def _depth(shape: AnyShape, pose: Pose, other: Near) -> float:
     return 0.0 if found is None else found.depth
 
 
-def overlapping(shape: AnyShape, pose: Pose, near: Iterable[Near]) -> list[Near]:
+def overlapping(
+    shape: AnyShape, pose: Pose, near: Iterable[Near], reach: float = math.inf
+) -> list[Near]:
     """The sprites of ``near`` that ``shape`` at ``pose`` overlaps by more than
-    :data:`TOUCH` (Arcade's collision: touching is not one)."""
-    return [other for other in near if _depth(shape, pose, other) > TOUCH]
+    :data:`TOUCH` (Arcade's collision: touching is not one); ``reach`` (the radius of
+    a circle about the pose holding the shape) skips those whose bounds are farther."""
+    x, y, _ = pose
+    box = (x - reach, y - reach, x + reach, y + reach)
+    return [other for other in near
+            if _meets(other.box, *box) and _depth(shape, pose, other) > TOUCH]  # fmt: skip
 
 
 def advance(shape: AnyShape, pose: Pose, move: tuple[float, float], near: Iterable[Near]) -> float:

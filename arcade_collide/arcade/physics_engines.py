@@ -15,8 +15,9 @@ player resting flush on a floor is not "on" it for :meth:`~PhysicsEnginePlatform
 with ``y_distance=0``, nor hits it unless gravity moves it into it.
 
 One ``update()`` moves the platforms (as Arcade does), takes the sprites near the
-whole move (:meth:`.engine_world.EngineWorld.near`), then moves the player on y and then on x as Arcade does,
-with exact stops where Arcade steps and searches. The differences, each on purpose:
+whole move (:meth:`.engine_world.EngineWorld.near`), then moves the player on y and
+then on x as Arcade does, with exact stops where Arcade steps and searches. The
+differences, each on purpose:
 
 * **Landing and head bumps are flush.** Arcade, moving down into a floor, pushes the
   player up in 0.25 px steps (so it rests up to 0.25 px above the floor), moving up
@@ -145,10 +146,12 @@ class _Move:
     def on_ladder(self) -> bool:
         """Whether the player overlaps a ladder among the sprites near it."""
         ladders = [other for other in self.near if other.kind == "ladder"]
-        return bool(ladders) and bool(overlapping(self.shape, pose_of(self.player), ladders))
+        pose = pose_of(self.player)
+        return bool(ladders) and bool(overlapping(self.shape, pose, ladders, self.reach))
 
     def hits_at(self, pose: tuple[float, float, float]) -> list[arcade.Sprite]:
-        return [other.sprite for other in overlapping(self.shape, pose, self.blocking)]
+        found = overlapping(self.shape, pose, self.blocking, self.reach)
+        return [other.sprite for other in found]
 
     def unstick(self) -> list[arcade.Sprite]:
         """Rotate by ``change_angle`` and push the player out of what it overlaps;
@@ -331,7 +334,8 @@ class PhysicsEnginePlatformer:
         x, y, angle = pose_of(player)
         y += dy
         near = self._world.near(x - reach, y - reach, x + reach, y + reach)
-        return bool(overlapping(shape, (x, y, angle), [n for n in near if n.kind in kinds]))
+        kept = [n for n in near if n.kind in kinds]
+        return bool(overlapping(shape, (x, y, angle), kept, reach))
 
     def is_on_ladder(self) -> bool:
         """Whether the player overlaps a sprite of :attr:`ladders`."""
