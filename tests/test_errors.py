@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import esper
 import numpy as np
@@ -950,6 +951,51 @@ ROWS += (
     _g("shape-texture-too-large", "`shape_texture(Circle(1e7), color)`", ValueError,
        "shape needs a 20000002x20000002 texture; at most 4096 pixels a side",
        lambda: _texture(Circle(1e7))),
+)
+
+
+def _engine(kind: str, *args: object, **kwargs: object) -> object:
+    import arcade
+
+    import arcade_collide.arcade as plugin
+
+    player = arcade.SpriteSolidColor(10, 10)
+    return getattr(plugin, kind)(player, *args, **kwargs)
+
+
+def _ladder_appended() -> object:
+    engine: Any = _engine("PhysicsEnginePlatformer")
+    engine.ladders.append(5)
+    return engine.update()
+
+
+def _walls_entry_not_a_list() -> object:
+    import arcade
+
+    return _engine("PhysicsEngineSimple", [arcade.SpriteList(), [arcade.SpriteSolidColor(4, 4)]])
+
+
+def _player_none() -> object:
+    from arcade_collide.arcade import PhysicsEngineSimple
+
+    return PhysicsEngineSimple(None)  # type: ignore[arg-type]
+
+
+ROWS += (
+    # -- drop-in physics engines ---------------------------------------------------------
+    _g("engine-player-not-a-sprite", "`PhysicsEngineSimple(None)`", TypeError,
+       "player_sprite must be an arcade.Sprite, got NoneType", _player_none),
+    _g("engine-walls-entry-not-a-list", "`PhysicsEngineSimple(player, [walls, [crate]])`",
+       TypeError, "walls[1] must be an arcade.SpriteList, got list", _walls_entry_not_a_list),
+    _g("engine-ladders-entry-appended", "`engine.ladders.append(5)`, then `engine.update()`",
+       TypeError, "ladders[0] must be an arcade.SpriteList, got int", _ladder_appended),
+    _g("engine-gravity-not-a-number",
+       "`PhysicsEnginePlatformer(player, gravity_constant='1')`", TypeError,
+       "gravity_constant must be a real number, got str",
+       lambda: _engine("PhysicsEnginePlatformer", gravity_constant="1")),
+    _g("engine-can-jump-nan", "`engine.can_jump(nan)`", ValueError,
+       "y_distance must be finite, got nan",
+       lambda: _engine("PhysicsEnginePlatformer").can_jump(NAN)),  # type: ignore[attr-defined]
 )
 
 

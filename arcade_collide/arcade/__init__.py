@@ -17,6 +17,7 @@ This package is the only part of arcade_collide that touches sprites.
 
 from arcade_collide.arcade.handlers import EndHandler, StartHandler
 from arcade_collide.arcade.headless import HeadlessRun, pixel_at, run_view
+from arcade_collide.arcade.physics_engines import PhysicsEnginePlatformer, PhysicsEngineSimple
 from arcade_collide.arcade.shape_sprites import shape_texture, sprite_for_shape
 from arcade_collide.arcade.shapes_from_sprites import convex_hull, hull_polygon, shape_for_sprite
 from arcade_collide.arcade.world import CollisionWorld
@@ -25,6 +26,8 @@ __all__ = [
     "CollisionWorld",
     "EndHandler",
     "HeadlessRun",
+    "PhysicsEnginePlatformer",
+    "PhysicsEngineSimple",
     "StartHandler",
     "convex_hull",
     "hull_polygon",
