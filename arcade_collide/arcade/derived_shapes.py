@@ -11,7 +11,8 @@ is kept as given, so a game of explicit shapes pays nothing here.
 A new hit box reports to no setter. It is found when the old box is freed (a weak
 reference's callback: how ``hit_box = ...`` and ``sync_hit_box_to_texture()`` show
 in CPython) and, for a game that keeps old boxes alive, by checking every
-:data:`HULL_CHECK_STRIDE`-th hull in turn at each step.
+:data:`HULL_CHECK_STRIDE`-th hull in turn each time the sprites are read (at each
+step and each world query).
 """
 
 from __future__ import annotations
@@ -35,8 +36,9 @@ _Sizes = tuple[NDArray[np.intp], NDArray[np.float64], Any]
 """Rows read for a size check, their sizes, and the size marks."""
 
 HULL_CHECK_STRIDE = 32
-"""Each step compares the hit box of one hull in this many with the one its shape was
-built from (so a replaced box that stays alive is found within this many steps)."""
+"""Each read of the sprites (a step or a query) compares the hit box of one hull in
+this many with the one its shape was built from (so a replaced box that stays alive
+is found within this many steps)."""
 
 
 class DerivedShapes:
@@ -53,7 +55,7 @@ class DerivedShapes:
         self._freed: list[int] = []
         """Entities whose hull's hit box was freed (appended by the weak references)."""
         self._turn = 0
-        """Which hulls this step's in-turn check compares (see :data:`HULL_CHECK_STRIDE`)."""
+        """Which hulls the next in-turn check compares (see :data:`HULL_CHECK_STRIDE`)."""
         self._marks: list[tuple[Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
 
