@@ -72,7 +72,9 @@ class Breakout(arcade.View):
                                               PADDLE_COLOR)
         self.world.add_sprite(self.paddle, kind="paddle")
         self.ball = Ball(self)
-        self.world.add_sprite(self.ball, velocity=(0, 0), kind="ball")
+        # hull=False: a true circle, not the octagon hit box Arcade gives a SpriteCircle,
+        # so the bounce normal off a rotated brick's corner turns smoothly.
+        self.world.add_sprite(self.ball, velocity=(0, 0), kind="ball", hull=False)
         self.movers = arcade.SpriteList()
         self.movers.extend([self.paddle, self.ball])
         self.score = self.paddle_bounces = self.lives_lost = 0

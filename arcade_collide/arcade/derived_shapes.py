@@ -1,16 +1,25 @@
-"""Derived collision shapes that follow their sprites' size and hull hit box.
+"""Derived collision shapes that follow their sprites' size and hit box.
 
 A sprite added without an explicit shape gets one from
 :func:`~.shapes_from_sprites.shape_for_sprite`, rebuilt when the sprite's width or
-height changes, and for ``hull=True`` also when the sprite is given a new hit box or
-scale. A rectangle or circle depends on the size only, and a hull on the hit box and
-scale (Arcade keeps the hit box when the texture changes), so a texture swap that
-keeps the size rebuilds nothing. An explicit shape is kept as given, so a game of
-explicit shapes pays nothing here.
+height changes, and for a hull (the default) also when the sprite is given a new hit
+box or scale. A texture rectangle or circle (``hull=False``) depends on the size only,
+and a hull on the hit box and scale (Arcade keeps the hit box when the texture
+changes), so a texture swap that keeps the size rebuilds nothing. An explicit shape
+is kept as given, so a game of explicit shapes pays nothing here.
+
+A new hit box reports to no setter. It is found when the old box is freed (a weak
+reference's callback: how ``hit_box = ...`` and ``sync_hit_box_to_texture()`` show
+in CPython) and, for a game that keeps old boxes alive, by checking every
+:data:`HULL_CHECK_STRIDE`-th hull in turn each time the sprites are read (at each
+step and each world query).
 """
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
+from itertools import islice
 from typing import Any
 
 import arcade
@@ -26,6 +35,11 @@ from arcade_collide.geometry.shapes import AnyShape
 _Sizes = tuple[NDArray[np.intp], NDArray[np.float64], Any]
 """Rows read for a size check, their sizes, and the size marks."""
 
+HULL_CHECK_STRIDE = 32
+"""Each read of the sprites (a step or a query) compares the hit box of one hull in
+this many with the one its shape was built from (so a replaced box that stays alive
+is found within this many steps)."""
+
 
 class DerivedShapes:
     """The size each row's derived shape was built for, row for row with a world's
@@ -36,6 +50,12 @@ class DerivedShapes:
         self._derived: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         self._hulls: dict[int, Body] = {}
         """Bodies with a derived hull shape, by entity."""
+        self._boxes: dict[int, weakref.ref[Any]] = {}
+        """A weak reference to the hit box each hull was built from, by entity."""
+        self._freed: list[int] = []
+        """Entities whose hull's hit box was freed (appended by the weak references)."""
+        self._turn = 0
+        """Which hulls the next in-turn check compares (see :data:`HULL_CHECK_STRIDE`)."""
         self._marks: list[tuple[Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
 
@@ -44,7 +64,7 @@ class DerivedShapes:
         follows its sprite."""
         for body, follows in zip(bodies, derived, strict=True):
             if body.hull and follows:
-                body.hull_points = _hull_key(body.sprite)
+                self._watch(body)
                 self._hulls[body.entity] = body
         sizes = read_sizes([body.sprite for body in bodies])
         self._size = np.concatenate([self._size, sizes])
@@ -56,6 +76,7 @@ class DerivedShapes:
         self._size = swap_removed(self._size, row)
         self._derived = swap_removed(self._derived, row)
         self._hulls.pop(body.entity, None)
+        self._boxes.pop(body.entity, None)
         self._marks = None
 
     def refresh(
@@ -80,11 +101,7 @@ class DerivedShapes:
         """
         rows, sizes = self._resized_rows(sprites, touched)
         if self._hulls:
-            rows.update(
-                row_of[body.sprite]
-                for body in self._hulls.values()
-                if _hull_changed(body)
-            )
+            rows.update(row_of[body.sprite] for body in self._new_hit_boxes())
         changed = [bodies[row] for row in sorted(rows)]
         geometries: list[AnyShape] = []
         for body in changed:
@@ -98,11 +115,33 @@ class DerivedShapes:
         rebuilt = []
         for body, geometry in zip(changed, geometries, strict=True):
             if body.entity in self._hulls:
-                body.hull_points = _hull_key(body.sprite)
+                self._watch(body)
             if geometry != body.geometry:
                 body.geometry = geometry
                 rebuilt.append(body)
         return rebuilt
+
+    def _watch(self, body: Body) -> None:
+        """Remember what ``body``'s hull is built from, and note when its box is freed."""
+        sprite = body.sprite
+        body.hull_points = _hull_key(sprite)
+        try:
+            box = weakref.ref(sprite.hit_box, _noting(self._freed, body.entity))
+        except TypeError:  # a game's box class without weak references: checked in turn
+            self._boxes.pop(body.entity, None)
+            return
+        self._boxes[body.entity] = box
+
+    def _new_hit_boxes(self) -> list[Body]:
+        """Hull bodies whose sprite holds another hit box or scale than their shape's:
+        those whose box was freed, and every :data:`HULL_CHECK_STRIDE`-th in turn."""
+        hulls = self._hulls
+        suspects = list(islice(hulls.values(), self._turn, None, HULL_CHECK_STRIDE))
+        self._turn = (self._turn + 1) % HULL_CHECK_STRIDE
+        if self._freed:
+            freed, self._freed = self._freed, []
+            suspects.extend(hulls[e] for e in freed if e in hulls)
+        return [body for body in suspects if _hull_changed(body)]
 
     def _resized_rows(
         self, sprites: list[arcade.Sprite], touched: NDArray[np.intp] | None
@@ -131,6 +170,16 @@ def _hull_key(sprite: arcade.Sprite) -> tuple[Any, Any]:
     """What a hull shape is built from: the hit box points (Arcade replaces, never
     edits them) and the scale."""
     return sprite.hit_box.points, sprite.scale
+
+
+def _noting(freed: list[int], entity: int) -> Callable[[Any], None]:
+    """A weak-reference callback that appends ``entity`` to ``freed`` (it holds no
+    reference to the :class:`DerivedShapes`, so it keeps no world alive)."""
+
+    def note(_: Any) -> None:
+        freed.append(entity)
+
+    return note
 
 
 def _hull_changed(body: Body) -> bool:

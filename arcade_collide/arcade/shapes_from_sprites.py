@@ -1,7 +1,9 @@
 """Collision shapes derived from Arcade sprites, in the sprite's local frame at its scale.
 
+By default a sprite collides as Arcade collides it: by the convex hull of its hit box
+(a :class:`Rect` when that hull is an axis-aligned rectangle centred on the sprite).
 The sprite's position and angle are the pose, so a shape is rebuilt only when the
-sprite's size or texture changes.
+sprite's size, scale or hit box changes.
 """
 
 from __future__ import annotations
@@ -71,10 +73,18 @@ def hull_polygon(sprite: arcade.Sprite) -> Polygon | None:
     Returns:
         A local-frame polygon (the sprite's angle is applied by the pose, not here).
     """
+    hull = _scaled_hull(sprite)
+    return None if hull is None else _polygon(hull)
+
+
+def _scaled_hull(sprite: arcade.Sprite) -> list[Vec2] | None:
+    """The hull of ``sprite``'s hit box points at its scale; None if it spans no area."""
     sx, sy = sprite.scale
     hull = convex_hull((x * sx, y * sy) for x, y in sprite.hit_box.points)
-    if len(hull) < 3:
-        return None
+    return hull if len(hull) >= 3 else None
+
+
+def _polygon(hull: list[Vec2]) -> Polygon | None:
     try:
         return Polygon(tuple(hull))
     except ValueError:
@@ -83,17 +93,46 @@ def hull_polygon(sprite: arcade.Sprite) -> Polygon | None:
         return None
 
 
-def shape_for_sprite(sprite: arcade.Sprite, *, hull: bool = False) -> AnyShape:
-    """The collision shape for ``sprite`` at its current scale and texture.
+def centred_rect(hull: Sequence[Vec2]) -> Rect | None:
+    """The :class:`Rect` whose outline ``hull`` is, if it is an axis-aligned rectangle
+    centred on the origin (a hull from :func:`convex_hull`: four corners, no repeats).
 
-    A :class:`arcade.SpriteCircle` gets a Circle of diameter ``max(width, height)``;
-    any other sprite a Rect of its width and height.
+    >>> centred_rect([(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)])
+    Rect(width=4.0, height=2.0)
+    >>> centred_rect([(-2.0, -1.0), (3.0, -1.0), (3.0, 1.0), (-2.0, 1.0)]) is None
+    True
+    >>> centred_rect([(0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0)]) is None
+    True
+    """
+    if len(hull) != 4:
+        return None
+    xs = {x for x, _ in hull}
+    ys = {y for _, y in hull}
+    if len(xs) != 2 or len(ys) != 2:
+        return None
+    left, right = sorted(xs)
+    bottom, top = sorted(ys)
+    if left != -right or bottom != -top:
+        return None
+    return Rect(right - left, top - bottom)
+
+
+def shape_for_sprite(sprite: arcade.Sprite, *, hull: bool = True) -> AnyShape:
+    """The collision shape for ``sprite`` at its current scale, texture and hit box.
+
+    With ``hull=True`` (the default) the shape is the one Arcade's own collision
+    checks use: the convex hull of ``sprite.hit_box.points`` at the sprite's scale. A
+    hull that is an axis-aligned rectangle centred on the sprite (the hit box of
+    :class:`arcade.SpriteSolidColor`, of a fully opaque texture) is given as a
+    :class:`Rect`, the cheapest kind. With ``hull=False`` the shape is the texture's
+    rectangle, ``width`` by ``height`` (which includes transparent margins the hit
+    box leaves out), or for a :class:`arcade.SpriteCircle` a Circle of diameter
+    ``max(width, height)`` (Arcade collides those as octagons).
 
     Args:
         sprite: The sprite.
-        hull: Use the convex hull of the hit box instead of the sprite's
-            rectangle (circles included). Falls back to the rectangle when the
-            hit box spans no area.
+        hull: Follow the hit box (True) or the texture's size (False). A hit box
+            spanning no area falls back to the texture's rectangle.
 
     Returns:
         A shape in the sprite's local frame (centred on ``sprite.position``).
@@ -103,16 +142,21 @@ def shape_for_sprite(sprite: arcade.Sprite, *, hull: bool = False) -> AnyShape:
 
     >>> shape_for_sprite(arcade.SpriteSolidColor(40, 20))
     Rect(width=40.0, height=20.0)
-    >>> shape_for_sprite(arcade.SpriteCircle(8, (255, 0, 0)))
+    >>> shape_for_sprite(arcade.SpriteCircle(8, (255, 0, 0))).points[:2]
+    ((-8.0, -4.0), (-4.0, -8.0))
+    >>> shape_for_sprite(arcade.SpriteCircle(8, (255, 0, 0)), hull=False)
     Circle(radius=8.0)
     """
     width, height = abs(sprite.width), abs(sprite.height)
     if width == 0.0 or height == 0.0:
         raise ValueError(f"sprite has zero size ({width} x {height}); give an explicit shape")
     if hull:
-        polygon = hull_polygon(sprite)
-        if polygon is not None:
-            return polygon
+        outline = _scaled_hull(sprite)
+        if outline is not None:
+            rect = centred_rect(outline)
+            shape = rect if rect is not None else _polygon(outline)
+            if shape is not None:
+                return shape
     elif isinstance(sprite, arcade.SpriteCircle):
         return Circle(max(width, height) * 0.5)
     return Rect(width, height)

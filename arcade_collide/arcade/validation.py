@@ -93,7 +93,7 @@ def sprite_options(
     velocity: object = None,
     angular: object = 0.0,
     kind: object = None,
-    hull: bool = False,
+    hull: bool = True,
     static: bool = False,
     **shape_options: Any,
 ) -> dict[str, Any]:

@@ -141,7 +141,7 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
         velocity: tuple[float, float] | None = None,
         angular: float = 0.0,
         kind: Hashable = None,
-        hull: bool = False,
+        hull: bool = True,
         static: bool = False,
         **shape_options: Any,
     ) -> int:
@@ -154,16 +154,19 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
         Args:
             sprite: An :class:`arcade.Sprite` (or subclass), not yet in this world.
             shape: An explicit local-frame shape. By default it is derived from the
-                sprite (:func:`~.shapes_from_sprites.shape_for_sprite`) and rebuilt
-                when the sprite's size (or, for ``hull``, its hit box) changes; an
-                explicit shape is kept.
+                sprite (:func:`~.shapes_from_sprites.shape_for_sprite`, as ``hull``
+                says) and rebuilt when the sprite's size, scale or hit box changes;
+                an explicit shape is kept.
             velocity: ``(vx, vy)`` in pixels per second. ``None`` (the default) and
                 ``angular == 0`` leave the sprite still: only the game moves it.
             angular: Turn rate in degrees per second, clockwise like ``Sprite.angle``.
             kind: Any hashable label (``"bullet"``) used by :meth:`on_collision`.
-            hull: Derive a convex polygon from the sprite's hit box instead of a
-                rectangle or circle (rebuilt also when the sprite is given a new hit
-                box, by ``hit_box = ...`` or ``sync_hit_box_to_texture()``).
+            hull: The derived shape is the convex hull of the sprite's hit box at
+                its scale, the outline Arcade's own collision checks use (True, the
+                default; a ``Rect`` when the hull is an axis-aligned rectangle
+                centred on the sprite), or the texture's rectangle, a circle for a
+                ``SpriteCircle`` (False). A hull follows a new hit box
+                (``hit_box = ...``, ``sync_hit_box_to_texture()``).
             static: Part of the level (a wall, a tile): two static sprites are never
                 tested against each other nor reported (:class:`~arcade_collide.Static`).
                 The game may still move it by hand; it then collides correctly, at

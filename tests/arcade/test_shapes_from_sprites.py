@@ -1,4 +1,5 @@
-"""Shapes derived from sprites: circle, rectangle, hit-box hull, at the sprite's scale."""
+"""Shapes derived from sprites: the hit-box hull by default (a Rect when it is a centred
+axis-aligned rectangle), or the texture's rectangle or circle, at the sprite's scale."""
 
 import math
 
@@ -10,8 +11,12 @@ from arcade_collide.arcade.shapes_from_sprites import convex_hull, shape_for_spr
 from arcade_collide.geometry.shapes import Circle, Polygon, Rect
 
 
-def test_circle_sprite_gives_circle_of_its_radius() -> None:
-    assert shape_for_sprite(arcade.SpriteCircle(12, (255, 0, 0))) == Circle(12)
+def test_circle_sprite_gives_arcades_octagon_or_on_request_its_circle() -> None:
+    sprite = arcade.SpriteCircle(12, (255, 0, 0))
+    octagon = shape_for_sprite(sprite)
+    assert isinstance(octagon, Polygon) and len(octagon.points) == 8
+    assert sorted(octagon.points) == sorted(sprite.hit_box.points)
+    assert shape_for_sprite(sprite, hull=False) == Circle(12)
 
 
 def test_solid_color_sprite_gives_its_rect_and_follows_scale() -> None:
@@ -26,7 +31,27 @@ def test_solid_color_sprite_gives_its_rect_and_follows_scale() -> None:
 def test_circle_sprite_scaled_non_uniformly_takes_the_larger_axis() -> None:
     sprite = arcade.SpriteCircle(10, (0, 0, 255))
     sprite.scale = (1.0, 3.0)
-    assert shape_for_sprite(sprite) == Circle(30)
+    assert shape_for_sprite(sprite, hull=False) == Circle(30)
+
+
+def test_textured_sprite_follows_its_hit_box_not_its_texture_rectangle() -> None:
+    sprite = arcade.Sprite(":resources:images/space_shooter/meteorGrey_big1.png", scale=0.5)
+    shape = shape_for_sprite(sprite)
+    assert isinstance(shape, Polygon)
+    scaled = [(x * 0.5, y * 0.5) for x, y in sprite.hit_box.points]
+    assert sorted(shape.points) == sorted(scaled)
+    assert shape.area < 0.9 * sprite.width * sprite.height  # the corners are cut
+    assert shape_for_sprite(sprite, hull=False) == Rect(sprite.width, sprite.height)
+
+
+def test_a_rectangular_hit_box_gives_a_rect_only_when_centred() -> None:
+    sprite = arcade.Sprite(arcade.make_soft_square_texture(20, (0, 0, 255), 255, 255))
+    sprite.hit_box = arcade.hitbox.HitBox([(-8, -5), (8, -5), (8, 5), (-8, 5)])
+    sprite.scale = (2.0, -1.0)  # a mirrored sprite keeps a positive size
+    assert shape_for_sprite(sprite) == Rect(32, 10)
+    sprite.hit_box = arcade.hitbox.HitBox([(-8, -5), (9, -5), (9, 5), (-8, 5)])
+    off_centre = shape_for_sprite(sprite)
+    assert isinstance(off_centre, Polygon) and len(off_centre.points) == 4
 
 
 def _triangle_texture() -> arcade.Texture:
@@ -71,3 +96,32 @@ def test_convex_hull_is_ccw_and_drops_interior_and_collinear_points() -> None:
     assert Polygon(tuple(hull)).points == tuple(hull)  # already counter-clockwise
     square = convex_hull([(0, 0), (1, 0), (2, 0), (2, 2), (0, 2)])
     assert square == [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]
+
+
+def test_a_hit_box_the_game_keeps_alive_is_followed_within_the_check_stride() -> None:
+    """A box swapped out but kept alive frees nothing: the in-turn check finds it."""
+    from arcade.hitbox import RotatableHitBox
+
+    from arcade_collide.arcade import CollisionWorld
+    from arcade_collide.arcade.derived_shapes import HULL_CHECK_STRIDE
+
+    world = CollisionWorld()
+    try:
+        sprites = [arcade.SpriteSolidColor(10, 10, center_x=30 * i) for i in range(40)]
+        for sprite in sprites:
+            world.add_sprite(sprite)
+        world.step(1 / 60)
+        wide = RotatableHitBox([(-20, -5), (20, -5), (20, 5), (-20, 5)])
+        kept = [sprites[7].hit_box, wide]  # the game holds both boxes
+        sprites[7].hit_box = kept[1]
+        steps = 0
+        while world.shapes()[7] != Rect(40, 10):
+            world.step(1 / 60)
+            steps += 1
+            assert steps <= HULL_CHECK_STRIDE
+        sprites[7].hit_box = kept[0]
+        for _ in range(HULL_CHECK_STRIDE):
+            world.step(1 / 60)
+        assert world.shapes()[7] == Rect(10, 10)
+    finally:
+        world.close()

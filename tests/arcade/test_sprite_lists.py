@@ -222,7 +222,7 @@ def test_set_layers_filters_pairs(world: CollisionWorld) -> None:
 def test_a_same_size_texture_swap_rebuilds_nothing(world: CollisionWorld) -> None:
     sprite = arcade.Sprite(arcade.make_soft_square_texture(16, (255, 0, 0)))
     other = arcade.make_soft_square_texture(16, (0, 255, 0), name="b14-other")
-    world.add_sprite(sprite)
+    world.add_sprite(sprite, hull=False)
     hull = arcade.Sprite(arcade.make_soft_square_texture(16, (0, 0, 255)), center_x=100)
     world.add_sprite(hull, hull=True)
     world.step(DT)

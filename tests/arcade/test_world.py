@@ -13,7 +13,7 @@ import pytest
 from arcade_collide.arcade import CollisionWorld
 from arcade_collide.ecs import CollisionSystem, Position
 from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.shapes import Circle, Rect, Triangle
+from arcade_collide.geometry.shapes import Circle, Polygon, Rect, Triangle
 
 DT = 1.0 / 60.0
 
@@ -164,12 +164,17 @@ def test_shapes_follow_the_sprite_kind_and_explicit_shapes_are_kept(
     world: CollisionWorld,
 ) -> None:
     ball = arcade.SpriteCircle(8, arcade.color.RED)
+    coin = arcade.SpriteCircle(8, arcade.color.RED)
     ship = arcade.SpriteSolidColor(30, 30)
     world.add_sprite(ball)
+    world.add_sprite(coin, hull=False)
     world.add_sprite(ship, Triangle((15, 0), (-10, 10), (-10, -10)))
     ship.scale = 2.0
     world.step(DT)
-    assert world.shapes() == [Circle(8), Triangle((15, 0), (-10, 10), (-10, -10))]
+    octagon, *rest = world.shapes()
+    # By default Arcade's octagon hit box; hull=False: the circle the texture shows.
+    assert isinstance(octagon, Polygon) and sorted(octagon.points) == sorted(ball.hit_box.points)
+    assert rest == [Circle(8), Triangle((15, 0), (-10, 10), (-10, -10))]
 
 
 def test_pair_handlers_get_their_kinds_in_order(world: CollisionWorld) -> None:
@@ -343,13 +348,19 @@ def test_layer_handlers_get_the_layer_a_sprite_first(world: CollisionWorld) -> N
 
 
 def test_a_texture_change_rebuilds_the_derived_shape(world: CollisionWorld) -> None:
+    """The texture's rectangle (hull=False) follows a new texture; the default hull
+    keeps the hit box, as Arcade does when the texture changes."""
     sprite = arcade.Sprite(arcade.make_soft_square_texture(20, arcade.color.RED, name="a"))
-    world.add_sprite(sprite)
+    hull = arcade.Sprite(sprite.texture, center_x=100)
+    world.add_sprite(sprite, hull=False)
+    world.add_sprite(hull)
     world.step(DT)
-    assert world.shapes() == [Rect(20, 20)]
-    sprite.texture = arcade.make_soft_square_texture(50, arcade.color.RED, name="b")
+    before = world.shapes()[1]
+    assert world.shapes()[0] == Rect(20, 20)
+    big = arcade.make_soft_square_texture(50, arcade.color.RED, name="b")
+    sprite.texture = hull.texture = big
     world.step(DT)
-    assert world.shapes() == [Rect(50, 50)]
+    assert world.shapes() == [Rect(50, 50), before]
 
 
 def test_size_changes_are_found_whether_few_or_many_sprites_were_moved(
