@@ -103,6 +103,9 @@ class _Roles:
         self.layer = self._own(layer, "the layer") or default
 
     def _own(self, properties: Mapping[str, Any] | None, what: str) -> str | None:
+        one_way, ladder = self.names[0][0], self.names[1][0]
+        if not properties or (one_way not in properties and ladder not in properties):
+            return None
         found = [role for name, role in self.names if properties and _flag(properties.get(name))]
         if len(found) > 1:
             raise ValueError(
@@ -306,12 +309,18 @@ def _tile_pieces(
     """The colliders of a layer's tile sprites: full cells merged per role and size."""
     cells: dict[tuple[str, float, float], list[tuple[float, float]]] = {}
     pieces: list[_Piece] = []
+    full: dict[tuple[int, float, float, float, float], bool] = {}
+    """Whether a hit box is full, by its points and size: tiles share their texture's."""
     for index, sprite in enumerate(sprites):
         what = f"tile {index} of layer {layer_name!r}"
         role = roles.of(sprite.properties, what)
         width, height = float(sprite.width), float(sprite.height)
         x, y, angle = float(sprite.center_x), float(sprite.center_y), float(sprite.angle)
-        if not use_hit_boxes or _full_hit_box(sprite, width, height):
+        # The sprites hold their points alive for the whole loop: their ids stay theirs.
+        box = (id(sprite.hit_box.points), sprite.scale_x, sprite.scale_y, width, height)
+        if box not in full:
+            full[box] = _full_hit_box(sprite, width, height)
+        if not use_hit_boxes or full[box]:
             if angle % 360.0 == 0.0:
                 key = (role, width, height)
                 cells.setdefault(key, []).append((x - 0.5 * width, y - 0.5 * height))
