@@ -90,11 +90,11 @@ def main() -> None:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall")
     args = parser.parse_args()
     print(use_clock(args.clock))
-    print(f"{'map':<28}{'tiles':>8}{'shapes':>8}{'ratio':>7}{'add ms':>9}")
+    print(f"{'map':<34}{'tiles':>8}{'shapes':>8}{'ratio':>7}{'add ms':>9}")
     for name in [] if args.quick else RESOURCE_MAPS:
         tile_map = arcade.load_tilemap(f":resources:tiled_maps/{name}")
         tiles, shapes, ms = measure(tile_map, "Platforms", args.repeat)
-        print(f"{name + ' Platforms':<28}{tiles:>8}{shapes:>8}{tiles / shapes:>7.1f}{ms:>9.2f}")
+        print(f"{name + ' Platforms':<34}{tiles:>8}{shapes:>8}{tiles / shapes:>7.1f}{ms:>9.2f}")
     count = 2_000 if args.quick else 100_000
     with tempfile.TemporaryDirectory() as folder:
         rows = generated_rows(count)
@@ -102,7 +102,7 @@ def main() -> None:
         path = write_map(Path(folder), [tile_layer("Level", rows)], len(rows[0]), len(rows))
         tile_map = arcade.load_tilemap(path)
     tiles, shapes, ms = measure(tile_map, "Level", args.repeat)
-    print(f"{f'generated {tiles:,} tiles':<28}{tiles:>8}{shapes:>8}{tiles / shapes:>7.1f}"
+    print(f"{f'generated {tiles:,} tiles':<34}{tiles:>8}{shapes:>8}{tiles / shapes:>7.1f}"
           f"{ms:>9.2f}")
     sprites = tile_map.sprite_lists["Level"]
     world = CollisionWorld()
