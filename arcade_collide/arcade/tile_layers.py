@@ -5,7 +5,10 @@ giving :meth:`~TileLayers.add_tile_layer`. The colliders are plain entities of t
 world's esper world (``Position``, ``Shape``, ``Static`` and a role marker), not
 sprites: the game keeps drawing the layer's ``SpriteList`` as before, and the
 colliders follow the map as it was loaded (moving a tile sprite afterwards does not
-move its collider). What each tile or object becomes:
+move its collider). The world's CollisionSystem sees them in every tick, query, ray
+and cast; the sprite queries of ``CollisionWorld`` (which return sprites) and the
+collision callbacks, which are per sprite, leave them out. What each tile or object
+becomes:
 
 - A tile whose hit box is its whole tile, unrotated and on the layer's grid, is a
   cell; the cells of one role and one tile size are merged into as few rectangles as
@@ -17,9 +20,10 @@ move its collider). What each tile or object becomes:
   the grid or rotated is one ``Rect``.
 - In an object layer, a rectangle is a ``Rect``, a polygon its convex pieces, an
   ellipse a ``Circle`` when round and otherwise a convex polygon inscribed in it
-  (:func:`~arcade_collide.geometry.convex_pieces.ellipse_outline`: at most half a
-  pixel inside); rotations are kept. Points, polylines, text and objects without
-  area are no colliders. Tile objects are the layer's sprites, as above.
+  (:func:`~arcade_collide.geometry.convex_pieces.ellipse_outline`: its sides at most
+  half a pixel inside, with 8 to 64 of them); rotations are kept. Points, polylines,
+  text and objects without area are no colliders. Tile objects are the layer's
+  sprites, as above.
 
 Roles: a tile or object whose ``one_way`` property is true becomes a
 ``Solid(one_way=True)`` (a platform jumped onto from below), one whose ``ladder``
@@ -171,9 +175,10 @@ class TileLayers:
             use_hit_boxes: Build each tile from its hit box. ``False`` makes every
                 tile its whole rectangle, as if all hit boxes were full: use it for
                 art whose transparent edges shrank Arcade's hit boxes.
-            layer: The collision layer bits of the colliders (as for ``Shape``).
-            mask: The layer bits they collide with (the ResponseSystem reads the
-                bodies' ``blocked_by`` mask, not this).
+            layer: The collision layer bits of the colliders (as for ``Shape``): a
+                ``Body`` is blocked by them when its ``blocked_by`` mask shares a bit.
+            mask: The layer bits they collide with (as for ``Shape``; static
+                colliders are never tested against each other).
 
         Returns:
             The entity ids made, by role (:class:`TileColliders`).

@@ -314,3 +314,29 @@ def test_many_tiles_stay_exact(world: CollisionWorld, tmp_path: Path) -> None:
     assert len(made.entities) < len(sprites)
     _same_area(_union(world, made), _hit_box_union(sprites), 2400 * TILE * TILE)
     assert math.isclose(_union(world, made).area, len(sprites) * TILE * TILE)
+
+
+def test_resource_object_layers(world: CollisionWorld) -> None:
+    tile_map = _load(":resources:tiled_maps/test_objects.json")
+    shapes = world.add_tile_layer(tile_map, "Shapes")
+    # A rectangle, two points (no colliders), an ellipse that is not round, a triangle.
+    assert shapes.tiles == 5
+    kinds = sorted(type(s.geometry).__name__ for _, s, _, _ in _colliders(world, shapes.entities))
+    assert kinds == ["Polygon", "Rect", "Triangle"]
+    # Tile objects in a layer inside a group, one turned 45 degrees: their hit boxes.
+    grouped = world.add_tile_layer(tile_map, "GroupTiles")
+    sprites = tile_map.sprite_lists["GroupTiles"]
+    assert grouped.tiles == 2
+    reference = _hit_box_union(sprites)
+    _same_area(_union(world, grouped), reference, reference.area)
+    # A concave polygon of ten vertices from the ladder map: its convex pieces.
+    ladder_map = _load(":resources:tiled_maps/map_with_ladders.json")
+    zone = world.add_tile_layer(ladder_map, "Player Death Zones")
+    (raw,) = [layer for layer in ladder_map.tiled_map.layers if layer.name == "Player Death Zones"]
+    (polygon,) = raw.tiled_objects
+    top = ladder_map.height * ladder_map.tile_height
+    outline = ShapelyPolygon([
+        (polygon.coordinates.x + p.x, top - polygon.coordinates.y - p.y) for p in polygon.points
+    ])
+    assert len(zone.entities) > 1
+    _same_area(_union(world, zone), outline, outline.area)
