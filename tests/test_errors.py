@@ -18,6 +18,7 @@ import itertools
 import math
 import os
 import re
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -57,6 +58,8 @@ from arcade_collide.ecs import (
     Velocity,
 )
 from arcade_collide.ecs.esper_internals import start_entity_ids_at
+from arcade_collide.geometry.convex_pieces import convex_pieces, ellipse_outline
+from arcade_collide.geometry.tile_merge import merge_cells
 
 NAN = math.nan
 INF = math.inf
@@ -996,6 +999,81 @@ ROWS += (
     _g("engine-can-jump-nan", "`engine.can_jump(nan)`", ValueError,
        "y_distance must be finite, got nan",
        lambda: _engine("PhysicsEnginePlatformer").can_jump(NAN)),  # type: ignore[attr-defined]
+)
+
+
+def _tile_map() -> object:
+    """A Tiled map of three layers: 'Walls' (two full tiles), 'Both' (a tile marked
+    one-way and ladder) and 'Shapes' (a rectangle and a polygon that crosses itself)."""
+    global _TILE_MAP
+    if _TILE_MAP is None:
+        import tempfile
+
+        import arcade
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+        from tiled_json import object_layer, tile_layer, write_map
+
+        objects = [{"x": 0, "y": 0, "width": 16, "height": 16},
+                   {"x": 0, "y": 0, "polygon": [(0, 0), (16, 16), (16, 0), (0, 16)]}]
+        layers = [tile_layer("Walls", ["##"]), tile_layer("Both", ["=#"]),
+                  object_layer("Shapes", objects)]
+        _TILE_MAP = arcade.load_tilemap(write_map(Path(tempfile.mkdtemp()), layers, 2, 1))
+        _TILE_MAP.sprite_lists["Both"][0].properties["ladder"] = True
+    return _TILE_MAP
+
+
+_TILE_MAP: Any = None
+
+
+def _add_layer(s: BridgeScene, name: object, **options: object) -> object:
+    return s.world.add_tile_layer(_tile_map(), name, **options)  # type: ignore[arg-type]
+
+
+ROWS += (
+    # -- Tiled layers (add_tile_layer) and their geometry ---------------------------------
+    _b("tiles-not-a-map", "`world.add_tile_layer('map.json', 'Walls')`", TypeError,
+       "tile_map must be an arcade.TileMap, got str",
+       lambda s: s.world.add_tile_layer("map.json", "Walls")),  # type: ignore[arg-type]
+    _b("tiles-unknown-layer", "`world.add_tile_layer(tile_map, 'Wall')`", ValueError,
+       "tile_map has no layer 'Wall'; its layers: 'Walls', 'Both', 'Shapes'",
+       lambda s: _add_layer(s, "Wall")),
+    _b("tiles-layer-name-int", "`world.add_tile_layer(tile_map, 3)`", TypeError,
+       "layer_name must be a str, got int", lambda s: _add_layer(s, 3)),
+    _b("tiles-one-way-and-ladders",
+       "`world.add_tile_layer(tile_map, 'Walls', one_way=True, ladders=True)`", ValueError,
+       "one_way and ladders cannot both be set: a tile has one role",
+       lambda s: _add_layer(s, "Walls", one_way=True, ladders=True)),
+    _b("tiles-flag-not-bool", "`world.add_tile_layer(tile_map, 'Walls', one_way=1)`",
+       TypeError, "one_way must be a bool, got int",
+       lambda s: _add_layer(s, "Walls", one_way=1)),
+    _b("tiles-both-roles",
+       "`world.add_tile_layer(tile_map, 'Both')`, its first tile's `one_way` and `ladder` "
+       "properties both true", ValueError,
+       "tile 0 of layer 'Both' is marked both one-way and ladder ('one_way' and 'ladder' "
+       "are both true)", lambda s: _add_layer(s, "Both")),
+    _b("tiles-polygon-crosses",
+       "`world.add_tile_layer(tile_map, 'Shapes')`, its second object a crossing polygon",
+       ValueError, "object 1 (Polygon) of layer 'Shapes': outline touches or crosses itself "
+       "(sides 0 and 2)", lambda s: _add_layer(s, "Shapes")),
+    _b("tiles-layer-zero", "`world.add_tile_layer(tile_map, 'Walls', layer=0)`", ValueError,
+       "layer must be a 32-bit mask in [1, 0xFFFFFFFF], got 0",
+       lambda s: _add_layer(s, "Walls", layer=0)),
+    _b("tiles-remove-not-colliders", "`world.remove_tile_layer((1, 2))`", TypeError,
+       "colliders must be a TileColliders, got tuple",
+       lambda s: s.world.remove_tile_layer((1, 2))),  # type: ignore[arg-type]
+    _g("merge-cells-floats", "`merge_cells([[0.5, 1.0]])`", TypeError,
+       "grid must be an array of booleans (or 0 and 1), got float64",
+       lambda: merge_cells([[0.5, 1.0]])),
+    _g("merge-cells-one-dimension", "`merge_cells([1, 0, 1])`", ValueError,
+       "grid must be two-dimensional, got 1 dimensions", lambda: merge_cells([1, 0, 1])),
+    _g("convex-pieces-crossing", "`convex_pieces([(0, 0), (2, 2), (2, 0), (0, 2)])`",
+       ValueError, "outline touches or crosses itself (sides 0 and 2)",
+       lambda: convex_pieces([(0, 0), (2, 2), (2, 0), (0, 2)])),
+    _g("convex-pieces-no-area", "`convex_pieces([(0, 0), (1, 1), (2, 2)])`", ValueError,
+       "outline has no area", lambda: convex_pieces([(0, 0), (1, 1), (2, 2)])),
+    _g("ellipse-outline-zero-width", "`ellipse_outline(0, 3)`", ValueError,
+       "width must be a finite number > 0, got 0", lambda: ellipse_outline(0, 3)),
 )
 
 

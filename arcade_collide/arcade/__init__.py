@@ -20,6 +20,7 @@ from arcade_collide.arcade.headless import HeadlessRun, pixel_at, run_view
 from arcade_collide.arcade.physics_engines import PhysicsEnginePlatformer, PhysicsEngineSimple
 from arcade_collide.arcade.shape_sprites import shape_texture, sprite_for_shape
 from arcade_collide.arcade.shapes_from_sprites import convex_hull, hull_polygon, shape_for_sprite
+from arcade_collide.arcade.tile_layers import TileColliders
 from arcade_collide.arcade.world import CollisionWorld
 
 __all__ = [
@@ -29,6 +30,7 @@ __all__ = [
     "PhysicsEnginePlatformer",
     "PhysicsEngineSimple",
     "StartHandler",
+    "TileColliders",
     "convex_hull",
     "hull_polygon",
     "pixel_at",

@@ -54,6 +54,7 @@ from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
 from arcade_collide.arcade.sprite_rays import SpriteRays
 from arcade_collide.arcade.stepping import Stepping
+from arcade_collide.arcade.tile_layers import TileLayers
 from arcade_collide.arcade.validation import (
     STATIC_MOVES,
     require_callable,
@@ -70,11 +71,12 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
-class CollisionWorld(WorldQueries, SpriteRays, Stepping):
+class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers):
     """Collision detection and movement for Arcade sprites.
 
     The world queries (:meth:`point_query`, :meth:`sprites_at`, :meth:`overlapping`,
-    :meth:`explain` and the others) come from :class:`~.queries.WorldQueries`.
+    :meth:`explain` and the others) come from :class:`~.queries.WorldQueries`; the
+    colliders of Tiled levels (:meth:`add_tile_layer`) from :class:`~.tile_layers.TileLayers`.
 
     Every call runs in the world's own esper world, the current one restored after it.
     See the package docstring (:mod:`arcade_collide.arcade`) for an example.
@@ -513,6 +515,7 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
             with self._in_world():
                 for body in bodies:
                     esper.delete_entity(body.entity)
+            self._remove_tile_layers()
         if not self._stepping:
             self._release_esper_world()
         closing.raise_first()
