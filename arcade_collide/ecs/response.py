@@ -87,6 +87,9 @@ class _Contacts(NamedTuple):
     blocking: BoolArray
 
 
+_REACH = 1.0
+"""How much farther than its own motion a body's candidate box reaches (px)."""
+
 _PROBE = 2.0**-10
 """How far past a contact point, along its normal, :func:`_inner_edges` looks for
 another solid (px): far beyond the push margin, far below a tile."""
@@ -231,7 +234,7 @@ class ResponseSystem:
             known = self._last_ids[at] == roster.entities
             start[known] = self._last_poses[at[known]]
         margin = max(table.slack, _TINY)
-        pairs = _candidates(table, index, roster)
+        pairs = _candidates(table, index, roster, np.abs(poses[:, :2] - start[:, :2]).max(axis=1))
         contacts = _contacts(table, roster, pairs, poses, start, margin)
         for _ in range(self.iterations):
             share_depth = contacts.depth * contacts.share
@@ -300,12 +303,16 @@ class _Pairs(NamedTuple):
     share: FloatArray
 
 
-def _candidates(table: ShapeTable, index: QueryIndex, roster: Roster) -> _Pairs:
+def _candidates(
+    table: ShapeTable, index: QueryIndex, roster: Roster, moved: FloatArray
+) -> _Pairs:
     """The pairs (body, table row) whose boxes are near enough to touch during the
-    push-outs: each body's box grown by half its larger side."""
+    push-outs: each body's box grown by how far it moved since the last tick (what it
+    can have sunk into anything) and :data:`_REACH`, at most half its larger side."""
     rows = roster.rows
     boxes = table.aabbs[rows].copy()
-    grow = 0.5 * np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    half = 0.5 * np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    grow = np.minimum(moved + _REACH, half)
     boxes[:, :2] -= grow[:, None]
     boxes[:, 2:] += grow[:, None]
     grid, static_rows = index.static_grid()
