@@ -40,7 +40,8 @@ import numpy as np
 from arcade_collide.ecs.collision import CollisionSystem
 from arcade_collide.ecs.queries import QueryIndex
 from arcade_collide.ecs.response_kernels import deepest, resolve_velocities
-from arcade_collide.ecs.response_roster import BODY, NOT_BLOCKING, ONE_WAY, Roster
+from arcade_collide.ecs.response_roster import BODY, NOT_BLOCKING, ONE_WAY, SOLID, Roster
+from arcade_collide.ecs.swept import Sweeps, SweptHits
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.query.kernel_base import Int64Array
@@ -165,6 +166,7 @@ class ResponseSystem:
         self._last_ids: Int64Array = _NONE
         self._last_poses: FloatArray = np.empty((0, 3))
         self._supports: Supports = Supports(_NONE, np.empty((0, 2)), np.empty((0, 2)))
+        self._collisions: CollisionSystem = collisions
         collisions._response = self.respond
 
     # -- supports -----------------------------------------------------------
@@ -234,6 +236,10 @@ class ResponseSystem:
             known = self._last_ids[at] == roster.entities
             start[known] = self._last_poses[at[known]]
         margin = max(table.slack, _TINY)
+        sweeps = self._collisions._sweeps
+        if sweeps.hits is not None and _stop_swept(table, roster, sweeps, poses, start):
+            roster.positions.write(poses)
+            table.refresh()
         pairs = _candidates(table, index, roster, np.abs(poses[:, :2] - start[:, :2]).max(axis=1))
         contacts = _contacts(table, roster, pairs, poses, start, margin)
         for _ in range(self.iterations):
@@ -250,6 +256,9 @@ class ResponseSystem:
             table.refresh()
             contacts = _contacts(table, roster, pairs, poses, start, margin)
         self._velocities(contacts)
+        swept = table.sweep[roster.rows] > 0
+        if swept.any():
+            sweeps.moved(roster.entities[swept], poses[swept])
         moved = (poses != before).any(axis=1)
         self._last_ids = roster.entities
         self._last_poses = poses
@@ -400,3 +409,45 @@ def _inner_edges(
     inside &= (box[:, 1] <= probe[:, 1]) & (probe[:, 1] <= box[:, 3])
     inner[p[inside]] = True
     return inner
+
+
+def _stop_swept(
+    table: ShapeTable, roster: Roster, sweeps: Sweeps, poses: FloatArray, start: FloatArray
+) -> bool:
+    """Move each swept body whose motion this tick met a solid blocking it back to its
+    first such touch (a hair past it, so the two touch), as ``stop_at_impact`` does, and
+    drop its later hits; ``poses`` are changed in place. Whether any body stopped."""
+    hits = sweeps.hits
+    assert hits is not None  # checked by the caller
+    body_of = np.full(len(table.entities), -1, dtype=np.int64)
+    body_of[roster.rows] = np.arange(len(roster.rows))
+    body = body_of[hits.rows_a]
+    other = hits.rows_b
+    found = hits.found
+    blocks = (body >= 0) & (roster.code[other] == SOLID)
+    blocks &= ~(table.sensor[hits.rows_a] | table.sensor[other])
+    blocks[blocks] &= (roster.blocked_by[body[blocks]] & table.layer[other[blocks]]) != 0
+    t = poses[:, :2] - start[:, :2]
+    # Only a motion into the solid stops; one touching it at the start of the tick
+    # (time 0) is left to the push-out, which holds it touching if it presses on.
+    blocks &= found[:, 0] > 0.0
+    blocks[blocks] &= (t[body[blocks]] * found[blocks, 3:5]).sum(axis=1) < 0.0
+    if not blocks.any():
+        return False
+    stop = np.full(len(roster.rows), np.inf)
+    np.minimum.at(stop, body[blocks], found[blocks, 0])
+    length = np.hypot(t[:, 0], t[:, 1])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        past = np.where(length > 0.0, max(table.slack, _TINY) / length, 0.0)
+    fraction = np.minimum(stop + np.where(stop > 0.0, past, 0.0), 1.0)
+    stopping = np.isfinite(stop) & (fraction < 1.0)
+    if not stopping.any():
+        return False
+    poses[stopping, :2] = start[stopping, :2] + fraction[stopping, None] * t[stopping]
+    later = (body >= 0) & (found[:, 0] > stop[np.maximum(body, 0)])
+    if later.any():
+        keep = ~later
+        sweeps.hits = SweptHits(
+            hits.rows_a[keep], hits.rows_b[keep], hits.fresh[keep], hits.found[keep]
+        )
+    return True

@@ -245,3 +245,24 @@ def test_supports_arrays_shape() -> None:
     scene.step()
     found = scene.response.supports(np.array([], dtype=np.int64))
     assert found.entity.shape == (0,) and found.normal.shape == (0, 2)
+
+
+@pytest.mark.parametrize("thickness", range(1, 33))
+def test_swept_body_stops_at_a_wall_of_every_thickness(thickness: int) -> None:
+    scene = Scene()
+    wall = scene.tile(100 + thickness / 2, 0, thickness, 200)  # face at x = 100
+    bullet = scene.body(0, 0, vx=3000, shape=Circle(2), swept=True)  # 50 px a tick
+    scene.step(4)
+    x, y = pos(bullet)
+    assert abs(x - 98) < FLUSH and x >= 98 and y == 0
+    assert vel(bullet) == (0.0, 0.0)
+    assert [(e.a, e.b) for e in scene.started] == [(wall, bullet)] and not scene.ended
+
+
+def test_swept_body_bounces_off_a_thin_wall() -> None:
+    scene = Scene()
+    scene.tile(100.5, 0, 1, 200)
+    bullet = scene.body(0, 0, vx=3000, shape=Circle(2), swept=True, restitution=1.0)
+    scene.step(3)
+    assert vel(bullet) == (-3000.0, 0.0)
+    assert pos(bullet)[0] < 98
