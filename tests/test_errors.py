@@ -58,6 +58,8 @@ from arcade_collide.ecs import (
     Velocity,
 )
 from arcade_collide.ecs.esper_internals import start_entity_ids_at
+from arcade_collide.ecs.response import ResponseSystem
+from arcade_collide.ecs.solids import Body
 from arcade_collide.geometry.convex_pieces import convex_pieces, ellipse_outline
 from arcade_collide.geometry.tile_merge import merge_cells
 
@@ -149,6 +151,25 @@ class Row:
 
     def doc_line(self) -> str:
         return f"| `{self.id}` | {self.input} | `{self.error.__name__}` | `{self.message}` |"
+
+
+def _second_response() -> None:
+    collisions = CollisionSystem()
+    ResponseSystem(collisions)
+    ResponseSystem(collisions)
+
+
+def _shapeless_body() -> None:
+    previous = esper.current_world
+    esper.switch_world("errors-response")
+    try:
+        ResponseSystem(collisions := CollisionSystem())
+        esper.add_processor(collisions)
+        esper.create_entity(Position(0, 0), Body())
+        esper.process(1 / 60)
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world("errors-response")
 
 
 def _g(
@@ -711,6 +732,26 @@ ROWS: tuple[Row, ...] = (
        _process_in_other_world),
     _g("system-on-stop-not-callable", "`CollisionSystem(on_stop=3)`", TypeError,
        "on_stop must be callable or None, got int", lambda: CollisionSystem(on_stop=3)),
+    _g("response-not-a-system", "`ResponseSystem('collisions')`", TypeError,
+       "collisions must be a CollisionSystem, got str",
+       lambda: ResponseSystem("collisions")),  # type: ignore[arg-type]
+    _g("response-twice", "a second `ResponseSystem(collisions)` on one CollisionSystem",
+       ValueError, "this CollisionSystem already has a ResponseSystem", _second_response),
+    _g("response-bounce-speed-negative", "`ResponseSystem(collisions, bounce_speed=-1)`",
+       ValueError, "bounce_speed must be finite and at least 0, got -1",
+       lambda: ResponseSystem(CollisionSystem(), bounce_speed=-1)),
+    _g("response-iterations-zero", "`ResponseSystem(collisions, iterations=0)`", ValueError,
+       "iterations must be at least 1, got 0",
+       lambda: ResponseSystem(CollisionSystem(), iterations=0)),
+    _g("response-on-moved-not-callable", "`ResponseSystem(collisions, on_moved=3)`",
+       TypeError, "on_moved must be callable or None, got int",
+       lambda: ResponseSystem(CollisionSystem(), on_moved=3)),  # type: ignore[arg-type]
+    _g("response-support-str", "`response.support('player')`", TypeError,
+       "entity must be an int, got str",
+       lambda: ResponseSystem(CollisionSystem()).support("player")),  # type: ignore[arg-type]
+    _g("response-body-without-shape", "an entity with a `Body` and a Position but no Shape, "
+       "then a tick", ValueError,
+       "entity 1 has a Body but no Shape and Position: a body needs both", _shapeless_body),
 )
 
 
@@ -825,6 +866,18 @@ ROWS += (
        f"esper world {BRIDGE_WORLD!r} already has a MovementSystem and a CollisionSystem: "
        "join it with one CollisionWorld and no systems of its own",
        lambda s: type(s.world)(BRIDGE_WORLD)),
+    _b("bridge-add-solid-str", "`world.add_sprite(sprite, solid='yes')`", TypeError,
+       "solid must be a bool or a Solid, got str",
+       lambda s: s.world.add_sprite(s.sprite(), solid="yes")),
+    _b("bridge-add-body-float", "`world.add_sprite(sprite, body=1.5)`", TypeError,
+       "body must be a Body, True or None, got float",
+       lambda s: s.world.add_sprite(s.sprite(), body=1.5)),
+    _b("bridge-add-solid-body", "`world.add_sprite(sprite, solid=True, body=Body())`",
+       ValueError, "a sprite cannot be both solid and a body: bodies already block each other",
+       lambda s: s.world.add_sprite(s.sprite(), solid=True, body=Body())),
+    _b("bridge-add-static-body", "`world.add_sprite(sprite, static=True, body=Body())`",
+       ValueError, "a static sprite cannot be a body: a body moves",
+       lambda s: s.world.add_sprite(s.sprite(), static=True, body=Body())),
 )
 
 def _pixel_outside() -> object:

@@ -129,6 +129,14 @@ class Sweeps:
         self._entities, self._poses = entities, now
         return stopped
 
+    def moved(self, entities: Int64Array, poses: FloatArray) -> None:
+        """Take ``poses`` as where swept ``entities`` end this tick (a later stage moved
+        them): the next tick sweeps them from there."""
+        at = np.minimum(np.searchsorted(self._entities, entities), len(self._entities) - 1)
+        if len(self._entities):
+            found = self._entities[at] == entities
+            self._poses[at[found]] = poses[found]
+
     def _hits(
         self,
         table: ShapeTable,
