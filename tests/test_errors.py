@@ -51,6 +51,8 @@ from arcade_collide.ecs import (
     CollisionSystem,
     HandlerDroppedWarning,
     MovementSystem,
+    Platformer,
+    PlatformerSystem,
     Position,
     Shape,
     Velocity,
@@ -950,6 +952,36 @@ ROWS += (
     _g("shape-texture-too-large", "`shape_texture(Circle(1e7), color)`", ValueError,
        "shape needs a 20000002x20000002 texture; at most 4096 pixels a side",
        lambda: _texture(Circle(1e7))),
+)
+
+
+def _set_platformer(field: str, value: object) -> None:
+    setattr(Platformer(), field, value)
+
+
+ROWS += (
+    # -- platformer controller ------------------------------------------------------------
+    _g("platformer-gravity-negative", "`Platformer(gravity=-1)`", ValueError,
+       "Platformer.gravity must be at least 0, got -1", lambda: Platformer(gravity=-1)),
+    _g("platformer-run-speed-str", "`Platformer(run_speed='fast')`", TypeError,
+       "Platformer.run_speed must be a real number, got str",
+       lambda: Platformer(run_speed="fast")),  # type: ignore[arg-type]
+    _g("platformer-max-jumps-float", "`Platformer(max_jumps=1.5)`", TypeError,
+       "Platformer.max_jumps must be an int, got float",
+       lambda: Platformer(max_jumps=1.5)),  # type: ignore[arg-type]
+    _g("platformer-floor-angle-90", "`Platformer(max_floor_angle=90)`", ValueError,
+       "Platformer.max_floor_angle must be at least 0 and below 90 degrees, got 90",
+       lambda: Platformer(max_floor_angle=90)),
+    _g("platformer-set-move-2", "`platformer.move = 2`", ValueError,
+       "Platformer.move must be between -1 and 1, got 2", lambda: _set_platformer("move", 2)),
+    _g("platformer-set-jump-int", "`platformer.jump = 1`", TypeError,
+       "Platformer.jump must be a bool, got int", lambda: _set_platformer("jump", 1)),
+    _g("platformer-set-on-ground", "`platformer.on_ground = True`", AttributeError,
+       "Platformer.on_ground is state the PlatformerSystem writes",
+       lambda: _set_platformer("on_ground", True)),
+    _g("platformer-system-no-supports", "`PlatformerSystem(collisions, collisions)`",
+       TypeError, "response must have a supports(entities) method, got CollisionSystem",
+       lambda: PlatformerSystem(CollisionSystem(), CollisionSystem())),  # type: ignore[arg-type]
 )
 
 

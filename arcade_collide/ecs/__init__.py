@@ -26,6 +26,7 @@ from arcade_collide.ecs.events import (
     Subscription,
 )
 from arcade_collide.ecs.movement import MovementSystem
+from arcade_collide.ecs.platformer import Platformer, PlatformerSystem
 from arcade_collide.ecs.solids import Body, Ladder, Solid
 
 __all__ = [
@@ -39,6 +40,8 @@ __all__ = [
     "HandlerDroppedWarning",
     "Ladder",
     "MovementSystem",
+    "Platformer",
+    "PlatformerSystem",
     "Position",
     "Shape",
     "Solid",
