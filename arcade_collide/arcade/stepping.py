@@ -1,9 +1,10 @@
 """Stepping a :class:`~.world.CollisionWorld`: read the game's moves, run the tick,
 write the poses back (the steps are listed in :mod:`.world`).
 
-A sprite stopped at impact (``add_sprite(..., swept=True, stop_at_impact=True)``) is
-moved to where it stopped before the tick's callbacks run, so a callback reading its
-position sees the impact point.
+A sprite stopped at impact (``add_sprite(..., swept=True, stop_at_impact=True)``), or
+a body sprite the response pushed out of a solid (``add_sprite(..., body=Body())``),
+is moved to where the tick left it before the tick's callbacks run, so a callback
+reading its position sees the impact point or the resolved pose.
 """
 
 from __future__ import annotations
@@ -109,8 +110,9 @@ class Stepping:
         self.ticks += 1
 
     def _stopped(self, entities: list[int]) -> None:
-        """Give the sprites the tick stopped at impact their new poses, before the
-        tick's events reach the callbacks (the CollisionSystem's ``on_stop``)."""
+        """Give the sprites the tick stopped at impact or the response moved their new
+        poses, before the tick's events reach the callbacks (the CollisionSystem's
+        ``on_stop``, the ResponseSystem's ``on_moved``)."""
         if self._stepping:
             self._write_poses()
 

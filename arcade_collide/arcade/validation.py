@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any, SupportsFloat
 
 from arcade_collide.ecs import ALL_LAYERS, Shape
+from arcade_collide.ecs.solids import Body, Solid
 from arcade_collide.geometry.pose import to_float
 from arcade_collide.geometry.shapes import AnyShape, Point
 
@@ -95,10 +96,14 @@ def sprite_options(
     kind: object = None,
     hull: bool = False,
     static: bool = False,
+    solid: object = False,
+    body: object = None,
     **shape_options: Any,
 ) -> dict[str, Any]:
     """The options of ``add_sprite`` checked: ``velocity`` becomes ``(vx, vy, angular)``
-    (None when all three are zero and ``velocity`` was not given).
+    (None when all three are zero and ``velocity`` was not given); ``solid`` a
+    :class:`~arcade_collide.ecs.solids.Solid` or None, ``body`` a
+    :class:`~arcade_collide.ecs.solids.Body` or None.
 
     >>> sprite_options(None, velocity=(1, 2), kind="rock")["velocity"]
     (1.0, 2.0, 0.0)
@@ -110,6 +115,10 @@ def sprite_options(
     Traceback (most recent call last):
     ...
     ValueError: a static sprite cannot have a velocity or turn rate
+    >>> sprite_options(None, solid=True, body=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: a sprite cannot be both solid and a body: bodies already block each other
     """
     require_hashable(kind, "kind")
     turn = require_real(angular, "angular")
@@ -126,4 +135,39 @@ def sprite_options(
     return {
         "shape": shape, "velocity": moves, "kind": kind, "hull": bool(hull),
         "static": bool(static), "shape_options": dict(shape_options),
+        **response_options(solid, body, bool(static)),
     }
+
+
+def response_options(solid: object, body: object, static: bool) -> dict[str, Any]:
+    """``add_sprite``'s ``solid`` (a bool or a Solid) and ``body`` (None, True or a
+    Body) as ``{"solid": Solid | None, "body": Body | None}``, checked.
+
+    >>> response_options(True, None, True)
+    {'solid': Solid(one_way=False), 'body': None}
+    >>> response_options(False, "yes", False)
+    Traceback (most recent call last):
+    ...
+    TypeError: body must be a Body, True or None, got str
+    """
+    if isinstance(solid, bool):
+        made_solid = Solid() if solid else None
+    elif isinstance(solid, Solid):
+        made_solid = solid
+    else:
+        raise TypeError(f"solid must be a bool or a Solid, got {type(solid).__name__}")
+    if body is None or body is False:
+        made_body = None
+    elif body is True:
+        made_body = Body()
+    elif isinstance(body, Body):
+        made_body = body
+    else:
+        raise TypeError(f"body must be a Body, True or None, got {type(body).__name__}")
+    if made_solid is not None and made_body is not None:
+        raise ValueError(
+            "a sprite cannot be both solid and a body: bodies already block each other"
+        )
+    if static and made_body is not None:
+        raise ValueError("a static sprite cannot be a body: a body moves")
+    return {"solid": made_solid, "body": made_body}

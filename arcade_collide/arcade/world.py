@@ -64,6 +64,7 @@ from arcade_collide.arcade.validation import (
 )
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
+from arcade_collide.ecs.response import ResponseSystem
 from arcade_collide.geometry.shapes import AnyShape
 
 FloatArray = NDArray[np.float64]
@@ -119,6 +120,8 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
         the Positions (held so that their table rows stay theirs), rows, xy, angles."""
         self.ticks = 0
         self._closed = False
+        self._response: ResponseSystem | None = None
+        """The kinematic response, made with the first solid or body sprite."""
         with self._in_world():
             self._movement = MovementSystem()
             self._collisions = CollisionSystem(on_stop=weakly(self._stopped))
@@ -174,7 +177,13 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
                 on (:mod:`arcade_collide.ecs.swept`): fast bullets do not jump over
                 thin walls. With ``stop_at_impact`` it also stops where it first
                 touched a shape that is not a sensor, and is there when the
-                tick's callbacks run.
+                tick's callbacks run. ``solid=True`` (or a
+                :class:`~arcade_collide.Solid`, e.g. ``Solid(one_way=True)``) makes
+                it block bodies; ``body=Body(...)`` (or ``True``) makes it a body that
+                the step pushes out of solids and other bodies, sliding along them
+                (:mod:`arcade_collide.ecs.response`): its resolved pose is written
+                back to the sprite before the callbacks run, and its resolved velocity
+                (px/s) is what :meth:`velocity` reads.
 
         Returns:
             The sprite's entity id in this world's esper world.
@@ -184,7 +193,8 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
                 hashable, or a number is not a real number.
             ValueError: the sprite is already registered, ``velocity`` is not a
                 pair, a pose or velocity value is not finite, ``layer`` has no bit
-                set, or a static sprite is given a velocity.
+                set, a static sprite is given a velocity or made a body, or a sprite
+                is made both solid and a body.
             RuntimeError: the world was closed.
         """
         self._check_open()
@@ -216,8 +226,8 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
             sprite_list: An :class:`arcade.SpriteList`, not yet registered here.
             shape: As for :meth:`add_sprite`.
             **options: The keyword options of :meth:`add_sprite` (``velocity``,
-                ``angular``, ``kind``, ``hull``, ``static``, ``layer``, ``mask``,
-                ``sensor``).
+                ``angular``, ``kind``, ``hull``, ``static``, ``solid``, ``body``,
+                ``layer``, ``mask``, ``sensor``): ``static=True, solid=True`` for walls.
 
         Raises:
             TypeError: ``sprite_list`` is not an :class:`arcade.SpriteList`, or an
@@ -259,6 +269,10 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping):
                 components.append(Velocity(vx, vy, angular=angular))
             if options["static"]:
                 components.append(Static())
+            blocking = [c for c in (options["solid"], options["body"]) if c is not None]
+            if blocking and self._response is None:
+                self._response = ResponseSystem(self._collisions, on_moved=weakly(self._stopped))
+            components.extend(blocking)
             entity = int(esper.create_entity(*components))
         body = Body(
             sprite, entity, position, options["kind"], geometry, hull, dict(shape_options),

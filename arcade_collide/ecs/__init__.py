@@ -1,4 +1,5 @@
-"""The ECS layer: esper components, MovementSystem, CollisionSystem and their events.
+"""The ECS layer: esper components, MovementSystem, CollisionSystem, ResponseSystem and
+their events.
 
     import esper
     from arcade_collide import Circle, CollisionSystem, MovementSystem, Position, Shape, Velocity
@@ -27,6 +28,7 @@ from arcade_collide.ecs.events import (
 )
 from arcade_collide.ecs.movement import MovementSystem
 from arcade_collide.ecs.platformer import Platformer, PlatformerSystem
+from arcade_collide.ecs.response import ResponseSystem, Support, Supports
 from arcade_collide.ecs.solids import Body, Ladder, Solid
 
 __all__ = [
@@ -43,9 +45,12 @@ __all__ = [
     "Platformer",
     "PlatformerSystem",
     "Position",
+    "ResponseSystem",
     "Shape",
     "Solid",
     "Static",
     "Subscription",
+    "Support",
+    "Supports",
     "Velocity",
 ]

@@ -179,6 +179,8 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         self._world: WorldMark | None = None
         self._sweeps = Sweeps()
         self._on_stop = on_stop
+        self._response: Callable[[ShapeTable, QueryIndex], None] | None = None
+        """The :class:`~arcade_collide.ecs.response.ResponseSystem` stage, if one was made."""
         self._broad = BroadPhase()
         self._state = TouchingPairs()
         self._subscriptions: list[Subscription] = []
@@ -506,6 +508,8 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         stopped = self._sweeps.sweep(table, self._index, self._state.keys)
         if stopped:
             table.refresh()
+        if self._response is not None:
+            self._response(table, self._index)
         self._tick = (table, table.layout, table.revision)
         i, j = self._broad.candidates(table)
         i, j = touching_pairs(table, i, j)

@@ -1,0 +1,395 @@
+"""ResponseSystem: bodies blocked by solids and by each other, a stage of the
+CollisionSystem's tick.
+
+The rules:
+
+* Who: an entity with a :class:`~arcade_collide.ecs.solids.Body` (and a Position and
+  Shape) is moved; a shape with a :class:`~arcade_collide.ecs.solids.Solid` blocks it
+  when ``body.blocked_by & shape.layer`` is not zero; another Body blocks it likewise.
+  Sensors neither block nor are blocked.
+* When: inside :meth:`CollisionSystem.process
+  <arcade_collide.ecs.collision.CollisionSystem.process>`, after the shape table and
+  the swept stage, before the broad phase. So the tick's contacts, its events and
+  the handlers, and every query after the tick, see the resolved poses.
+* Push out: a body overlapping what blocks it is pushed along the contact normal by
+  the depth, its deepest contact first, then measured again (up to ``iterations``
+  times): the tile a body rests on is deeper than the corner of the next flush tile,
+  so a body sliding over a row of tiles never catches on their inner edges. It ends
+  touching, overlapping by the table's coordinate slack (about ``1e-12`` of the
+  coordinates), so a resting body touches at every tick: its contact neither ends nor
+  sinks. Two bodies overlapping each other move half the depth each.
+* One-way solids (``Solid(one_way=True)``) block a body only if its lowest point was at
+  or above the solid's top when the tick began (where the last tick left it), and push
+  it up, onto the top.
+* Fast movers: a swept body (``Shape(swept=True)``) stops where its motion first met
+  a solid that blocks it (as ``stop_at_impact`` does), then is resolved like any body.
+* Velocity: for each blocking contact, the part of the body's velocity (relative to the
+  other shape's Velocity) into the surface is removed, or reflected by the body's
+  ``restitution`` when faster than ``bounce_speed``; ``friction`` slows its motion along
+  the surface (see :func:`~arcade_collide.ecs.response_kernels.resolve_velocities`).
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from arcade_collide.ecs.collision import CollisionSystem
+from arcade_collide.ecs.queries import QueryIndex
+from arcade_collide.ecs.response_kernels import deepest, resolve_velocities
+from arcade_collide.ecs.response_roster import BODY, NOT_BLOCKING, ONE_WAY, Roster
+from arcade_collide.ecs.table import ShapeTable
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.query.kernel_base import Int64Array
+from arcade_collide.geometry.query.rows import contact_rows
+from arcade_collide.geometry.static_grid import StaticGrid
+
+_NONE = np.empty(0, dtype=np.int64)
+_TINY = 2.0**-40
+"""The least margin a push leaves (a world whose coordinates are all near 0)."""
+
+
+class Support(NamedTuple):
+    """What a body stands on: its blocking contact whose normal points most upward."""
+
+    entity: int
+    """The solid (or body) supporting it."""
+    normal: tuple[float, float]
+    """The unit contact normal from the support towards the body (``y > 0``: a floor)."""
+    velocity: tuple[float, float]
+    """The support's Velocity ``(x, y)`` in px/s (``(0, 0)`` without one)."""
+
+
+class Supports(NamedTuple):
+    """:class:`Support` of many bodies as arrays, in the order asked."""
+
+    entity: Int64Array
+    """``(K,)`` the supporting entity, -1 where a body touches nothing that blocks it."""
+    normal: FloatArray
+    """``(K, 2)`` the normals (zeros where none)."""
+    velocity: FloatArray
+    """``(K, 2)`` the supports' velocities (zeros where none)."""
+
+
+class _Contacts(NamedTuple):
+    """The candidate pairs (body index, other table row) and their contacts now."""
+
+    body: Int64Array
+    other: Int64Array
+    share: FloatArray
+    hit: BoolArray
+    normal: FloatArray
+    """``(M, 2)`` from the other shape towards the body."""
+    depth: FloatArray
+    blocking: BoolArray
+
+
+_PROBE = 2.0**-10
+"""How far past a contact point, along its normal, :func:`_inner_edges` looks for
+another solid (px): far beyond the push margin, far below a tile."""
+
+
+class ResponseSystem:
+    """Moves each :class:`~arcade_collide.ecs.solids.Body` out of what blocks it and
+    resolves its velocity, inside ``collisions``' tick (see module docstring).
+
+    It is a stage of the CollisionSystem, not a processor of its own: make it once,
+    after the CollisionSystem, and keep it to ask :meth:`support`.
+
+    Args:
+        collisions: The CollisionSystem whose tick runs this response.
+        bounce_speed: Approach speeds (px/s) up to this do not bounce, whatever the
+            restitution (a body resting under gravity would hop every tick).
+        iterations: Push-outs per body and tick at most (each resolves one contact).
+        on_moved: Called once per tick, before the tick's events are delivered, with
+            the bodies the response moved (the Arcade bridge moves their sprites there).
+
+    Raises:
+        TypeError: ``collisions`` is not a CollisionSystem, a number is not one, or
+            ``on_moved`` is not callable.
+        ValueError: ``bounce_speed`` is negative or not finite, ``iterations`` below 1,
+            or ``collisions`` has a ResponseSystem already.
+
+    >>> import esper
+    >>> from arcade_collide import CollisionSystem, Position, Rect, Shape, Static, Velocity
+    >>> from arcade_collide.ecs.solids import Body, Solid
+    >>> esper.switch_world("response-doctest")
+    >>> floor = esper.create_entity(Position(0, 0), Shape(Rect(100, 10)), Static(), Solid())
+    >>> box = esper.create_entity(Position(0, 9), Velocity(0, -60), Shape(Rect(10, 10)), Body())
+    >>> collisions = CollisionSystem()
+    >>> esper.add_processor(collisions)
+    >>> response = ResponseSystem(collisions)
+    >>> esper.process(1 / 60)
+    >>> round(esper.component_for_entity(box, Position).y, 6)  # resting on the floor
+    10.0
+    >>> response.support(box)
+    Support(entity=1, normal=(0.0, 1.0), velocity=(0.0, 0.0))
+    >>> esper.switch_world("default"); esper.delete_world("response-doctest")
+    """
+
+    def __init__(
+        self,
+        collisions: CollisionSystem,
+        *,
+        bounce_speed: float = 50.0,
+        iterations: int = 8,
+        on_moved: Callable[[list[int]], object] | None = None,
+    ) -> None:
+        if not isinstance(collisions, CollisionSystem):
+            raise TypeError(
+                f"collisions must be a CollisionSystem, got {type(collisions).__name__}"
+            )
+        if collisions._response is not None:
+            raise ValueError("this CollisionSystem already has a ResponseSystem")
+        if isinstance(bounce_speed, bool) or not isinstance(bounce_speed, numbers.Real):
+            raise TypeError(f"bounce_speed must be a number, got {type(bounce_speed).__name__}")
+        if not 0.0 <= float(bounce_speed) < float("inf"):
+            raise ValueError(f"bounce_speed must be finite and at least 0, got {bounce_speed!r}")
+        if isinstance(iterations, bool) or not isinstance(iterations, numbers.Integral):
+            raise TypeError(f"iterations must be an int, got {type(iterations).__name__}")
+        if iterations < 1:
+            raise ValueError(f"iterations must be at least 1, got {iterations!r}")
+        if on_moved is not None and not callable(on_moved):
+            raise TypeError(f"on_moved must be callable or None, got {type(on_moved).__name__}")
+        self._on_moved: Callable[[list[int]], object] | None = on_moved
+        self.bounce_speed: float = float(bounce_speed)
+        self.iterations: int = int(iterations)
+        self._roster: Roster = Roster()
+        self._table: ShapeTable | None = None
+        self._last_ids: Int64Array = _NONE
+        self._last_poses: FloatArray = np.empty((0, 3))
+        self._supports: Supports = Supports(_NONE, np.empty((0, 2)), np.empty((0, 2)))
+        collisions._response = self.respond
+
+    # -- supports -----------------------------------------------------------
+
+    def support(self, entity: int) -> Support | None:
+        """What body ``entity`` stood on after the last tick (None: nothing blocking it
+        touches it, or it is not a body).
+
+        Raises:
+            TypeError: ``entity`` is not an int.
+        """
+        if isinstance(entity, bool) or not isinstance(entity, numbers.Integral):
+            raise TypeError(f"entity must be an int, got {type(entity).__name__}")
+        found = self.supports([int(entity)])
+        if found.entity[0] < 0:
+            return None
+        nx, ny = found.normal[0].tolist()
+        vx, vy = found.velocity[0].tolist()
+        return Support(int(found.entity[0]), (nx, ny), (vx, vy))
+
+    def supports(self, entities: object) -> Supports:
+        """:meth:`support` of many bodies at once, as arrays in the order given.
+
+        Raises:
+            TypeError: ``entities`` is not a sequence of ints.
+        """
+        wanted = np.asarray(entities)
+        if wanted.ndim != 1 or (len(wanted) and wanted.dtype.kind not in "iu"):
+            raise TypeError("entities must be a 1-D sequence of entity ids (ints)")
+        wanted = wanted.astype(np.int64)
+        ids = self._last_ids
+        at = np.minimum(np.searchsorted(ids, wanted), max(len(ids) - 1, 0))
+        found = (ids[at] == wanted) if len(ids) else np.zeros(len(wanted), dtype=np.bool_)
+        held = self._supports
+        entity = np.full(len(wanted), -1, dtype=np.int64)
+        normal = np.zeros((len(wanted), 2))
+        velocity = np.zeros((len(wanted), 2))
+        if len(ids):
+            entity[found] = held.entity[at[found]]
+            known = entity >= 0
+            normal[known] = held.normal[at[known]]
+            velocity[known] = held.velocity[at[known]]
+        return Supports(entity, normal, velocity)
+
+    # -- the stage ----------------------------------------------------------
+
+    def respond(self, table: ShapeTable, index: QueryIndex) -> None:
+        """Resolve the bodies of ``table`` (refreshed); the CollisionSystem calls it
+        each tick after the swept stage. Positions it moves are placed again."""
+        if table is not self._table:
+            self._table = table
+            self._roster = Roster()
+            self._last_ids, self._last_poses = _NONE, np.empty((0, 3))
+        roster = self._roster
+        index.update(table)
+        roster.update(table, index)
+        count = len(roster.rows)
+        if not count:
+            self._last_ids = _NONE
+            self._supports = Supports(_NONE, np.empty((0, 2)), np.empty((0, 2)))
+            return
+        before = roster.positions.read().copy()
+        poses = before.copy()
+        start = before.copy()
+        at = np.minimum(np.searchsorted(self._last_ids, roster.entities), len(self._last_ids) - 1)
+        if len(self._last_ids):
+            known = self._last_ids[at] == roster.entities
+            start[known] = self._last_poses[at[known]]
+        margin = max(table.slack, _TINY)
+        pairs = _candidates(table, index, roster)
+        contacts = _contacts(table, roster, pairs, poses, start, margin)
+        for _ in range(self.iterations):
+            share_depth = contacts.depth * contacts.share
+            need = contacts.hit & contacts.blocking & (share_depth > 2.0 * margin)
+            best = deepest(contacts.body, share_depth, need, count)
+            moving = best >= 0
+            if not moving.any():
+                break
+            p = best[moving]
+            push = share_depth[p] - contacts.share[p] * margin
+            poses[moving, :2] += contacts.normal[p] * push[:, None]
+            roster.positions.write(poses)
+            table.refresh()
+            contacts = _contacts(table, roster, pairs, poses, start, margin)
+        self._velocities(contacts)
+        moved = (poses != before).any(axis=1)
+        self._last_ids = roster.entities
+        self._last_poses = poses
+        if self._on_moved is not None and moved.any():
+            self._on_moved(roster.entities[moved].tolist())
+
+    def _velocities(self, contacts: _Contacts) -> None:
+        """Resolve the bodies' velocities against their blocking contacts, and keep
+        each body's support."""
+        roster = self._roster
+        count = len(roster.rows)
+        velocity = np.zeros((count, 2))
+        if roster.has_velocity.any():
+            velocity[roster.has_velocity] = roster.velocities.read()[:, :2]
+        movers = roster.mover_velocities.read()[:, :2]
+        which = roster.mover[contacts.other]
+        other = np.zeros((len(which), 2))
+        if len(movers):
+            other[which >= 0] = movers[which[which >= 0]]
+        normal = np.ascontiguousarray(contacts.normal)
+        support = np.empty(count, dtype=np.int64)
+        blocking = contacts.hit & contacts.blocking
+        resolve_velocities(
+            contacts.body, normal[:, 0].copy(), normal[:, 1].copy(), contacts.share,
+            other[:, 0].copy(), other[:, 1].copy(), blocking, velocity, roster.restitution,
+            roster.friction, self.bounce_speed, support,
+        )  # fmt: skip
+        if roster.has_velocity.any():
+            full = roster.velocities.read().copy()
+            full[:, :2] = velocity[roster.has_velocity]
+            roster.velocities.write(full)
+        has = support >= 0
+        entity = np.full(count, -1, dtype=np.int64)
+        entity[has] = self._table_entities(contacts.other[support[has]])
+        normals = np.zeros((count, 2))
+        normals[has] = normal[support[has]]
+        velocities = np.zeros((count, 2))
+        velocities[has] = other[support[has]]
+        self._supports = Supports(entity, normals, velocities)
+
+    def _table_entities(self, rows: Int64Array) -> Int64Array:
+        table = self._table
+        assert table is not None  # respond() set it
+        found: Int64Array = table.entities[rows]
+        return found
+
+
+class _Pairs(NamedTuple):
+    body: Int64Array
+    other: Int64Array
+    share: FloatArray
+
+
+def _candidates(table: ShapeTable, index: QueryIndex, roster: Roster) -> _Pairs:
+    """The pairs (body, table row) whose boxes are near enough to touch during the
+    push-outs: each body's box grown by half its larger side."""
+    rows = roster.rows
+    boxes = table.aabbs[rows].copy()
+    grow = 0.5 * np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
+    boxes[:, :2] -= grow[:, None]
+    boxes[:, 2:] += grow[:, None]
+    grid, static_rows = index.static_grid()
+    q, s = grid.pairs(boxes)
+    parts_b, parts_o = [q], [static_rows[s]]
+    others = table.dynamic_rows
+    if len(others):
+        q, s = StaticGrid(table.aabbs[others]).pairs(boxes)
+        parts_b.append(q)
+        parts_o.append(others[s])
+    body, other = np.concatenate(parts_b), np.concatenate(parts_o)
+    code = roster.code[other]
+    keep = (code != NOT_BLOCKING) & (rows[body] != other)
+    keep &= (roster.blocked_by[body] & table.layer[other]) != 0
+    keep &= ~(table.sensor[rows[body]] | table.sensor[other])
+    body, other, code = body[keep], other[keep], code[keep]
+    share = np.ones(len(body))
+    mutual = code == BODY
+    if mutual.any():
+        # A body blocking this one is pushed half the way too, if this one blocks it.
+        sorter = np.argsort(rows)
+        their = sorter[np.searchsorted(rows, other[mutual], sorter=sorter)]
+        both = (roster.blocked_by[their] & table.layer[rows[body[mutual]]]) != 0
+        share[np.flatnonzero(mutual)[both]] = 0.5
+    order = np.argsort(body, kind="stable")
+    return _Pairs(body[order], other[order], share[order])
+
+
+def _contacts(
+    table: ShapeTable,
+    roster: Roster,
+    pairs: _Pairs,
+    poses: FloatArray,
+    start: FloatArray,
+    margin: float,
+) -> _Contacts:
+    """The pairs' contacts at the table's current poses, and which block."""
+    body, other = pairs.body, pairs.other
+    hit, normal, depth, point = contact_rows(roster.rows[body], other, table.rows)
+    normal = -normal  # from the other shape towards the body
+    blocking = ~_inner_edges(table, roster, pairs, hit, normal, point)
+    one_way = roster.code[other] == ONE_WAY
+    if one_way.any():
+        slack = table.slack
+        rows = roster.rows[body[one_way]]
+        bottom_now = table.aabbs[rows, 1] + slack
+        risen = poses[body[one_way], 1] - start[body[one_way], 1]
+        top = table.aabbs[other[one_way], 3] - slack
+        blocking[one_way] = bottom_now - risen >= top - 4.0 * margin
+        normal[one_way] = (0.0, 1.0)
+        depth[one_way] = np.maximum(top - bottom_now, 0.0)
+    return _Contacts(body, other, pairs.share, hit, normal, depth, blocking)
+
+
+def _inner_edges(
+    table: ShapeTable,
+    roster: Roster,
+    pairs: _Pairs,
+    hit: BoolArray,
+    normal: FloatArray,
+    point: FloatArray,
+) -> BoolArray:
+    """Which touching pairs touch on an inner edge: just past the contact point along
+    the normal lies (the box of) another solid near the same body, as where two flush
+    tiles meet. Their normals would stop a body sliding over the seam (a ghost
+    collision); the neighbouring solid's own contact holds the body instead."""
+    inner = np.zeros(len(hit), dtype=np.bool_)
+    at = np.flatnonzero(hit)
+    if not len(at):
+        return inner
+    body, other = pairs.body, pairs.other
+    solid = roster.code[other] != BODY
+    # Every (touching pair p, solid pair q) of the same body, p != q.
+    starts = np.searchsorted(body, np.arange(len(roster.rows)))
+    ends = np.searchsorted(body, np.arange(len(roster.rows)), side="right")
+    count = (ends - starts)[body[at]]
+    p = np.repeat(at, count)
+    first = np.repeat(starts[body[at]] - np.cumsum(count) + count, count)
+    q = first + np.arange(len(p))
+    keep = (p != q) & solid[q]
+    p, q = p[keep], q[keep]
+    probe = point[p] + normal[p] * _PROBE
+    box = table.aabbs[other[q]]
+    inside = (box[:, 0] <= probe[:, 0]) & (probe[:, 0] <= box[:, 2])
+    inside &= (box[:, 1] <= probe[:, 1]) & (probe[:, 1] <= box[:, 3])
+    inner[p[inside]] = True
+    return inner
