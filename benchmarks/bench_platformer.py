@@ -44,6 +44,7 @@ from arcade_collide import (
     PlatformerSystem,
     Position,
     Rect,
+    ResponseSystem,
     Shape,
     Solid,
     Static,
@@ -100,8 +101,6 @@ class EcsScene:
     """The level in an esper world of its own, run by the plugin's systems."""
 
     def __init__(self, tiles: np.ndarray, bodies: np.ndarray, name: str = "bench-platformer"):
-        from arcade_collide.ecs.response import ResponseSystem
-
         self.name = name
         self.tick = 0
         delete_own_world(name)

@@ -12,8 +12,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# The benchmark runs the ResponseSystem, which comes with the response branch.
-pytest.importorskip("arcade_collide.ecs.response")
 # The script and its sibling ``rounds`` import each other by name, as when run.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 import bench_platformer as bench

@@ -25,9 +25,7 @@ from arcade_collide import (
     Static,
     Velocity,
 )
-
-# The ResponseSystem comes with the response branch; until it is merged these run nowhere.
-ResponseSystem = pytest.importorskip("arcade_collide.ecs.response").ResponseSystem
+from arcade_collide.ecs.response import ResponseSystem
 
 DT = 1 / 64
 HALF = 20.0
