@@ -54,6 +54,7 @@ from arcade_collide.ecs import (
     Platformer,
     PlatformerSystem,
     Position,
+    ResponseSystem,
     Shape,
     Velocity,
 )
@@ -959,6 +960,26 @@ def _set_platformer(field: str, value: object) -> None:
     setattr(Platformer(), field, value)
 
 
+def _platformer_tick(shared: bool) -> None:
+    """A tick of a fresh world whose second Platformer has no Velocity (or is the
+    first's, given to a second entity)."""
+    previous = esper.current_world
+    esper.switch_world("errors-platformer")
+    try:
+        collisions = CollisionSystem()
+        esper.add_processor(PlatformerSystem(ResponseSystem(collisions), collisions))
+        first = Platformer()
+        esper.create_entity(Position(0, 0), Velocity(0, 0), first)
+        if shared:
+            esper.create_entity(Position(0, 0), Velocity(0, 0), first)
+        else:
+            esper.create_entity(Position(0, 0), Platformer())
+        esper.process(1 / 60)
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world("errors-platformer")
+
+
 ROWS += (
     # -- platformer controller ------------------------------------------------------------
     _g("platformer-gravity-negative", "`Platformer(gravity=-1)`", ValueError,
@@ -982,6 +1003,12 @@ ROWS += (
     _g("platformer-system-no-supports", "`PlatformerSystem(collisions, collisions)`",
        TypeError, "response must have a supports(entities) method, got CollisionSystem",
        lambda: PlatformerSystem(CollisionSystem(), CollisionSystem())),  # type: ignore[arg-type]
+    _g("platformer-without-velocity", "an entity with a Platformer and no Velocity, then a "
+       "tick", ValueError, "entity 2: a Platformer needs a Velocity",
+       lambda: _platformer_tick(shared=False)),
+    _g("platformer-shared", "one Platformer on two entities, then a tick", ValueError,
+       "entity 2: its Platformer is also entity 1's; give each character a Platformer of "
+       "its own", lambda: _platformer_tick(shared=True)),
 )
 
 
