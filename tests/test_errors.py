@@ -53,12 +53,14 @@ from arcade_collide.ecs import (
     CollisionSystem,
     HandlerDroppedWarning,
     MovementSystem,
+    Platformer,
+    PlatformerSystem,
     Position,
+    ResponseSystem,
     Shape,
     Velocity,
 )
 from arcade_collide.ecs.esper_internals import start_entity_ids_at
-from arcade_collide.ecs.response import ResponseSystem
 from arcade_collide.ecs.solids import Body
 from arcade_collide.geometry.convex_pieces import convex_pieces, ellipse_outline
 from arcade_collide.geometry.tile_merge import merge_cells
@@ -1127,6 +1129,62 @@ ROWS += (
        "outline has no area", lambda: convex_pieces([(0, 0), (1, 1), (2, 2)])),
     _g("ellipse-outline-zero-width", "`ellipse_outline(0, 3)`", ValueError,
        "width must be a finite number > 0, got 0", lambda: ellipse_outline(0, 3)),
+)
+
+
+def _set_platformer(field: str, value: object) -> None:
+    setattr(Platformer(), field, value)
+
+
+def _platformer_tick(shared: bool) -> None:
+    """A tick of a fresh world whose second Platformer has no Velocity (or is the
+    first's, given to a second entity)."""
+    previous = esper.current_world
+    esper.switch_world("errors-platformer")
+    try:
+        collisions = CollisionSystem()
+        esper.add_processor(PlatformerSystem(ResponseSystem(collisions), collisions))
+        first = Platformer()
+        esper.create_entity(Position(0, 0), Velocity(0, 0), first)
+        if shared:
+            esper.create_entity(Position(0, 0), Velocity(0, 0), first)
+        else:
+            esper.create_entity(Position(0, 0), Platformer())
+        esper.process(1 / 60)
+    finally:
+        esper.switch_world(previous)
+        esper.delete_world("errors-platformer")
+
+
+ROWS += (
+    # -- platformer controller ------------------------------------------------------------
+    _g("platformer-gravity-negative", "`Platformer(gravity=-1)`", ValueError,
+       "Platformer.gravity must be at least 0, got -1", lambda: Platformer(gravity=-1)),
+    _g("platformer-run-speed-str", "`Platformer(run_speed='fast')`", TypeError,
+       "Platformer.run_speed must be a real number, got str",
+       lambda: Platformer(run_speed="fast")),  # type: ignore[arg-type]
+    _g("platformer-max-jumps-float", "`Platformer(max_jumps=1.5)`", TypeError,
+       "Platformer.max_jumps must be an int, got float",
+       lambda: Platformer(max_jumps=1.5)),  # type: ignore[arg-type]
+    _g("platformer-floor-angle-90", "`Platformer(max_floor_angle=90)`", ValueError,
+       "Platformer.max_floor_angle must be at least 0 and below 90 degrees, got 90",
+       lambda: Platformer(max_floor_angle=90)),
+    _g("platformer-set-move-2", "`platformer.move = 2`", ValueError,
+       "Platformer.move must be between -1 and 1, got 2", lambda: _set_platformer("move", 2)),
+    _g("platformer-set-jump-int", "`platformer.jump = 1`", TypeError,
+       "Platformer.jump must be a bool, got int", lambda: _set_platformer("jump", 1)),
+    _g("platformer-set-on-ground", "`platformer.on_ground = True`", AttributeError,
+       "Platformer.on_ground is state the PlatformerSystem writes",
+       lambda: _set_platformer("on_ground", True)),
+    _g("platformer-system-no-supports", "`PlatformerSystem(collisions, collisions)`",
+       TypeError, "response must have a supports(entities) method, got CollisionSystem",
+       lambda: PlatformerSystem(CollisionSystem(), CollisionSystem())),  # type: ignore[arg-type]
+    _g("platformer-without-velocity", "an entity with a Platformer and no Velocity, then a "
+       "tick", ValueError, "entity 2: a Platformer needs a Velocity",
+       lambda: _platformer_tick(shared=False)),
+    _g("platformer-shared", "one Platformer on two entities, then a tick", ValueError,
+       "entity 2: its Platformer is also entity 1's; give each character a Platformer of "
+       "its own", lambda: _platformer_tick(shared=True)),
 )
 
 

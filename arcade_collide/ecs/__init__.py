@@ -27,6 +27,7 @@ from arcade_collide.ecs.events import (
     Subscription,
 )
 from arcade_collide.ecs.movement import MovementSystem
+from arcade_collide.ecs.platformer import Platformer, PlatformerSystem
 from arcade_collide.ecs.response import ResponseSystem, Support, Supports
 from arcade_collide.ecs.solids import Body, Ladder, Solid
 
@@ -41,6 +42,8 @@ __all__ = [
     "HandlerDroppedWarning",
     "Ladder",
     "MovementSystem",
+    "Platformer",
+    "PlatformerSystem",
     "Position",
     "ResponseSystem",
     "Shape",
