@@ -262,7 +262,7 @@ class Platformer:
         return f"Platformer({tuning})"
 
 
-class Supports(Protocol):
+class SupportArrays(Protocol):
     """What bodies stand on: a ``ResponseSystem.supports`` result."""
 
     @property
@@ -276,7 +276,7 @@ class Supports(Protocol):
 class SupportSource(Protocol):
     """Where the system reads the bodies' supports after the last tick."""
 
-    def supports(self, entities: object) -> Supports: ...
+    def supports(self, entities: object) -> SupportArrays: ...
 
 
 class LadderSource(Protocol):
