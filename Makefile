@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # The developer switch that keeps stale kernel caches never reaches a make target.
 unexport ARCADE_COLLIDE_KEEP_KERNELS
 
-.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade bench-queries bench-swept screenshots clean soak
+.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade bench-queries bench-swept bench-response bench-platformer bench-engines bench-examples bench-tiles screenshots clean soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,23 @@ bench-queries: $(STAMP)
 # and pymunk, and each engine's crossings against a sub-stepped reference.
 bench-swept: $(STAMP)
 	$(BIN)/python benchmarks/bench_swept.py $(BENCH_ARGS)
+
+# Game physics: resting stability, 200 platformer bodies against Arcade's engine, the
+# drop-in engines and the ported examples against Arcade's originals, Tiled layers.
+bench-response: $(STAMP)
+	$(BIN)/python benchmarks/bench_response.py $(BENCH_ARGS)
+
+bench-platformer: $(STAMP)
+	$(BIN)/python benchmarks/bench_platformer.py $(BENCH_ARGS)
+
+bench-engines: $(STAMP)
+	ARCADE_HEADLESS=1 $(BIN)/python benchmarks/bench_engines.py $(BENCH_ARGS)
+
+bench-examples: $(STAMP)
+	ARCADE_HEADLESS=1 $(BIN)/python benchmarks/bench_examples.py $(BENCH_ARGS)
+
+bench-tiles: $(STAMP)
+	ARCADE_HEADLESS=1 $(BIN)/python benchmarks/bench_tiles.py $(BENCH_ARGS)
 
 # Long runs of the churn, small and walk-cycle scenes: memory and tick time must stay flat
 # (SOAK_ARGS="--scene small --ticks N" for one scene, shorter).

@@ -55,3 +55,16 @@ def test_the_geometry_and_ecs_blocks_run() -> None:
         )
         assert done.returncode == 0, (heading, done.stderr)
         assert done.stderr == "", heading
+
+
+def test_the_game_physics_block_lands_the_player_on_the_floor() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _block("Game physics: blocking, platformers, Tiled levels")],
+        capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    position, support = done.stdout.splitlines()[-2:]
+    x, y = (float(v) for v in re.findall(r"[-\d.e]+", position)[:2])
+    assert x == 131.0  # friction 0.2 of the 300 px/s lost into the floor stops 60 px/s
+    assert abs(y - 47.0) < 1e-6  # resting on the floor's top (32) at half its height (15)
+    assert "normal=(0.0, 1.0)" in support
