@@ -3,10 +3,9 @@ exact moves of the player among them.
 
 :class:`EngineWorld` registers each sprite list the engine holds (walls and ladders as
 static sprites, platforms as moving ones, all with the convex hull of their hit boxes,
-like Arcade's own polygon tests) and follows each list with ``add_sprite_list``, so
-sprites the game appends to or removes from those lists follow by themselves (the
-sprites there when the list is registered keep the hull they had then; those
-appended later follow their hit boxes); when the engine's lists of lists
+like Arcade's own polygon tests, the world's default shape, following their hit
+boxes) with ``add_sprite_list``, so sprites the game appends to or removes from those
+lists follow by themselves; when the engine's lists of lists
 change (a list added, replaced or cleared) the world is built again from them.
 
 The player is not registered: its shape (the hull of its hit box) is the query shape.
@@ -30,7 +29,6 @@ from typing import Any, NamedTuple
 import arcade
 
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
-from arcade_collide.arcade.validation import sprite_options
 from arcade_collide.arcade.world import CollisionWorld
 from arcade_collide.geometry.query.dispatch import contact
 from arcade_collide.geometry.query.ray_queries import shape_cast
@@ -183,22 +181,9 @@ def _holds(outer: Box, inner: Box) -> bool:
 
 
 def _register(world: CollisionWorld, sprite_list: arcade.SpriteList[Any], kind: str) -> None:
-    """Add ``sprite_list`` to ``world``: its sprites now with the hulls of their hit
-    boxes as they are (kept, so a query never re-reads every sprite's hit box), the
-    sprites it gets later with hulls that follow their hit boxes."""
-    static = kind != "platform"
-    made: list[Any] = []
-    try:
-        for sprite in sprite_list:
-            if sprite not in world:
-                options = sprite_options(shape_for_sprite(sprite, hull=True), kind=kind,
-                                         static=static)  # fmt: skip
-                made.append(world._prepare(sprite, options, pinned=False))
-    except ValueError:
-        world._discard(made)
-        raise
-    world._admit(made)
-    world.add_sprite_list(sprite_list, kind=kind, hull=True, static=static)
+    """Add ``sprite_list`` to ``world``, its sprites now and later, as the hulls of
+    their hit boxes (walls and ladders static)."""
+    world.add_sprite_list(sprite_list, kind=kind, static=kind != "platform")
 
 
 def _depth(shape: AnyShape, pose: Pose, other: Near) -> float:

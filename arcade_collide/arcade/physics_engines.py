@@ -50,8 +50,7 @@ hit)``; gravity is skipped while the player overlaps a ladder; multi-jump counti
 
 Walls and ladders must not move (as in Arcade, where moving them defeats the spatial
 hash): the engine reuses the walls a world query found while the player stays near
-them, and a wall keeps the hull its hit box had when its list was registered. The
-engine owns its world; :meth:`PhysicsEnginePlatformer.close` (or dropping the
+them. The engine owns its world; :meth:`PhysicsEnginePlatformer.close` (or dropping the
 engine) releases it.
 """
 
