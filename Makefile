@@ -1,6 +1,7 @@
 # Two commands do everything on a machine with only python3 and pip:
 #   make test   set up .venv, then ruff, mypy --strict and pytest (doctests included)
 #   make demo   set up .venv, then run the space-shooter demo (headless without a display)
+#   make docs   build the documentation site (docs/_build/html) and run its code blocks
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -8,13 +9,24 @@ STAMP := $(VENV)/.installed
 # The developer switch that keeps stale kernel caches never reaches a make target.
 unexport ARCADE_COLLIDE_KEEP_KERNELS
 
-.PHONY: test test-slow lint typecheck demo bench bench-narrowphase bench-world bench-arcade bench-queries bench-swept bench-response bench-platformer bench-engines bench-examples bench-tiles screenshots clean soak
+.PHONY: test test-slow lint typecheck demo docs bench bench-narrowphase bench-world bench-arcade bench-queries bench-swept bench-response bench-platformer bench-engines bench-examples bench-tiles screenshots clean soak
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e ".[test,bench]"
 	touch $(STAMP)
+
+DOCS_STAMP := $(VENV)/.docs-installed
+$(DOCS_STAMP): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e ".[test,bench,docs]"
+	touch $(DOCS_STAMP)
+
+# Warnings are errors; then the pages' code blocks run and every public name is checked
+# for a reference entry (both also run in `make test`).
+docs: $(DOCS_STAMP)
+	ARCADE_HEADLESS=1 $(BIN)/python -m sphinx -W --keep-going -q -b html docs docs/_build/html
+	ARCADE_HEADLESS=1 $(BIN)/python -m pytest -q tests/test_docs_pages.py tests/test_docs_reference.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check arcade_collide tests examples benchmarks
@@ -91,4 +103,4 @@ screenshots: $(STAMP)
 	done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis docs/_build
