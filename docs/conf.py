@@ -12,7 +12,7 @@ os.environ.setdefault("ARCADE_HEADLESS", "1")  # importing the bridge never open
 
 project = "arcade_collide"
 author = "the arcade_collide developers"
-copyright = "2026, the arcade_collide developers"  # noqa: A001 (Sphinx's name)
+copyright = "2026, the arcade_collide developers"
 
 extensions = [
     "myst_parser",
