@@ -89,21 +89,19 @@ class PlayerShape(NamedTuple):
     geometry: Geometry
     outline: tuple[tuple[float, float], ...]
     """The shape's local vertices (none for a point or circle, bounded by ``reach``)."""
+    extent: Box
+    """The shape's bounds at pose ``(0, 0, 0)``."""
 
     def bounds(self, placed: Placed) -> Box:
         """The shape's bounds at the packed pose ``placed``."""
         x, y, cos, sin = placed
+        if sin == 0.0 and cos == 1.0:
+            left, bottom, right, top = self.extent
+            return (x + left, y + bottom, x + right, y + top)
         if not self.outline:
             reach = self.reach
             return (x - reach, y - reach, x + reach, y + reach)
-        if sin == 0.0 and cos == 1.0:
-            xs = [x + lx for lx, _ in self.outline]
-            ys = [y + ly for _, ly in self.outline]
-        else:
-            points = [to_world(local, x, y, cos, sin) for local in self.outline]
-            xs = [px for px, _ in points]
-            ys = [py for _, py in points]
-        return (min(xs), min(ys), max(xs), max(ys))
+        return _extent([to_world(local, x, y, cos, sin) for local in self.outline])
 
 
 def pose_of(sprite: arcade.Sprite) -> Pose:
@@ -177,8 +175,9 @@ class EngineWorld:
             points = [(x * sx, y * sy) for x, y in player.hit_box.points]
             corner = math.hypot(player.width, player.height) * 0.5  # a Rect fallback
             reach = max([math.hypot(x, y) for x, y in points] + [corner])
-            outline = () if isinstance(shape, (Point, Circle)) else shape.local_vertices()
-            packed = PlayerShape(shape, reach, _geometry(shape, "shape"), tuple(outline))
+            outline = () if isinstance(shape, (Point, Circle)) else tuple(shape.local_vertices())
+            extent = _extent(outline) if outline else (-reach, -reach, reach, reach)
+            packed = PlayerShape(shape, reach, _geometry(shape, "shape"), outline, extent)
             self._player_shape, self._player_key = packed, key
         return self._player_shape
 
@@ -218,7 +217,7 @@ class EngineWorld:
                 row = bodies.row_of.get(sprite)
                 if row is None:
                     continue
-                box = (sprite.left, sprite.bottom, sprite.right, sprite.top)
+                box = _extent(sprite.hit_box.get_adjusted_points())
                 if _meets(box, left, bottom, right, top):
                     out.append(_near(sprite, kind, bodies.list[row].geometry, box))
         return out
@@ -227,9 +226,17 @@ class EngineWorld:
 def _near(sprite: arcade.Sprite, kind: str, shape: AnyShape, box: Box | None = None) -> Near:
     """``sprite`` as found now, its shape and pose packed (``box``: its bounds, if read)."""
     if box is None:
-        box = (sprite.left, sprite.bottom, sprite.right, sprite.top)
+        box = _extent(sprite.hit_box.get_adjusted_points())
     placed = _pose(pose_of(sprite), "pose_b")
     return Near(sprite, kind, shape, box, _geometry(shape, "shape_b"), placed)
+
+
+def _extent(points: Sequence[tuple[float, float]]) -> Box:
+    """The bounds of ``points``: of a sprite's adjusted hit-box points, what its
+    ``left, bottom, right, top`` give, read once."""
+    xs = [x for x, _ in points]
+    ys = [y for _, y in points]
+    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _meets(box: Box, left: float, bottom: float, right: float, top: float) -> bool:
