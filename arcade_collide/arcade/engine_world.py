@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import arcade
 import numpy as np
@@ -137,27 +137,26 @@ class EngineWorld:
             TypeError: an entry is not an ``arcade.SpriteList`` (naming the argument
                 and index, e.g. ``walls[1]``).
         """
-        lists: list[tuple[str, arcade.SpriteList[Any]]] = []
-        for name, kind, entries in groups:
+        held = tuple((kind, entry) for _, kind, entries in groups for entry in entries)
+        if len(held) == len(self._lists) and all(
+            a[0] == b[0] and a[1] is b[1] for a, b in zip(held, self._lists, strict=True)
+        ):
+            return  # the lists held are the ones checked when the world was built
+        for name, _, entries in groups:
             for index, entry in enumerate(entries):
                 if not isinstance(entry, arcade.SpriteList):
                     raise TypeError(
                         f"{name}[{index}] must be an arcade.SpriteList, got {type(entry).__name__}"
                     )
-                lists.append((kind, entry))
-        held = tuple(lists)
-        if len(held) == len(self._lists) and all(
-            a[0] == b[0] and a[1] is b[1] for a, b in zip(held, self._lists, strict=True)
-        ):
-            return
+        checked = cast(tuple[tuple[str, arcade.SpriteList[Any]], ...], held)
         self.close()
         world = CollisionWorld()
         registered: set[int] = set()
-        for kind, sprite_list in held:
+        for kind, sprite_list in checked:
             if id(sprite_list) not in registered:
                 registered.add(id(sprite_list))
                 _register(world, sprite_list, kind)
-        self._world, self._lists, self._cache = world, held, None
+        self._world, self._lists, self._cache = world, checked, None
 
     def close(self) -> None:
         """Close the private world (the engine's lists are left as they are)."""
@@ -190,10 +189,11 @@ class EngineWorld:
         if world is None:
             return []
         cache = self._cache
+        row_of = world._bodies.row_of
         if (
             cache is None
             or not _holds(cache[0], (left, bottom, right, top))
-            or (cache[1] != len(world) or not all(n.sprite in world for n in cache[2]))
+            or (cache[1] != len(row_of) or not all(n.sprite in row_of for n in cache[2]))
         ):
             pad = CACHE_PAD
             box = (left - pad, bottom - pad, right + pad, top + pad)
@@ -201,7 +201,7 @@ class EngineWorld:
             rows = [bodies.list[bodies.row_of[sprite]] for sprite in world.aabb_query(*box)]
             still = [_near(body.sprite, str(body.kind), body.geometry) for body in rows
                      if body.kind != "platform"]  # fmt: skip
-            cache = self._cache = (box, len(world), still)
+            cache = self._cache = (box, len(row_of), still)
         found = [n for n in cache[2] if _meets(n.box, left, bottom, right, top)]
         return found + self._platforms_near(world, left, bottom, right, top)
 
@@ -249,11 +249,12 @@ rounding (sprite bounds come from Arcade's hit box, the shapes' from their verti
 
 
 def _deep(box: Box, other: Box) -> bool:
-    """Whether the two bounds overlap enough on both axes for the shapes inside them to
-    overlap by more than :data:`TOUCH` (a shape moved by the bounds' overlap on one axis
-    is out of the other, so the depth is at most that overlap)."""
-    return (min(box[2], other[2]) - max(box[0], other[0]) > SLACK
-            and min(box[3], other[3]) - max(box[1], other[1]) > SLACK)  # fmt: skip
+    """Whether the two bounds may overlap enough on both axes for the shapes inside
+    them to overlap by more than :data:`TOUCH` (a shape moved by the bounds' overlap on
+    one axis is out of the other, so the depth is at most that overlap; bounds narrower
+    than :data:`SLACK` pass)."""
+    return (box[0] + SLACK < other[2] and other[0] + SLACK < box[2]
+            and box[1] + SLACK < other[3] and other[1] + SLACK < box[3])  # fmt: skip
 
 
 def _holds(outer: Box, inner: Box) -> bool:
@@ -280,11 +281,21 @@ def _depth(player: PlayerShape, placed: Placed, other: Near) -> float:
 
 def overlapping(player: PlayerShape, pose: Pose, near: Iterable[Near]) -> list[Near]:
     """The sprites of ``near`` that the player at ``pose`` overlaps by more than
-    :data:`TOUCH` (Arcade's collision: touching is not one)."""
-    placed = packed_pose(pose)
-    box = player.bounds(placed)
-    return [other for other in near
-            if _deep(other.box, box) and _depth(player, placed, other) > TOUCH]  # fmt: skip
+    :data:`TOUCH` (Arcade's collision: touching is not one); the pose is packed (and
+    checked) only when some sprite's bounds overlap the player's enough."""
+    x, y, angle = pose
+    placed = None if angle == 0.0 else packed_pose(pose)
+    if placed is None:
+        left, bottom, right, top = player.extent
+        box = (x + left, y + bottom, x + right, y + top)
+    else:
+        box = player.bounds(placed)
+    found = [other for other in near if _deep(other.box, box)]
+    if not found:
+        return found
+    if placed is None:
+        placed = packed_pose(pose)
+    return [other for other in found if _depth(player, placed, other) > TOUCH]
 
 
 def advance(
