@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import inspect
 import math
+import random
 from typing import Any
 
 import arcade
 import PIL.Image
 import pytest
 
-from arcade_collide.arcade import PhysicsEnginePlatformer, PhysicsEngineSimple
+from arcade_collide.arcade import PhysicsEnginePlatformer, PhysicsEngineSimple, engine_world
+from arcade_collide.geometry.query.dispatch import contact
 
 PAIRS = [
     (arcade.PhysicsEngineSimple, PhysicsEngineSimple),
@@ -255,11 +257,6 @@ def test_bad_lists_name_the_argument_and_index() -> None:
 def test_overlap_tests_agree_with_contact_at_random_poses() -> None:
     """The engine's bounds filter and packed poses give what ``contact`` gives, at
     poses on a 0.5 px grid (so many touch flush) and at every quarter turn and more."""
-    import random
-
-    from arcade_collide.arcade import engine_world
-    from arcade_collide.geometry.query.dispatch import contact
-
     walls = floor(ramp(200, 32), box(100, 40, 16, 48), count=10)
     world = engine_world.EngineWorld()
     world.sync([("walls", "wall", [walls])])
@@ -286,8 +283,6 @@ def test_overlap_tests_agree_with_contact_at_random_poses() -> None:
 def test_a_tick_on_a_floor_tests_only_the_tiles_the_move_reaches(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from arcade_collide.arcade import engine_world
-
     calls = {"contact": 0, "cast": 0}
 
     def counted(name: str, kernel: Any) -> Any:
