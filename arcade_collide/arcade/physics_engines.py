@@ -124,14 +124,14 @@ class _Move:
 
     def __init__(self, world: EngineWorld, player: arcade.Sprite, ramp_up: bool) -> None:
         self.world, self.player, self.ramp_up = world, player, ramp_up
-        self.shape, self.reach = world.player_shape(player)
+        self.shape = world.player_shape(player)
         self.near: list[Near] = []
         self.blocking: list[Near] = []
 
     def look(self, gravity: float = 0.0) -> None:
         """Ask the world for the sprites near every pose this tick may test (with
         ``change_y`` as it is and less ``gravity``)."""
-        player, reach = self.player, self.reach
+        player, reach = self.player, self.shape.reach
         x, y = player.position
         dx, dy = player.change_x, player.change_y
         low, high = min(dy, dy - gravity, 0.0), max(dy, dy - gravity, 0.0)
@@ -146,10 +146,10 @@ class _Move:
         """Whether the player overlaps a ladder among the sprites near it."""
         ladders = [other for other in self.near if other.kind == "ladder"]
         pose = pose_of(self.player)
-        return bool(ladders) and bool(overlapping(self.shape, pose, ladders, self.reach))
+        return bool(ladders) and bool(overlapping(self.shape, pose, ladders))
 
     def hits_at(self, pose: tuple[float, float, float]) -> list[arcade.Sprite]:
-        found = overlapping(self.shape, pose, self.blocking, self.reach)
+        found = overlapping(self.shape, pose, self.blocking)
         return [other.sprite for other in found]
 
     def unstick(self) -> list[arcade.Sprite]:
@@ -329,12 +329,13 @@ class PhysicsEnginePlatformer:
         """Whether the player, moved ``dy`` on y, overlaps a sprite of ``kinds``."""
         self._sync()
         player = self.player_sprite
-        shape, reach = self._world.player_shape(player)
+        shape = self._world.player_shape(player)
         x, y, angle = pose_of(player)
         y += dy
+        reach = shape.reach
         near = self._world.near(x - reach, y - reach, x + reach, y + reach)
         kept = [n for n in near if n.kind in kinds]
-        return bool(overlapping(shape, (x, y, angle), kept, reach))
+        return bool(overlapping(shape, (x, y, angle), kept))
 
     def is_on_ladder(self) -> bool:
         """Whether the player overlaps a sprite of :attr:`ladders`."""
@@ -416,4 +417,3 @@ def _move_platforms(platform_lists: Iterable[arcade.SpriteList[Any]]) -> None:
                 if platform.change_y < 0:
                     platform.change_y *= -1
             platform.center_y += platform.change_y
-

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import inspect
 import math
+import random
 from typing import Any
 
 import arcade
 import PIL.Image
 import pytest
 
-from arcade_collide.arcade import PhysicsEnginePlatformer, PhysicsEngineSimple
+from arcade_collide.arcade import PhysicsEnginePlatformer, PhysicsEngineSimple, engine_world
+from arcade_collide.geometry.query.dispatch import contact
 
 PAIRS = [
     (arcade.PhysicsEngineSimple, PhysicsEngineSimple),
@@ -250,3 +252,54 @@ def test_bad_lists_name_the_argument_and_index() -> None:
         engine.can_jump(math.nan)
     with pytest.raises(TypeError, match="gravity_constant"):
         PhysicsEnginePlatformer(player, gravity_constant="1")  # type: ignore[arg-type]
+
+
+def test_overlap_tests_agree_with_contact_at_random_poses() -> None:
+    """The engine's bounds filter and packed poses give what ``contact`` gives, at
+    poses on a 0.5 px grid (so many touch flush) and at every quarter turn and more."""
+    walls = floor(ramp(200, 32), box(100, 40, 16, 48), count=10)
+    world = engine_world.EngineWorld()
+    world.sync([("walls", "wall", [walls])])
+    player = box(0, 0, 24, 48)
+    rng = random.Random(17)
+    outcomes = set()
+    for _ in range(400):
+        player.angle = rng.choice([0, 0, 90, 180, 30, -45])
+        player.position = (rng.randrange(120, 500) / 2, rng.randrange(-20, 200) / 2)
+        shape = world.player_shape(player)
+        pose = engine_world.pose_of(player)
+        near = world.near(-100.0, -100.0, 400.0, 200.0)
+        expected = []
+        for other in near:
+            found = contact(shape.shape, pose, other.shape, engine_world.pose_of(other.sprite))
+            if found is not None and found.depth > engine_world.TOUCH:
+                expected.append(other)
+        assert engine_world.overlapping(shape, pose, near) == expected
+        outcomes.add(bool(expected))
+    assert outcomes == {True, False}
+    world.close()
+
+
+def test_a_tick_on_a_floor_tests_only_the_tiles_the_move_reaches(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls = {"contact": 0, "cast": 0}
+
+    def counted(name: str, kernel: Any) -> Any:
+        def call(*args: Any) -> Any:
+            calls[name] += 1
+            return kernel(*args)
+
+        return call
+
+    monkeypatch.setattr(engine_world, "_one_pair", counted("contact", engine_world._one_pair))
+    monkeypatch.setattr(engine_world, "_one_cast", counted("cast", engine_world._one_cast))
+    walls = floor(*[box(32 * i, 16 + 32 * j) for i in (0, 5) for j in range(3)], count=6)
+    player = box(64, 24, 24, 48)  # resting on one floor tile between two columns of tiles
+    engine = PhysicsEnginePlatformer(player, walls=walls, gravity_constant=1)
+    engine.update()
+    calls.update(contact=0, cast=0)
+    for _ in range(10):
+        assert engine.update() == [walls[2]]  # gravity presses it into one floor tile
+        assert player.bottom == pytest.approx(0.0, abs=1e-9)
+    assert calls == {"contact": 10 * 3, "cast": 10 * 1}
