@@ -42,8 +42,8 @@ import numpy as np
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.world import CollisionWorld
 from arcade_collide.geometry.pose import check_vec2, to_world
-from arcade_collide.geometry.query.dispatch import Geometry, _geometry, _one_pair, _pose
-from arcade_collide.geometry.query.ray_queries import _one_cast
+from arcade_collide.geometry.query.dispatch import Geometry, geometry_of, one_pair, pose_terms
+from arcade_collide.geometry.query.ray_queries import one_cast
 from arcade_collide.geometry.shapes import AnyShape, Circle, Point
 
 TOUCH = 1e-6
@@ -117,7 +117,7 @@ def packed_pose(pose: Pose) -> Placed:
         TypeError, ValueError: as :func:`~arcade_collide.geometry.query.dispatch.contact`
             for a bad ``pose_a``.
     """
-    return _pose(pose, "pose_a")
+    return pose_terms(pose, "pose_a")
 
 
 class EngineWorld:
@@ -176,7 +176,7 @@ class EngineWorld:
             reach = max([math.hypot(x, y) for x, y in points] + [corner])
             outline = () if isinstance(shape, (Point, Circle)) else tuple(shape.local_vertices())
             extent = _extent(outline) if outline else (-reach, -reach, reach, reach)
-            packed = PlayerShape(shape, reach, _geometry(shape, "shape"), outline, extent)
+            packed = PlayerShape(shape, reach, geometry_of(shape, "shape"), outline, extent)
             self._player_shape, self._player_key = packed, key
         return self._player_shape
 
@@ -227,8 +227,8 @@ def _near(sprite: arcade.Sprite, kind: str, shape: AnyShape, box: Box | None = N
     """``sprite`` as found now, its shape and pose packed (``box``: its bounds, if read)."""
     if box is None:
         box = _extent(sprite.hit_box.get_adjusted_points())
-    placed = _pose(pose_of(sprite), "pose_b")
-    return Near(sprite, kind, shape, box, _geometry(shape, "shape_b"), placed)
+    placed = pose_terms(pose_of(sprite), "pose_b")
+    return Near(sprite, kind, shape, box, geometry_of(shape, "shape_b"), placed)
 
 
 def _extent(points: Sequence[tuple[float, float]]) -> Box:
@@ -271,7 +271,7 @@ def _register(world: CollisionWorld, sprite_list: arcade.SpriteList[Any], kind: 
 def _contact(player: PlayerShape, placed: Placed, other: Near) -> tuple[Any, ...]:
     """``contact`` of the player at ``placed`` and ``other`` as the kernel gives it:
     ``(touching, nx, ny, depth, px, py)``, zeros when apart."""
-    return _one_pair(True, *player.geometry, *other.geometry, *placed, *other.placed)
+    return one_pair(True, *player.geometry, *other.geometry, *placed, *other.placed)
 
 
 def _depth(player: PlayerShape, placed: Placed, other: Near) -> float:
@@ -322,7 +322,7 @@ def advance(
     best = 1.0
     out = np.empty(5)
     for other in near:
-        if not _meets(other.box, *swept) or not _one_cast(
+        if not _meets(other.box, *swept) or not one_cast(
             *player.geometry, *other.geometry, *placed, *other.placed, mx, my, out
         ):
             continue

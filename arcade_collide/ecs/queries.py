@@ -37,7 +37,7 @@ from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.broad_phase import boxes_overlap
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.pose import Vec2, check_number, check_vec2
-from arcade_collide.geometry.query.dispatch import _geometry, _pose
+from arcade_collide.geometry.query.dispatch import geometry_of, pose_terms
 from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.query.probe import posed_box, rows_touching_box, rows_touching_shape
 from arcade_collide.geometry.query.rows import contact_rows
@@ -184,7 +184,7 @@ def box_geometry(
 
 def shape_geometry(shape: object, pose: object) -> tuple[Geometry, Pose4]:
     """A shape query's shape and pose, checked (as the arguments ``shape``, ``pose``)."""
-    return _geometry(shape, "shape"), _pose(pose, "pose")
+    return geometry_of(shape, "shape"), pose_terms(pose, "pose")
 
 
 def query(

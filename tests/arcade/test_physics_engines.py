@@ -292,8 +292,8 @@ def test_a_tick_on_a_floor_tests_only_the_tiles_the_move_reaches(
 
         return call
 
-    monkeypatch.setattr(engine_world, "_one_pair", counted("contact", engine_world._one_pair))
-    monkeypatch.setattr(engine_world, "_one_cast", counted("cast", engine_world._one_cast))
+    monkeypatch.setattr(engine_world, "one_pair", counted("contact", engine_world.one_pair))
+    monkeypatch.setattr(engine_world, "one_cast", counted("cast", engine_world.one_cast))
     walls = floor(*[box(32 * i, 16 + 32 * j) for i in (0, 5) for j in range(3)], count=6)
     player = box(64, 24, 24, 48)  # resting on one floor tile between two columns of tiles
     engine = PhysicsEnginePlatformer(player, walls=walls, gravity_constant=1)

@@ -9,7 +9,7 @@ the queries below and
 :mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so no other dispatch exists.
 
 ``intersects``/``contact`` validate in Python, then make one compiled call
-(:func:`_one_pair`) that places the two shapes in a one-pair table and enters the
+(:func:`one_pair`) that places the two shapes in a one-pair table and enters the
 chain at the pair's slot.
 """
 
@@ -137,7 +137,7 @@ def _chain() -> tuple[tuple[int, Any], ...]:
     registered pair; return ``(slot, link)`` for every link, the first link first.
 
     A link runs its slot's pairs, then every later link, so a query of one pair
-    (:func:`_one_pair`) enters the chain at its slot's link and passes through the
+    (:func:`one_pair`) enters the chain at its slot's link and passes through the
     links after it. The pairs of simpler kinds come later (ordered by the larger kind,
     then the smaller, descending): point and circle pairs pass through the fewest
     links, polygon pairs, whose kernels cost most, through the most.
@@ -215,15 +215,15 @@ _ONE_PAIR: Any = types.Tuple((types.boolean, *(types.float64,) * 5))(
 )
 
 
-def _one_pair(
+def one_pair(
     contact: bool,
     kind_a: int, size_xa: float, size_ya: float, local_a: FloatArray,
     kind_b: int, size_xb: float, size_yb: float, local_b: FloatArray,
     xa: float, ya: float, ca: float, sa: float,
     xb: float, yb: float, cb: float, sb: float,
 ) -> tuple[bool, float, float, float, float, float]:  # fmt: skip
-    """The pair kernel of two posed shapes, each given by :func:`_geometry` and
-    :func:`_pose` (the names as in :func:`~.placement.place_row`):
+    """The pair kernel of two posed shapes, each given by :func:`geometry_of` and
+    :func:`pose_terms` (the names as in :func:`~.placement.place_row`):
     ``(touching, nx, ny, depth, px, py)``, the contact zeros when ``contact`` is False
     or the shapes are apart."""
     width = len(local_a) if kind_a == _POLYGON else 0
@@ -253,11 +253,11 @@ def _one_pair(
 # functions, which numba flags as experimental with a warning at compile time.
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-    _one_pair = kernel(_ONE_PAIR)(_one_pair)
+    one_pair = kernel(_ONE_PAIR)(one_pair)
 
 
 Geometry = tuple[int, float, float, FloatArray]
-"""A shape as :func:`_one_pair` takes it: kind, two sizes (a circle's radius; a
+"""A shape as :func:`one_pair` takes it: kind, two sizes (a circle's radius; a
 rectangle's half width and height; else zeros) and local vertices (none for points
 and circles)."""
 
@@ -273,7 +273,7 @@ def _forget(key: int, ref: weakref.ref[Any]) -> None:
         del _GEOMETRY[key]
 
 
-def _geometry(shape: object, name: str) -> Geometry:
+def geometry_of(shape: object, name: str) -> Geometry:
     """The :data:`Geometry` of ``shape`` (argument ``name``), kept while it lives."""
     key = id(shape)
     kept = _GEOMETRY.get(key)
@@ -300,7 +300,7 @@ def _geometry(shape: object, name: str) -> Geometry:
 _PLAIN = frozenset((float, int))
 
 
-def _pose(pose: object, name: str) -> tuple[float, float, float, float]:
+def pose_terms(pose: object, name: str) -> tuple[float, float, float, float]:
     """``(x, y, cos, sin)`` of a pose checked by
     :func:`~arcade_collide.geometry.pose.parse_pose`, whose checks a tuple of two or
     three finite floats or ints passes by a quicker path to the same values."""
@@ -329,12 +329,12 @@ def _query(
     contact: bool, shape_a: object, pose_a: object, shape_b: object, pose_b: object
 ) -> tuple[bool, float, float, float, float, float]:
     """Check the arguments of :func:`intersects` / :func:`contact`, then run the pair."""
-    return _one_pair(
+    return one_pair(
         contact,
-        *_geometry(shape_a, "shape_a"),
-        *_geometry(shape_b, "shape_b"),
-        *_pose(pose_a, "pose_a"),
-        *_pose(pose_b, "pose_b"),
+        *geometry_of(shape_a, "shape_a"),
+        *geometry_of(shape_b, "shape_b"),
+        *pose_terms(pose_a, "pose_a"),
+        *pose_terms(pose_b, "pose_b"),
     )
 
 

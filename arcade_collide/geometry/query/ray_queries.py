@@ -22,8 +22,8 @@ from arcade_collide.geometry.hits import CastHit, RayHit
 from arcade_collide.geometry.pose import check_vec2, to_float
 from arcade_collide.geometry.query.casts import cast_rows, pair_rows
 from arcade_collide.geometry.query.dispatch import (
-    _geometry,
-    _pose,
+    geometry_of,
+    pose_terms,
 )
 from arcade_collide.geometry.query.kernel_base import (
     ROWS,
@@ -138,8 +138,8 @@ def _one_row(
     kind: int, size_x: float, size_y: float, local: FloatArray,
     x: float, y: float, cos: float, sin: float,
 ) -> WorldRows:  # fmt: skip
-    """A one-row table of a posed shape (given as :func:`~.dispatch._geometry` and
-    :func:`~.dispatch._pose` give it)."""
+    """A one-row table of a posed shape (given as :func:`~.dispatch.geometry_of` and
+    :func:`~.dispatch.pose_terms` give it)."""
     kinds = np.full(1, kind, dtype=np.int8)
     rows = empty_rows(kinds, len(local) if kind == _POLYGON else 0)
     place_row(rows, kind, 0, x, y, cos, sin, size_x, size_y, local)
@@ -156,7 +156,7 @@ def shape_rows(shape: AnyShape, pose: object) -> WorldRows:
     >>> rows.kinds.tolist(), rows.circle_center.tolist(), rows.circle_radius.tolist()
     ([1], [[1.0, 2.0]], [2.0])
     """
-    return _one_row(*_geometry(shape, "shape"), *_pose(pose, "pose"))
+    return _one_row(*geometry_of(shape, "shape"), *pose_terms(pose, "pose"))
 
 
 @kernel(HIT(*_GEOMETRY, *_POSE, *(_F,) * 5))
@@ -208,8 +208,8 @@ def ray_cast(
     >>> ray_cast(Rect(2, 2), (5, 0), (0, 1), (1, 0))  # along the top edge
     RayHit(distance=4.0, point=(4.0, 1.0), normal=(-1.0, 0.0))
     """
-    geometry = _geometry(shape, "shape")
-    placed = _pose(pose, "pose")
+    geometry = geometry_of(shape, "shape")
+    placed = pose_terms(pose, "pose")
     ray = parse_ray(origin, direction, max_distance)
     hit, s, nx, ny = _one_ray(*geometry, *placed, *ray[:5])
     return ray.hit(s, nx, ny) if hit else None
@@ -219,7 +219,7 @@ _ONE_CAST: Any = types.boolean(*_GEOMETRY, *_GEOMETRY, *_POSE, *_POSE, _F, _F, _
 
 
 @kernel(_ONE_CAST)
-def _one_cast(
+def one_cast(
     kind_a: int, size_xa: float, size_ya: float, local_a: FloatArray,
     kind_b: int, size_xb: float, size_yb: float, local_b: FloatArray,
     xa: float, ya: float, ca: float, sa: float,
@@ -272,12 +272,12 @@ def shape_cast(
     >>> shape_cast(Rect(2, 2), (0, 0), (8, 0), Rect(2, 2), (6, 2))  # corners meet
     CastHit(fraction=0.5, point=(5.0, 1.0), normal=(-1.0, 0.0))
     """
-    geometry_a = _geometry(shape_a, "shape_a")
-    geometry_b = _geometry(shape_b, "shape_b")
-    placed_a = _pose(pose_a, "pose_a")
-    placed_b = _pose(pose_b, "pose_b")
+    geometry_a = geometry_of(shape_a, "shape_a")
+    geometry_b = geometry_of(shape_b, "shape_b")
+    placed_a = pose_terms(pose_a, "pose_a")
+    placed_b = pose_terms(pose_b, "pose_b")
     tx, ty = check_vec2(translation, "translation")
     out = np.empty(5)
-    if not _one_cast(*geometry_a, *geometry_b, *placed_a, *placed_b, tx, ty, out):
+    if not one_cast(*geometry_a, *geometry_b, *placed_a, *placed_b, tx, ty, out):
         return None
     return CastHit(float(out[0]), (float(out[1]), float(out[2])), (float(out[3]), float(out[4])))
