@@ -99,9 +99,14 @@ class DerivedShapes:
         Raises:
             ValueError: a sprite has zero size (naming its entity).
         """
-        rows, sizes = self._resized_rows(sprites, touched)
+        rows: set[int] = set()
+        sizes = None
+        if touched is None or touched.size:
+            rows, sizes = self._resized_rows(sprites, touched)
         if self._hulls:
             rows.update(row_of[body.sprite] for body in self._new_hit_boxes())
+        if not rows and sizes is None:
+            return []
         changed = [bodies[row] for row in sorted(rows)]
         geometries: list[AnyShape] = []
         for body in changed:

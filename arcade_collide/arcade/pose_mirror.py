@@ -148,6 +148,8 @@ class PoseMirror:
         """Rows written through the setters (see :func:`~.arcade_internals.has_fast_pose`)."""
         self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows read every tick: slow sprites and positions that are not tuples."""
+        self._always_rows: IntArray = _NO_ROWS
+        """The rows of :attr:`_always`, ascending."""
         self._watching = internals.PRIVATE
         """Whether the sprites' records report setter calls (private fields in use)."""
         self._watchers: list[weakref.ref[Record] | None] = []
@@ -200,6 +202,7 @@ class PoseMirror:
         positions = internals.pose_objects(sprites)[0]
         loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
         self._always = np.concatenate([self._always, loose | ~fast])
+        self._always_rows = np.flatnonzero(self._always)
         self._lists = None
 
     def remove(self, row: int) -> None:
@@ -223,7 +226,18 @@ class PoseMirror:
             swap_removed(array, row)
             for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
         )
+        self._always_rows = np.flatnonzero(self._always)
         self._lists = None
+
+    def untouched(self) -> bool:
+        """Whether :meth:`hand_moves` would surely find nothing: the log is in use and
+        empty, and no row is read every time."""
+        return (
+            self._armed
+            and not self._log
+            and not self._records_dropped
+            and not len(self._always_rows)
+        )
 
     def hand_moves(self) -> HandMoves:
         """The sprites whose pose differs from the mirror's (moved by the game).
@@ -247,7 +261,7 @@ class PoseMirror:
                 logged.append(row)
         # A sprite given a new sprite_lists record reports no touches: read them all.
         if self._armed and not self._records_dropped:
-            read = np.flatnonzero(self._always)
+            read = self._always_rows
             if logged:
                 read = np.union1d(read, np.array(logged, dtype=np.intp))
             if read.size == 0:
@@ -280,6 +294,7 @@ class PoseMirror:
         if moves.loose is not None:
             always = always | moves.loose
         self._always[read] = always
+        self._always_rows = np.flatnonzero(self._always)
         if self._records_dropped:
             self._rewatch()
         if moves.read is not None and moves.read.size:

@@ -29,9 +29,10 @@ import arcade
 
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Router
+from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
-from arcade_collide.ecs.queries import Explanation
+from arcade_collide.ecs.queries import Explanation, check_mask
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -56,11 +57,13 @@ class _World(Protocol):
 
     name: str
     _bodies: Bodies
+    _circles: KindCircles
     _collisions: CollisionSystem
     _router: Router
 
     def _check_open(self) -> None: ...
     def _read_sprites(self) -> None: ...
+    def _sync(self) -> None: ...
     def entity(self, sprite: arcade.Sprite) -> int: ...
 
 
@@ -216,10 +219,14 @@ class WorldQueries:
             RuntimeError: the world was closed.
         """
         _check_filters(kind, None)
+        check_mask(mask)
         self._check_open()
         body = self._bodies.list[self._bodies.row(sprite)]
+        self._sync()
+        # Most sprites are near nothing of the kind: their bounding circles prove it.
+        if not self._circles.may_touch(body, kind):
+            return []
         with in_world(self.name):
-            self._read_sprites()
             position = body.position
             pose = (position.x, position.y, position.angle)
             found = self._collisions.shape_query(body.shape.geometry, pose, mask)

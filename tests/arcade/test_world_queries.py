@@ -230,3 +230,34 @@ def test_contacts_are_at_the_sprites_poses_now(world: CollisionWorld) -> None:
     assert world.contacts()[0][2].depth == pytest.approx(11.0)
     world.step(DT)
     assert world.contacts() == []
+
+
+def test_overlapping_between_queries_sees_every_change_of_the_world(world: CollisionWorld) -> None:
+    """The bounding circles that answer most overlapping() calls follow hand moves,
+    steps, additions, removals, new sizes and Shape edits between two queries."""
+    bullet = arcade.SpriteSolidColor(4, 10, center_x=0, center_y=0)
+    rock = arcade.SpriteSolidColor(20, 20, center_x=100, center_y=0)
+    world.add_sprite(bullet, kind="bullet")
+    world.add_sprite(rock, kind="rock")
+    assert world.overlapping(bullet, kind="rock") == []
+    rock.center_x = 12.0  # by hand: left side on the bullet's right side (touching)
+    assert world.overlapping(bullet, kind="rock") == [rock]
+    assert world.overlapping(rock, kind="bullet") == [bullet]
+    rock.center_x = 12.5
+    assert world.overlapping(bullet, kind="rock") == []
+    rock.width = 22.0  # grown by hand: its shape is rebuilt
+    assert world.overlapping(bullet, kind="rock") == [rock]
+    world.set_velocity(rock, 60.0, 0.0)
+    world.step(DT)  # moved by the world, one px away
+    assert world.overlapping(bullet, kind="rock") == []
+    other = arcade.SpriteSolidColor(2, 2, center_x=0, center_y=6)
+    world.add_sprite(other, kind="rock")
+    assert world.overlapping(bullet, kind="rock") == [other]
+    assert world.overlapping(bullet) == [other]
+    world.remove_sprite(other)
+    assert world.overlapping(bullet, kind="rock") == []
+    shape = world._bodies.list[world._bodies.row(bullet)].shape
+    shape.geometry = Circle(40.0)  # a Shape edited through the ECS
+    assert world.overlapping(bullet, kind="rock") == [rock]
+    with pytest.raises(ValueError, match="mask"):
+        world.overlapping(bullet, kind="rock", mask=-1)
