@@ -70,7 +70,8 @@ class KindCircles:
         self._state = state
         self._any_kind = any_kind
         self._kinds: dict[Hashable, _Members] = {}
-        self._radius: dict[AnyShape, float] = {}
+        self._radius: dict[int, tuple[AnyShape, float]] = {}
+        """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
 
     def may_touch(self, body: Body, kind: Hashable) -> bool:
         """Whether some other sprite of ``kind`` has a bounding circle meeting ``body``'s,
@@ -127,9 +128,12 @@ class KindCircles:
         return members
 
     def _radius_of(self, geometry: AnyShape) -> float:
-        radius = self._radius.get(geometry)
-        if radius is None:
-            if len(self._radius) >= _MAX_RADII:
-                self._radius.clear()
-            radius = self._radius[geometry] = float(geometry.bounding_radius)
+        # By identity: hashing a polygon's points costs more than a lookup.
+        known = self._radius.get(id(geometry))
+        if known is not None and known[0] is geometry:
+            return known[1]
+        if len(self._radius) >= _MAX_RADII:
+            self._radius.clear()
+        radius = float(geometry.bounding_radius)
+        self._radius[id(geometry)] = (geometry, radius)
         return radius

@@ -93,7 +93,9 @@ class Stepping:
             with self._in_world():
                 self._read_sprites()
             return
-        # What _read_sprites does when no sprite reported a touch: check hulls in turn.
+        if not bodies.derived.boxes_freed():
+            return
+        # What _read_sprites does when no sprite reported a touch.
         rebuilt = bodies.derived.refresh(bodies.list, mirror.sprites, _NO_ROWS, bodies.row_of)
         if rebuilt:
             with self._in_world():
