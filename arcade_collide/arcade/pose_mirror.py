@@ -171,6 +171,9 @@ class PoseMirror:
         """Whether the log is in use (else every pose is read each tick)."""
         self._records_dropped = False
         """Whether some row's record was freed (replaced by the game) since the last rewatch."""
+        self._quiet_reads = False
+        """Whether a query found nothing touched since the log's touches were last taken
+        in: reads between moves, which the log answers at no cost, so it stays in use."""
         self._lists: list[ListSlots] | None = None
         self._changes_seen = -1
 
@@ -238,6 +241,10 @@ class PoseMirror:
             and not self._records_dropped
             and not len(self._always_rows)
         )
+
+    def note_quiet_read(self) -> None:
+        """Record that a read found the mirror :meth:`untouched` (see :meth:`accept`)."""
+        self._quiet_reads = True
 
     def hand_moves(self) -> HandMoves:
         """The sprites whose pose differs from the mirror's (moved by the game).
@@ -310,10 +317,13 @@ class PoseMirror:
         else:
             for watcher in moves.reported:
                 log.pop(id(watcher), None)
-            if 4 * len(moves.reported) <= n:
+            # Many touches cost more through the log than a read of every pose, unless
+            # quiet reads come between the moves (a query per sprite, say).
+            if 4 * len(moves.reported) <= n or self._quiet_reads:
                 internals.arm(moves.reported)
             else:
                 self._armed = False
+            self._quiet_reads = False
 
     def _record_dropped(self, ref: weakref.ref[Record]) -> None:
         """Weak-reference callback: a row's record was freed, so the game replaced it."""

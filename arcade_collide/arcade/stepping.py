@@ -93,6 +93,7 @@ class Stepping:
             with self._in_world():
                 self._read_sprites()
             return
+        mirror.note_quiet_read()
         if not bodies.derived.boxes_freed():
             return
         # What _read_sprites does when no sprite reported a touch.

@@ -261,3 +261,23 @@ def test_overlapping_between_queries_sees_every_change_of_the_world(world: Colli
     assert world.overlapping(bullet, kind="rock") == [rock]
     with pytest.raises(ValueError, match="mask"):
         world.overlapping(bullet, kind="rock", mask=-1)
+
+
+def test_overlapping_per_sprite_each_tick_while_every_sprite_moves(world: CollisionWorld) -> None:
+    """A game that moves every sprite, then asks about each (queries between moves
+    keep the pose mirror's log in use), gets the brute-force answer every time."""
+    rng = random.Random(5)
+    sprites = [add_random(world, rng) for _ in range(24)]
+    found = empty = 0
+    for _ in range(12):
+        for sprite in sprites:
+            sprite.center_x += rng.choice((-3, 0, 3))
+            sprite.center_y += rng.choice((-3, 3))
+        for sprite in sprites:
+            own = world.shapes()[world._bodies.row(sprite)]
+            pose = (sprite.center_x, sprite.center_y, sprite.angle)
+            expected = [s for s in brute(world, own, pose) if s is not sprite]
+            assert world.overlapping(sprite) == expected
+            found += len(expected)
+            empty += not expected
+    assert found and empty  # both outcomes occur
