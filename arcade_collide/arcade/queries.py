@@ -11,7 +11,9 @@ Every query answers from the sprites as they are now, without a step: the sprite
 the game moved since the last step are read first, as :meth:`step
 <arcade_collide.arcade.world.CollisionWorld.step>` reads them (the pose mirror's
 log of touched sprites: the cost is what moved, not the world), and the ECS query
-(:mod:`arcade_collide.ecs.queries`) does the rest. Shapes are closed (touching counts);
+(:mod:`arcade_collide.ecs.queries`) does the rest; :meth:`~WorldQueries.overlapping`
+first asks the bounding circles of the kind (:mod:`.kind_circles`), which prove most
+of its answers empty without the ECS query. Shapes are closed (touching counts);
 sprites are returned in the order they were added (ascending entity id); entities of
 a joined esper world that are not sprites of this world are left out.
 
@@ -219,9 +221,9 @@ class WorldQueries:
             RuntimeError: the world was closed.
         """
         _check_filters(kind, None)
-        check_mask(mask)
         self._check_open()
         body = self._bodies.list[self._bodies.row(sprite)]
+        check_mask(mask)
         self._sync()
         # Most sprites are near nothing of the kind: their bounding circles prove it.
         if not self._circles.may_touch(body, kind):
