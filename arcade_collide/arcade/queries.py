@@ -92,8 +92,8 @@ def _query(
     its esper world, once the sprites the game moved were read; filtered."""
     _check_filters(kind, where)
     world._check_open()
+    world._sync()
     with in_world(world.name):
-        world._read_sprites()
         found = ask(world._collisions)
     return _sprites(world, found, kind, where)
 
