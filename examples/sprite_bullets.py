@@ -9,12 +9,12 @@ Artwork from https://kenney.nl
 Arcade's ``arcade/examples/sprite_bullets.py`` (Arcade 3.3) with its collision check
 answered by a :class:`~arcade_collide.arcade.CollisionWorld`: the coin list is
 registered with it (each coin gets the hull of its hit box, the outline Arcade
-checks) and so is the bullet list. After the bullets move, one ``world.step`` finds
-every touching pair, and ``arcade.check_for_collision_with_list(bullet,
-self.coin_list)`` becomes ``self.world.touching(bullet, kind="coin")`` (a coin an
-earlier bullet removed has left the world, so it is not hit twice). Nothing else
-changed, so given the same input and random seed, the port plays the original's game
-tick for tick (``tests/examples/test_sprite_bullets.py`` compares the two traces).
+checks) and so is the bullet list, and ``arcade.check_for_collision_with_list(bullet,
+self.coin_list)`` becomes ``self.world.overlapping(bullet, kind="coin")``, which
+answers from the sprites as they are now (a coin an earlier bullet removed has left
+the world, so it is not hit twice). Nothing else changed, so given the same input
+and random seed, the port plays the original's game tick for tick
+(``tests/examples/test_sprite_bullets.py`` compares the two traces).
 
 Run: ``python examples/sprite_bullets.py``.
 """
@@ -166,14 +166,11 @@ class GameView(arcade.View):
         # Call update on bullet sprites
         self.bullet_list.update()
 
-        # Find what touches what, once for all sprites
-        self.world.step(delta_time)
-
         # Loop through each bullet
         for bullet in self.bullet_list:
 
             # Check this bullet to see if it hit a coin
-            hit_list = self.world.touching(bullet, kind="coin")
+            hit_list = self.world.overlapping(bullet, kind="coin")
 
             # If it did, get rid of the bullet
             if len(hit_list) > 0:

@@ -31,10 +31,13 @@ class Bodies:
         self.mirror = PoseMirror()
         """The sprites, row for row, with the poses last seen or written."""
         self.derived = DerivedShapes()
+        self.revision = 0
+        """Counts the rows added and taken out (what row-keyed caches check)."""
 
     def extend(self, bodies: list[Body], table_rows: list[int], derived: list[bool]) -> None:
         """Add ``bodies`` as the last rows, in one pass over the row arrays
         (``derived[k]``: body ``k``'s shape follows its sprite)."""
+        self.revision += 1
         for body in bodies:
             self.row_of[body.sprite] = len(self.list)
             self.list.append(body)
@@ -49,6 +52,7 @@ class Bodies:
         row = self.row_of.pop(sprite, None)
         if row is None:
             return None
+        self.revision += 1
         body, moved = self.list[row], self.list[-1]
         self.list[row] = moved
         self.list.pop()
@@ -80,6 +84,7 @@ class Bodies:
     def clear(self) -> list[Body]:
         """Take out every row at once; return the bodies."""
         bodies = list(self.list)
+        self.revision += 1
         self.list.clear()
         self.row_of.clear()
         self.by_entity.clear()

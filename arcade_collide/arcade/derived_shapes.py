@@ -12,7 +12,7 @@ A new hit box reports to no setter. It is found when the old box is freed (a wea
 reference's callback: how ``hit_box = ...`` and ``sync_hit_box_to_texture()`` show
 in CPython) and, for a game that keeps old boxes alive, by checking every
 :data:`HULL_CHECK_STRIDE`-th hull in turn each time the sprites are read (at each
-step and each world query).
+step, and at each world query that finds some sprite touched since the last read).
 """
 
 from __future__ import annotations
@@ -36,9 +36,9 @@ _Sizes = tuple[NDArray[np.intp], NDArray[np.float64], Any]
 """Rows read for a size check, their sizes, and the size marks."""
 
 HULL_CHECK_STRIDE = 32
-"""Each read of the sprites (a step or a query) compares the hit box of one hull in
-this many with the one its shape was built from (so a replaced box that stays alive
-is found within this many steps)."""
+"""Each read of the sprites (a step, or a query after a touch) compares the hit box of
+one hull in this many with the one its shape was built from (so a replaced box that
+stays alive is found within this many steps)."""
 
 
 class DerivedShapes:
@@ -99,9 +99,14 @@ class DerivedShapes:
         Raises:
             ValueError: a sprite has zero size (naming its entity).
         """
-        rows, sizes = self._resized_rows(sprites, touched)
+        rows: set[int] = set()
+        sizes = None
+        if touched is None or touched.size:
+            rows, sizes = self._resized_rows(sprites, touched)
         if self._hulls:
             rows.update(row_of[body.sprite] for body in self._new_hit_boxes())
+        if not rows and sizes is None:
+            return []
         changed = [bodies[row] for row in sorted(rows)]
         geometries: list[AnyShape] = []
         for body in changed:
@@ -120,6 +125,10 @@ class DerivedShapes:
                 body.geometry = geometry
                 rebuilt.append(body)
         return rebuilt
+
+    def boxes_freed(self) -> bool:
+        """Whether the hit box of some hull was freed since the last :meth:`refresh`."""
+        return bool(self._freed)
 
     def _watch(self, body: Body) -> None:
         """Remember what ``body``'s hull is built from, and note when its box is freed."""

@@ -148,6 +148,8 @@ class PoseMirror:
         """Rows written through the setters (see :func:`~.arcade_internals.has_fast_pose`)."""
         self._always: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows read every tick: slow sprites and positions that are not tuples."""
+        self._always_rows: IntArray = _NO_ROWS
+        """The rows of :attr:`_always`, ascending."""
         self._watching = internals.PRIVATE
         """Whether the sprites' records report setter calls (private fields in use)."""
         self._watchers: list[weakref.ref[Record] | None] = []
@@ -169,6 +171,9 @@ class PoseMirror:
         """Whether the log is in use (else every pose is read each tick)."""
         self._records_dropped = False
         """Whether some row's record was freed (replaced by the game) since the last rewatch."""
+        self._quiet_reads = False
+        """Whether a query found nothing touched since the log's touches were last taken
+        in: reads between moves, which the log answers at no cost, so it stays in use."""
         self._lists: list[ListSlots] | None = None
         self._changes_seen = -1
 
@@ -200,6 +205,7 @@ class PoseMirror:
         positions = internals.pose_objects(sprites)[0]
         loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
         self._always = np.concatenate([self._always, loose | ~fast])
+        self._always_rows = np.flatnonzero(self._always)
         self._lists = None
 
     def remove(self, row: int) -> None:
@@ -223,7 +229,22 @@ class PoseMirror:
             swap_removed(array, row)
             for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
         )
+        self._always_rows = np.flatnonzero(self._always)
         self._lists = None
+
+    def untouched(self) -> bool:
+        """Whether :meth:`hand_moves` would surely find nothing: the log is in use and
+        empty, and no row is read every time."""
+        return (
+            self._armed
+            and not self._log
+            and not self._records_dropped
+            and not len(self._always_rows)
+        )
+
+    def note_quiet_read(self) -> None:
+        """Record that a read found the mirror :meth:`untouched` (see :meth:`accept`)."""
+        self._quiet_reads = True
 
     def hand_moves(self) -> HandMoves:
         """The sprites whose pose differs from the mirror's (moved by the game).
@@ -247,7 +268,7 @@ class PoseMirror:
                 logged.append(row)
         # A sprite given a new sprite_lists record reports no touches: read them all.
         if self._armed and not self._records_dropped:
-            read = np.flatnonzero(self._always)
+            read = self._always_rows
             if logged:
                 read = np.union1d(read, np.array(logged, dtype=np.intp))
             if read.size == 0:
@@ -280,6 +301,7 @@ class PoseMirror:
         if moves.loose is not None:
             always = always | moves.loose
         self._always[read] = always
+        self._always_rows = np.flatnonzero(self._always)
         if self._records_dropped:
             self._rewatch()
         if moves.read is not None and moves.read.size:
@@ -295,10 +317,13 @@ class PoseMirror:
         else:
             for watcher in moves.reported:
                 log.pop(id(watcher), None)
-            if 4 * len(moves.reported) <= n:
+            # Many touches cost more through the log than a read of every pose, unless
+            # quiet reads come between the moves (a query per sprite, say).
+            if 4 * len(moves.reported) <= n or self._quiet_reads:
                 internals.arm(moves.reported)
             else:
                 self._armed = False
+            self._quiet_reads = False
 
     def _record_dropped(self, ref: weakref.ref[Record]) -> None:
         """Weak-reference callback: a row's record was freed, so the game replaced it."""

@@ -11,7 +11,9 @@ Every query answers from the sprites as they are now, without a step: the sprite
 the game moved since the last step are read first, as :meth:`step
 <arcade_collide.arcade.world.CollisionWorld.step>` reads them (the pose mirror's
 log of touched sprites: the cost is what moved, not the world), and the ECS query
-(:mod:`arcade_collide.ecs.queries`) does the rest. Shapes are closed (touching counts);
+(:mod:`arcade_collide.ecs.queries`) does the rest; :meth:`~WorldQueries.overlapping`
+first asks the bounding circles of the kind (:mod:`.kind_circles`), which prove most
+of its answers empty without the ECS query. Shapes are closed (touching counts);
 sprites are returned in the order they were added (ascending entity id); entities of
 a joined esper world that are not sprites of this world are left out.
 
@@ -29,9 +31,10 @@ import arcade
 
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Router
+from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
-from arcade_collide.ecs.queries import Explanation
+from arcade_collide.ecs.queries import Explanation, check_mask
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -56,11 +59,13 @@ class _World(Protocol):
 
     name: str
     _bodies: Bodies
+    _circles: KindCircles
     _collisions: CollisionSystem
     _router: Router
 
     def _check_open(self) -> None: ...
     def _read_sprites(self) -> None: ...
+    def _sync(self) -> None: ...
     def entity(self, sprite: arcade.Sprite) -> int: ...
 
 
@@ -87,8 +92,8 @@ def _query(
     its esper world, once the sprites the game moved were read; filtered."""
     _check_filters(kind, where)
     world._check_open()
+    world._sync()
     with in_world(world.name):
-        world._read_sprites()
         found = ask(world._collisions)
     return _sprites(world, found, kind, where)
 
@@ -218,8 +223,12 @@ class WorldQueries:
         _check_filters(kind, None)
         self._check_open()
         body = self._bodies.list[self._bodies.row(sprite)]
+        check_mask(mask)
+        self._sync()
+        # Most sprites are near nothing of the kind: their bounding circles prove it.
+        if not self._circles.may_touch(body, kind):
+            return []
         with in_world(self.name):
-            self._read_sprites()
             position = body.position
             pose = (position.x, position.y, position.angle)
             found = self._collisions.shape_query(body.shape.geometry, pose, mask)

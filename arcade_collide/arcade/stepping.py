@@ -28,6 +28,8 @@ from arcade_collide.ecs.world_state import world_pools
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
+_NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
+
 
 class Stepping:
     """:meth:`step` and the write-back of a :class:`~.world.CollisionWorld`."""
@@ -81,6 +83,25 @@ class Stepping:
         finally:
             if self._closed:  # by a collision callback
                 self._release_esper_world()
+
+    def _sync(self) -> None:
+        """:meth:`_read_sprites`, in the world's esper world; switched to only when the
+        sprites have something to take in (a query between moves switches nothing)."""
+        bodies = self._bodies
+        mirror = bodies.mirror
+        if self._sweeping or not mirror.untouched():
+            with self._in_world():
+                self._read_sprites()
+            return
+        mirror.note_quiet_read()
+        if not bodies.derived.boxes_freed():
+            return
+        # What _read_sprites does when no sprite reported a touch.
+        rebuilt = bodies.derived.refresh(bodies.list, mirror.sprites, _NO_ROWS, bodies.row_of)
+        if rebuilt:
+            with self._in_world():
+                for body in rebuilt:
+                    body.shape.geometry = body.geometry
 
     def _read_sprites(self) -> None:
         """Take in the game's hand moves and rebuild the derived shapes that changed."""

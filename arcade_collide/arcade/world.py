@@ -40,6 +40,7 @@ from arcade_collide.arcade.handlers import (
     StartHandler,
     sprite_method,
 )
+from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import (
     RemovalHook,
     WriteBack,
@@ -49,7 +50,7 @@ from arcade_collide.arcade.lifetime import (
     in_world,
     weakly,
 )
-from arcade_collide.arcade.queries import WorldQueries
+from arcade_collide.arcade.queries import ANY_KIND, WorldQueries
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
 from arcade_collide.arcade.sprite_rays import SpriteRays
@@ -66,6 +67,7 @@ from arcade_collide.arcade.validation import (
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
 from arcade_collide.ecs.response import ResponseSystem
+from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.shapes import AnyShape
 
 FloatArray = NDArray[np.float64]
@@ -125,6 +127,7 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers):
         self._response: ResponseSystem | None = None
         """The kinematic response, made with the first solid or body sprite."""
         with self._in_world():
+            self._circles = KindCircles(self._bodies, world_state(), ANY_KIND)
             self._movement = MovementSystem()
             self._collisions = CollisionSystem(on_stop=weakly(self._stopped))
             esper.add_processor(self._movement, priority=2)

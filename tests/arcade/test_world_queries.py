@@ -230,3 +230,54 @@ def test_contacts_are_at_the_sprites_poses_now(world: CollisionWorld) -> None:
     assert world.contacts()[0][2].depth == pytest.approx(11.0)
     world.step(DT)
     assert world.contacts() == []
+
+
+def test_overlapping_between_queries_sees_every_change_of_the_world(world: CollisionWorld) -> None:
+    """The bounding circles that answer most overlapping() calls follow hand moves,
+    steps, additions, removals, new sizes and Shape edits between two queries."""
+    bullet = arcade.SpriteSolidColor(4, 10, center_x=0, center_y=0)
+    rock = arcade.SpriteSolidColor(20, 20, center_x=100, center_y=0)
+    world.add_sprite(bullet, kind="bullet")
+    world.add_sprite(rock, kind="rock")
+    assert world.overlapping(bullet, kind="rock") == []
+    rock.center_x = 12.0  # by hand: left side on the bullet's right side (touching)
+    assert world.overlapping(bullet, kind="rock") == [rock]
+    assert world.overlapping(rock, kind="bullet") == [bullet]
+    rock.center_x = 12.5
+    assert world.overlapping(bullet, kind="rock") == []
+    rock.width = 22.0  # grown by hand: its shape is rebuilt
+    assert world.overlapping(bullet, kind="rock") == [rock]
+    world.set_velocity(rock, 60.0, 0.0)
+    world.step(DT)  # moved by the world, one px away
+    assert world.overlapping(bullet, kind="rock") == []
+    other = arcade.SpriteSolidColor(2, 2, center_x=0, center_y=6)
+    world.add_sprite(other, kind="rock")
+    assert world.overlapping(bullet, kind="rock") == [other]
+    assert world.overlapping(bullet) == [other]
+    world.remove_sprite(other)
+    assert world.overlapping(bullet, kind="rock") == []
+    shape = world._bodies.list[world._bodies.row(bullet)].shape
+    shape.geometry = Circle(40.0)  # a Shape edited through the ECS
+    assert world.overlapping(bullet, kind="rock") == [rock]
+    with pytest.raises(ValueError, match="mask"):
+        world.overlapping(bullet, kind="rock", mask=-1)
+
+
+def test_overlapping_per_sprite_each_tick_while_every_sprite_moves(world: CollisionWorld) -> None:
+    """A game that moves every sprite, then asks about each (queries between moves
+    keep the pose mirror's log in use), gets the brute-force answer every time."""
+    rng = random.Random(5)
+    sprites = [add_random(world, rng) for _ in range(24)]
+    found = empty = 0
+    for _ in range(12):
+        for sprite in sprites:
+            sprite.center_x += rng.choice((-3, 0, 3))
+            sprite.center_y += rng.choice((-3, 3))
+        for sprite in sprites:
+            own = world.shapes()[world._bodies.row(sprite)]
+            pose = (sprite.center_x, sprite.center_y, sprite.angle)
+            expected = [s for s in brute(world, own, pose) if s is not sprite]
+            assert world.overlapping(sprite) == expected
+            found += len(expected)
+            empty += not expected
+    assert found and empty  # both outcomes occur
