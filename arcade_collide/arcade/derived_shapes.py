@@ -10,16 +10,16 @@ is kept as given, so a game of explicit shapes pays nothing here.
 
 A new hit box reports to no setter. It is found when the old box is freed (a weak
 reference's callback: how ``hit_box = ...`` and ``sync_hit_box_to_texture()`` show
-in CPython) and, for a game that keeps old boxes alive, by checking every
-:data:`HULL_CHECK_STRIDE`-th hull in turn each time the sprites are read (at each
-step, and at each world query that finds some sprite touched since the last read).
+in CPython) and, for a game that keeps old boxes alive, by checking a few hulls in
+turn each time the sprites are read (at each step, and at each world query that finds
+some sprite touched since the last read): one in :data:`HULL_CHECK_STRIDE`, at most
+:data:`HULL_CHECK_BUDGET`, so a read costs the same in a level of 100,000 tiles.
 """
 
 from __future__ import annotations
 
 import weakref
 from collections.abc import Callable
-from itertools import islice
 from typing import Any
 
 import arcade
@@ -37,8 +37,13 @@ _Sizes = tuple[NDArray[np.intp], NDArray[np.float64], Any]
 
 HULL_CHECK_STRIDE = 32
 """Each read of the sprites (a step, or a query after a touch) compares the hit box of
-one hull in this many with the one its shape was built from (so a replaced box that
-stays alive is found within this many steps)."""
+one hull in this many (up to :data:`HULL_CHECK_BUDGET`) with the one its shape was built
+from, so a replaced box that stays alive is found within this many reads in a world of
+up to ``HULL_CHECK_STRIDE * HULL_CHECK_BUDGET`` hulls."""
+
+HULL_CHECK_BUDGET = 64
+"""The most hulls one read compares: in a larger world a replaced box that stays alive
+is found within ``hulls / HULL_CHECK_BUDGET`` reads."""
 
 
 class DerivedShapes:
@@ -48,14 +53,16 @@ class DerivedShapes:
     def __init__(self) -> None:
         self._size: NDArray[np.float64] = np.zeros((0, 2))
         self._derived: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
-        self._hulls: dict[int, Body] = {}
-        """Bodies with a derived hull shape, by entity."""
+        self._hulls: list[Body] = []
+        """Bodies with a derived hull shape, in the order the in-turn check visits."""
+        self._hull_slot: dict[int, int] = {}
+        """Each hull body's index in :attr:`_hulls`, by entity."""
         self._boxes: dict[int, weakref.ref[Any]] = {}
         """A weak reference to the hit box each hull was built from, by entity."""
         self._freed: list[int] = []
         """Entities whose hull's hit box was freed (appended by the weak references)."""
         self._turn = 0
-        """Which hulls the next in-turn check compares (see :data:`HULL_CHECK_STRIDE`)."""
+        """Where in :attr:`_hulls` the next in-turn check starts."""
         self._marks: list[tuple[Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
 
@@ -65,7 +72,8 @@ class DerivedShapes:
         for body, follows in zip(bodies, derived, strict=True):
             if body.hull and follows:
                 self._watch(body)
-                self._hulls[body.entity] = body
+                self._hull_slot[body.entity] = len(self._hulls)
+                self._hulls.append(body)
         sizes = read_sizes([body.sprite for body in bodies])
         self._size = np.concatenate([self._size, sizes])
         self._derived = np.concatenate([self._derived, np.array(derived, dtype=np.bool_)])
@@ -75,7 +83,12 @@ class DerivedShapes:
         """Drop ``row`` (of ``body``); the last row takes its place."""
         self._size = swap_removed(self._size, row)
         self._derived = swap_removed(self._derived, row)
-        self._hulls.pop(body.entity, None)
+        slot = self._hull_slot.pop(body.entity, None)
+        if slot is not None:
+            last = self._hulls.pop()
+            if slot < len(self._hulls):
+                self._hulls[slot] = last
+                self._hull_slot[last.entity] = slot
         self._boxes.pop(body.entity, None)
         self._marks = None
 
@@ -119,7 +132,7 @@ class DerivedShapes:
             self._size[read] = size
         rebuilt = []
         for body, geometry in zip(changed, geometries, strict=True):
-            if body.entity in self._hulls:
+            if body.entity in self._hull_slot:
                 self._watch(body)
             if geometry != body.geometry:
                 body.geometry = geometry
@@ -143,13 +156,16 @@ class DerivedShapes:
 
     def _new_hit_boxes(self) -> list[Body]:
         """Hull bodies whose sprite holds another hit box or scale than their shape's:
-        those whose box was freed, and every :data:`HULL_CHECK_STRIDE`-th in turn."""
-        hulls = self._hulls
-        suspects = list(islice(hulls.values(), self._turn, None, HULL_CHECK_STRIDE))
-        self._turn = (self._turn + 1) % HULL_CHECK_STRIDE
+        those whose box was freed, and the next few in turn (see :data:`HULL_CHECK_STRIDE`)."""
+        hulls, count = self._hulls, len(self._hulls)
+        take = min(-(-count // HULL_CHECK_STRIDE), HULL_CHECK_BUDGET)
+        start = self._turn % count if count else 0
+        suspects = hulls[start : start + take] + hulls[: max(0, start + take - count)]
+        self._turn = start + take
         if self._freed:
             freed, self._freed = self._freed, []
-            suspects.extend(hulls[e] for e in freed if e in hulls)
+            slot = self._hull_slot
+            suspects.extend(hulls[slot[e]] for e in freed if e in slot)
         return [body for body in suspects if _hull_changed(body)]
 
     def _resized_rows(

@@ -125,3 +125,48 @@ def test_a_hit_box_the_game_keeps_alive_is_followed_within_the_check_stride() ->
         assert world.shapes()[7] == Rect(10, 10)
     finally:
         world.close()
+
+
+def test_the_in_turn_hull_check_has_a_budget_and_still_reaches_every_hull() -> None:
+    """In a world of more than STRIDE * BUDGET hulls a read compares BUDGET of them, and
+    a box the game keeps alive is still found within hulls / BUDGET reads; sprites
+    removed meanwhile (swap-removed from the turn order) do not stop it."""
+    from arcade.hitbox import RotatableHitBox
+
+    from arcade_collide.arcade import CollisionWorld
+    from arcade_collide.arcade.derived_shapes import HULL_CHECK_BUDGET, HULL_CHECK_STRIDE
+
+    count = HULL_CHECK_STRIDE * HULL_CHECK_BUDGET + 500
+    world = CollisionWorld()
+    try:
+        tiles = arcade.SpriteList()
+        for i in range(count):
+            x, y = 12 * (i % 200), 12 * (i // 200)
+            tiles.append(arcade.SpriteSolidColor(10, 10, center_x=x, center_y=y))
+        world.add_sprite_list(tiles, static=True)
+        world.step(1 / 60)
+        derived = world._bodies.derived
+        compared: list[int] = []
+        original = derived._new_hit_boxes
+
+        def counting() -> list[object]:
+            start = derived._turn
+            found = original()
+            compared.append(derived._turn - start)
+            return found
+
+        derived._new_hit_boxes = counting  # type: ignore[method-assign]
+        world.step(1 / 60)
+        assert compared == [HULL_CHECK_BUDGET]
+        target = tiles[-1]
+        kept = [target.hit_box, RotatableHitBox([(-20, -5), (20, -5), (20, 5), (-20, 5)])]
+        target.hit_box = kept[1]
+        for sprite in list(tiles[:300]):
+            sprite.remove_from_sprite_lists()
+        reads = 0
+        while world.shapes()[world.sprites().index(target)] != Rect(40, 10):
+            world.step(1 / 60)
+            reads += 1
+            assert reads <= -(-count // HULL_CHECK_BUDGET) + 1
+    finally:
+        world.close()
