@@ -880,6 +880,22 @@ ROWS += (
     _b("bridge-add-static-body", "`world.add_sprite(sprite, static=True, body=Body())`",
        ValueError, "a static sprite cannot be a body: a body moves",
        lambda s: s.world.add_sprite(s.sprite(), static=True, body=Body())),
+    _b("bridge-add-platformer-str", "`world.add_sprite(sprite, platformer='yes')`", TypeError,
+       "platformer must be a Platformer, True or None, got str",
+       lambda s: s.world.add_sprite(s.sprite(), platformer="yes")),
+    _b("bridge-add-static-platformer", "`world.add_sprite(sprite, static=True, platformer=True)`",
+       ValueError, "a static sprite cannot be a platformer: a platformer moves",
+       lambda s: s.world.add_sprite(s.sprite(), static=True, platformer=True)),
+    _b("bridge-add-ladder-int", "`world.add_sprite(sprite, ladder=1)`", TypeError,
+       "ladder must be a bool, got int",
+       lambda s: s.world.add_sprite(s.sprite(), ladder=1)),
+    _b("bridge-add-solid-ladder", "`world.add_sprite(sprite, ladder=True, solid=True)`",
+       ValueError, "a ladder cannot be solid, a body or a platformer: platformers climb it",
+       lambda s: s.world.add_sprite(s.sprite(), ladder=True, solid=True)),
+    _b("bridge-platformer-of-other",
+       "`world.platformer(sprite)` for a sprite added without `platformer=`", KeyError,
+       "'sprite was not added with platformer='",
+       lambda s: s.world.platformer(s.c)),
 )
 
 def _pixel_outside() -> object:

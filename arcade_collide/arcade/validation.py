@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from typing import Any, SupportsFloat
 
 from arcade_collide.ecs import ALL_LAYERS, Shape
-from arcade_collide.ecs.solids import Body, Solid
+from arcade_collide.ecs.platformer import Platformer
+from arcade_collide.ecs.solids import Body, Ladder, Solid
 from arcade_collide.geometry.pose import to_float
 from arcade_collide.geometry.shapes import AnyShape, Point
 
@@ -98,12 +99,17 @@ def sprite_options(
     static: bool = False,
     solid: object = False,
     body: object = None,
+    platformer: object = None,
+    ladder: object = False,
     **shape_options: Any,
 ) -> dict[str, Any]:
     """The options of ``add_sprite`` checked: ``velocity`` becomes ``(vx, vy, angular)``
     (None when all three are zero and ``velocity`` was not given); ``solid`` a
     :class:`~arcade_collide.ecs.solids.Solid` or None, ``body`` a
-    :class:`~arcade_collide.ecs.solids.Body` or None.
+    :class:`~arcade_collide.ecs.solids.Body` or None; ``platformer`` a
+    :class:`~arcade_collide.ecs.platformer.Platformer` or None (a platformer is a body
+    with a velocity); ``ladder`` a :class:`~arcade_collide.ecs.solids.Ladder` or None
+    (a ladder is a sensor).
 
     >>> sprite_options(None, velocity=(1, 2), kind="rock")["velocity"]
     (1.0, 2.0, 0.0)
@@ -119,8 +125,21 @@ def sprite_options(
     Traceback (most recent call last):
     ...
     ValueError: a sprite cannot be both solid and a body: bodies already block each other
+    >>> sprite_options(None, platformer=True)["body"]
+    Body(restitution=0.0, friction=0.0, blocked_by=4294967295)
     """
     require_hashable(kind, "kind")
+    made_platformer = platformer_option(platformer)
+    made_ladder = ladder_option(ladder, solid, body, made_platformer)
+    if made_platformer is not None:
+        if static:
+            raise ValueError("a static sprite cannot be a platformer: a platformer moves")
+        if body is None or body is False:
+            body = True
+        if velocity is None:
+            velocity = (0.0, 0.0)
+    if made_ladder is not None:
+        shape_options.setdefault("sensor", True)
     turn = require_real(angular, "angular")
     moves = None
     if velocity is not None or turn != 0.0:
@@ -136,7 +155,51 @@ def sprite_options(
         "shape": shape, "velocity": moves, "kind": kind, "hull": bool(hull),
         "static": bool(static), "shape_options": dict(shape_options),
         **response_options(solid, body, bool(static)),
+        "platformer": made_platformer, "ladder": made_ladder,
     }
+
+
+def platformer_option(platformer: object) -> Platformer | None:
+    """``add_sprite``'s ``platformer`` (None, False, True or a Platformer) as a
+    Platformer or None.
+
+    >>> platformer_option(True).max_jumps
+    1
+    >>> platformer_option("yes")
+    Traceback (most recent call last):
+    ...
+    TypeError: platformer must be a Platformer, True or None, got str
+    """
+    if platformer is None or platformer is False:
+        return None
+    if platformer is True:
+        return Platformer()
+    if isinstance(platformer, Platformer):
+        return platformer
+    got = type(platformer).__name__
+    raise TypeError(f"platformer must be a Platformer, True or None, got {got}")
+
+
+def ladder_option(
+    ladder: object, solid: object, body: object, platformer: Platformer | None
+) -> Ladder | None:
+    """``add_sprite``'s ``ladder`` (a bool) as a Ladder or None; a ladder neither
+    blocks nor is blocked.
+
+    >>> ladder_option(True, False, None, None)
+    Ladder()
+    >>> ladder_option(True, True, None, None)
+    Traceback (most recent call last):
+    ...
+    ValueError: a ladder cannot be solid, a body or a platformer: platformers climb it
+    """
+    if not isinstance(ladder, bool):
+        raise TypeError(f"ladder must be a bool, got {type(ladder).__name__}")
+    if not ladder:
+        return None
+    if solid not in (False, None) or body not in (False, None) or platformer is not None:
+        raise ValueError("a ladder cannot be solid, a body or a platformer: platformers climb it")
+    return Ladder()
 
 
 def response_options(solid: object, body: object, static: bool) -> dict[str, Any]:

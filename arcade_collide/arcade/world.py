@@ -50,6 +50,7 @@ from arcade_collide.arcade.lifetime import (
     in_world,
     weakly,
 )
+from arcade_collide.arcade.platformers import SpritePlatformers
 from arcade_collide.arcade.queries import ANY_KIND, WorldQueries
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
@@ -66,6 +67,7 @@ from arcade_collide.arcade.validation import (
 )
 from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
 from arcade_collide.ecs.delivery import Delivery
+from arcade_collide.ecs.platformer import PlatformerSystem
 from arcade_collide.ecs.response import ResponseSystem
 from arcade_collide.ecs.world_state import world_state
 from arcade_collide.geometry.shapes import AnyShape
@@ -74,7 +76,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 
-class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers):
+class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatformers):
     """Collision detection and movement for Arcade sprites.
 
     The world queries (:meth:`point_query`, :meth:`sprites_at`, :meth:`overlapping`,
@@ -126,6 +128,8 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers):
         self._closed = False
         self._response: ResponseSystem | None = None
         """The kinematic response, made with the first solid or body sprite."""
+        self._platformers: PlatformerSystem | None = None
+        """The platformer controller, made with the first platformer sprite."""
         with self._in_world():
             self._circles = KindCircles(self._bodies, world_state(), ANY_KIND)
             self._movement = MovementSystem()
@@ -191,7 +195,9 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers):
                 the step pushes out of solids and other bodies, sliding along them
                 (:mod:`arcade_collide.ecs.response`): its resolved pose is written
                 back to the sprite before the callbacks run, and its resolved velocity
-                (px/s) is what :meth:`velocity` reads.
+                (px/s) is what :meth:`velocity` reads. ``platformer=True`` (or a
+                :class:`~arcade_collide.Platformer`) makes it a body steered by its
+                input (:meth:`platformer`); ``ladder=True`` a ladder platformers climb.
 
         Returns:
             The sprite's entity id in this world's esper world.
@@ -281,6 +287,10 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers):
             if blocking and self._response is None:
                 self._response = ResponseSystem(self._collisions, on_moved=weakly(self._stopped))
             components.extend(blocking)
+            controls = [c for c in (options["platformer"], options["ladder"]) if c is not None]
+            if options["platformer"] is not None:
+                self._control()
+            components.extend(controls)
             entity = int(esper.create_entity(*components))
         body = Body(
             sprite, entity, position, options["kind"], geometry, hull, dict(shape_options),
