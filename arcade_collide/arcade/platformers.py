@@ -52,6 +52,27 @@ class SpritePlatformers:
 
         Raises:
             KeyError: the sprite is not in this world, or is not a platformer.
+
+        Examples:
+            >>> import arcade
+            >>> from arcade_collide.arcade import CollisionWorld
+            >>> world = CollisionWorld()
+            >>> floor = arcade.SpriteSolidColor(400, 32, center_x=200, center_y=16)
+            >>> player = arcade.SpriteSolidColor(20, 30, center_x=100, center_y=80)
+            >>> _ = world.add_sprite(floor, static=True, solid=True)
+            >>> _ = world.add_sprite(player, platformer=True)
+            >>> control = world.platformer(player)
+            >>> for _ in range(30):
+            ...     world.step(1 / 60)
+            >>> control.on_ground, round(player.bottom, 6)
+            (True, 32.0)
+            >>> control.jump = True
+            >>> world.step(1 / 60)
+            >>> control.on_ground, world.velocity(player)[1] > 0
+            (False, True)
+            >>> world.support(player) is None
+            True
+            >>> world.close()
         """
         entity = self.entity(sprite)
         with self._in_world():
