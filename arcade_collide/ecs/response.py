@@ -40,12 +40,13 @@ import numpy as np
 from arcade_collide.ecs.collision import CollisionSystem
 from arcade_collide.ecs.queries import QueryIndex
 from arcade_collide.ecs.response_kernels import (
+    blocking_candidates,
     boxes_meeting,
     inner_edges,
     push_deepest,
     resolve_velocities,
 )
-from arcade_collide.ecs.response_roster import BODY, NOT_BLOCKING, ONE_WAY, SOLID, Roster
+from arcade_collide.ecs.response_roster import BODY, ONE_WAY, SOLID, Roster
 from arcade_collide.ecs.swept import Sweeps, SweptHits
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
@@ -348,11 +349,11 @@ def _candidates(
         parts_b.append(q)
         parts_o.append(others[s])
     body, other = np.concatenate(parts_b), np.concatenate(parts_o)
+    keep = blocking_candidates(
+        body, other, rows, roster.code, roster.blocked_by, table.layer, table.sensor
+    )
+    body, other = body[keep], other[keep]
     code = roster.code[other]
-    keep = (code != NOT_BLOCKING) & (rows[body] != other)
-    keep &= (roster.blocked_by[body] & table.layer[other]) != 0
-    keep &= ~(table.sensor[rows[body]] | table.sensor[other])
-    body, other, code = body[keep], other[keep], code[keep]
     share = np.ones(len(body))
     mutual = code == BODY
     other_body = np.full(len(body), -1, dtype=np.int64)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import boxes_overlap
@@ -65,6 +66,40 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
                 m += 1
         out_s[first:m] = np.sort(out_s[first:m])
     return out_q[:m].copy(), out_s[:m].copy()
+
+
+@kernel(_B1(_I1, _I1, _I1, types.int8[::1], _I1, _I1, _B1))
+def blocking_candidates(
+    body: Int64Array,
+    other: Int64Array,
+    rows: Int64Array,
+    code: NDArray[np.int8],
+    blocked_by: Int64Array,
+    layer: Int64Array,
+    sensor: BoolArray,
+) -> BoolArray:
+    """Which candidate pairs (body ``body[p]`` at table row ``rows[body[p]]``, table row
+    ``other[p]``) may block: the other row blocks, is not the body
+    itself, is on a layer the body is ``blocked_by``, and neither is a sensor (``code``
+    is :attr:`~arcade_collide.ecs.response_roster.Roster.code`, 0 for not blocking).
+
+    >>> blocking_candidates(np.array([0, 0, 0]), np.array([1, 2, 0]), np.array([0]),
+    ...     np.array([3, 1, 0], dtype=np.int8), np.array([1]), np.array([1, 1, 2]),
+    ...     np.zeros(3, dtype=np.bool_)).tolist()  # a solid; not blocking; itself
+    [True, False, False]
+    """
+    keep = np.empty(len(body), dtype=np.bool_)
+    for p in range(len(body)):
+        b = body[p]
+        row = rows[b]
+        o = other[p]
+        keep[p] = (
+            code[o] != 0
+            and row != o
+            and (blocked_by[b] & layer[o]) != 0
+            and not (sensor[row] or sensor[o])
+        )
+    return keep
 
 
 @kernel(_B1(_I1, _B1, _B1, _F1, _F1, _F2, types.float64, _F2))
