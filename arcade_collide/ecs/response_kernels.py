@@ -29,10 +29,11 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
     """Index pairs ``(q, s)``: closed query box ``queries[q]`` overlaps or touches closed
     box ``boxes[s]``, ascending by ``q``, then by ``s``.
 
-    The boxes are sorted by their left sides once; each query tests those whose left
-    side lies between its own left side less (twice) the widest box and its right side (a sweep
-    in x, Ericson, *Real-Time Collision Detection*, 7.5.2). Made for a few hundred
-    moving boxes, whose grid would be built afresh at every tick.
+    The boxes are sorted by their low sides along the axis they spread over more; each
+    query tests those whose low side lies between its own low side less (twice) the
+    widest box and its high side (a sweep, Ericson, *Real-Time Collision Detection*,
+    7.5.2). Made for a few hundred moving boxes, whose grid would be built afresh at
+    every tick.
 
     >>> boxes = np.array([[0.0, 0, 2, 2], [2, 0, 4, 2], [9, 9, 10, 10]])
     >>> q, s = boxes_meeting(np.array([[1.5, 1, 3, 1.5], [5, 5, 6, 6], [4, 2, 5, 3.0]]), boxes)
@@ -40,20 +41,25 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
     [(0, 0), (0, 1), (2, 1)]
     """
     n = len(boxes)
-    order = np.argsort(boxes[:, 0], kind="mergesort")
-    left = boxes[order, 0]
+    # Sweep along the axis the boxes spread over more (rows of bodies stacked in y
+    # would all fall in one slice of x).
+    a = 0
+    if n and boxes[:, 1].max() - boxes[:, 1].min() > boxes[:, 0].max() - boxes[:, 0].min():
+        a = 1
+    order = np.argsort(boxes[:, a], kind="mergesort")
+    low = boxes[order, a]
     widest = 0.0
     for k in range(n):
-        widest = max(widest, boxes[k, 2] - boxes[k, 0])
+        widest = max(widest, boxes[k, a + 2] - boxes[k, a])
     out_q = np.empty(max(4 * len(queries), 16), dtype=np.int64)
     out_s = np.empty(len(out_q), dtype=np.int64)
     m = 0
     for q in range(len(queries)):
         box = queries[q]
         # Twice the widest box, and a hair more, so no rounding can leave a box out.
-        reach = 2.0 * widest + 1e-9 * (abs(box[0]) + 1.0)
-        lo = np.searchsorted(left, box[0] - reach, side="left")
-        hi = np.searchsorted(left, box[2], side="right")
+        reach = 2.0 * widest + 1e-9 * (abs(box[a]) + 1.0)
+        lo = np.searchsorted(low, box[a] - reach, side="left")
+        hi = np.searchsorted(low, box[a + 2], side="right")
         first = m
         for k in range(lo, hi):
             s = order[k]
@@ -64,7 +70,8 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
                 out_q[m] = q
                 out_s[m] = s
                 m += 1
-        out_s[first:m] = np.sort(out_s[first:m])
+        if m - first > 1:
+            out_s[first:m] = np.sort(out_s[first:m])
     return out_q[:m].copy(), out_s[:m].copy()
 
 
