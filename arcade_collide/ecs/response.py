@@ -39,14 +39,19 @@ import numpy as np
 
 from arcade_collide.ecs.collision import CollisionSystem
 from arcade_collide.ecs.queries import QueryIndex
-from arcade_collide.ecs.response_kernels import deepest, resolve_velocities
-from arcade_collide.ecs.response_roster import BODY, NOT_BLOCKING, ONE_WAY, SOLID, Roster
+from arcade_collide.ecs.response_kernels import (
+    blocking_candidates,
+    boxes_meeting,
+    inner_edges,
+    push_deepest,
+    resolve_velocities,
+)
+from arcade_collide.ecs.response_roster import BODY, ONE_WAY, SOLID, Roster
 from arcade_collide.ecs.swept import Sweeps, SweptHits
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.query.rows import contact_rows
-from arcade_collide.geometry.static_grid import StaticGrid
 
 _NONE = np.empty(0, dtype=np.int64)
 _TINY = 2.0**-40
@@ -85,6 +90,7 @@ class _Contacts(NamedTuple):
     normal: FloatArray
     """``(M, 2)`` from the other shape towards the body."""
     depth: FloatArray
+    point: FloatArray
     blocking: BoolArray
 
 
@@ -92,8 +98,14 @@ _REACH = 1.0
 """How much farther than its own motion a body's candidate box reaches (px)."""
 
 _PROBE = 2.0**-10
-"""How far past a contact point, along its normal, :func:`_inner_edges` looks for
-another solid (px): far beyond the push margin, far below a tile."""
+"""How far past a contact point, along its normal,
+:func:`~arcade_collide.ecs.response_kernels.inner_edges` looks for another solid (px):
+far beyond the push margin, far below a tile.
+
+A touching pair whose probe point lies in the box of another solid near the same body
+touches on an inner edge, as where two flush tiles meet: its normal would stop a body
+sliding over the seam (a ghost collision), so it does not block; the neighbouring
+solid's own contact holds the body instead."""
 
 
 class ResponseSystem:
@@ -243,18 +255,17 @@ class ResponseSystem:
         pairs = _candidates(table, index, roster, np.abs(poses[:, :2] - start[:, :2]).max(axis=1))
         contacts = _contacts(table, roster, pairs, poses, start, margin)
         for _ in range(self.iterations):
-            share_depth = contacts.depth * contacts.share
-            need = contacts.hit & contacts.blocking & (share_depth > 2.0 * margin)
-            best = deepest(contacts.body, share_depth, need, count)
-            moving = best >= 0
+            moving = push_deepest(
+                contacts.body, contacts.hit, contacts.blocking, contacts.depth,
+                contacts.share, contacts.normal, margin, poses,
+            )  # fmt: skip
             if not moving.any():
                 break
-            p = best[moving]
-            push = share_depth[p] - contacts.share[p] * margin
-            poses[moving, :2] += contacts.normal[p] * push[:, None]
             roster.positions.write(poses)
             table.refresh()
-            contacts = _contacts(table, roster, pairs, poses, start, margin)
+            # Only the pairs of a body that moved, or against one, changed.
+            again = moving[pairs.body] | ((pairs.other_body >= 0) & moving[pairs.other_body])
+            contacts = _contacts(table, roster, pairs, poses, start, margin, contacts, again)
         self._velocities(contacts)
         swept = table.sweep[roster.rows] > 0
         if swept.any():
@@ -308,8 +319,13 @@ class ResponseSystem:
 
 class _Pairs(NamedTuple):
     body: Int64Array
+    """Ascending: the pairs of one body are adjacent."""
     other: Int64Array
     share: FloatArray
+    other_body: Int64Array
+    """The other shape's body index (-1: not a body)."""
+    solid: BoolArray
+    """Whether the other shape is a solid (not a body)."""
 
 
 def _candidates(
@@ -329,25 +345,27 @@ def _candidates(
     parts_b, parts_o = [q], [static_rows[s]]
     others = table.dynamic_rows
     if len(others):
-        q, s = StaticGrid(table.aabbs[others]).pairs(boxes)
+        q, s = boxes_meeting(boxes, table.aabbs[others])
         parts_b.append(q)
         parts_o.append(others[s])
     body, other = np.concatenate(parts_b), np.concatenate(parts_o)
+    keep = blocking_candidates(
+        body, other, rows, roster.code, roster.blocked_by, table.layer, table.sensor
+    )
+    body, other = body[keep], other[keep]
     code = roster.code[other]
-    keep = (code != NOT_BLOCKING) & (rows[body] != other)
-    keep &= (roster.blocked_by[body] & table.layer[other]) != 0
-    keep &= ~(table.sensor[rows[body]] | table.sensor[other])
-    body, other, code = body[keep], other[keep], code[keep]
     share = np.ones(len(body))
     mutual = code == BODY
+    other_body = np.full(len(body), -1, dtype=np.int64)
     if mutual.any():
         # A body blocking this one is pushed half the way too, if this one blocks it.
         sorter = np.argsort(rows)
         their = sorter[np.searchsorted(rows, other[mutual], sorter=sorter)]
+        other_body[mutual] = their
         both = (roster.blocked_by[their] & table.layer[rows[body[mutual]]]) != 0
         share[np.flatnonzero(mutual)[both]] = 0.5
     order = np.argsort(body, kind="stable")
-    return _Pairs(body[order], other[order], share[order])
+    return _Pairs(body[order], other[order], share[order], other_body[order], ~mutual[order])
 
 
 def _contacts(
@@ -357,58 +375,40 @@ def _contacts(
     poses: FloatArray,
     start: FloatArray,
     margin: float,
+    previous: _Contacts | None = None,
+    again: BoolArray | None = None,
 ) -> _Contacts:
-    """The pairs' contacts at the table's current poses, and which block."""
-    body, other = pairs.body, pairs.other
-    hit, normal, depth, point = contact_rows(roster.rows[body], other, table.rows)
-    normal = -normal  # from the other shape towards the body
-    blocking = ~_inner_edges(table, roster, pairs, hit, normal, point)
-    one_way = roster.code[other] == ONE_WAY
-    if one_way.any():
+    """The pairs' contacts at the table's current poses, and which block: all of them,
+    or only the pairs ``again`` says, the others kept from ``previous``."""
+    if previous is None or again is None:
+        which = np.arange(len(pairs.body), dtype=np.int64)
+        hit = np.zeros(len(which), dtype=np.bool_)
+        normal, depth = np.zeros((len(which), 2)), np.zeros(len(which))
+        point, blocking = np.zeros((len(which), 2)), np.zeros(len(which), dtype=np.bool_)
+    else:
+        which = np.flatnonzero(again)
+        hit, normal, depth = previous.hit.copy(), previous.normal.copy(), previous.depth.copy()
+        point, blocking = previous.point.copy(), previous.blocking.copy()
+    body, other = pairs.body[which], pairs.other[which]
+    hit[which], normal[which], depth[which], point[which] = contact_rows(
+        roster.rows[body], other, table.rows
+    )
+    normal[which] *= -1.0  # from the other shape towards the body
+    blocking[which] = ~inner_edges(
+        pairs.body, pairs.other, hit, normal, point, pairs.solid, table.aabbs, _PROBE, which
+    )[which]
+    code = roster.code[other]
+    one_way = which[code == ONE_WAY]
+    if len(one_way):
         slack = table.slack
-        rows = roster.rows[body[one_way]]
-        bottom_now = table.aabbs[rows, 1] + slack
-        risen = poses[body[one_way], 1] - start[body[one_way], 1]
-        top = table.aabbs[other[one_way], 3] - slack
+        b = pairs.body[one_way]
+        bottom_now = table.aabbs[roster.rows[b], 1] + slack
+        risen = poses[b, 1] - start[b, 1]
+        top = table.aabbs[pairs.other[one_way], 3] - slack
         blocking[one_way] = bottom_now - risen >= top - 4.0 * margin
         normal[one_way] = (0.0, 1.0)
         depth[one_way] = np.maximum(top - bottom_now, 0.0)
-    return _Contacts(body, other, pairs.share, hit, normal, depth, blocking)
-
-
-def _inner_edges(
-    table: ShapeTable,
-    roster: Roster,
-    pairs: _Pairs,
-    hit: BoolArray,
-    normal: FloatArray,
-    point: FloatArray,
-) -> BoolArray:
-    """Which touching pairs touch on an inner edge: just past the contact point along
-    the normal lies (the box of) another solid near the same body, as where two flush
-    tiles meet. Their normals would stop a body sliding over the seam (a ghost
-    collision); the neighbouring solid's own contact holds the body instead."""
-    inner = np.zeros(len(hit), dtype=np.bool_)
-    at = np.flatnonzero(hit)
-    if not len(at):
-        return inner
-    body, other = pairs.body, pairs.other
-    solid = roster.code[other] != BODY
-    # Every (touching pair p, solid pair q) of the same body, p != q.
-    starts = np.searchsorted(body, np.arange(len(roster.rows)))
-    ends = np.searchsorted(body, np.arange(len(roster.rows)), side="right")
-    count = (ends - starts)[body[at]]
-    p = np.repeat(at, count)
-    first = np.repeat(starts[body[at]] - np.cumsum(count) + count, count)
-    q = first + np.arange(len(p))
-    keep = (p != q) & solid[q]
-    p, q = p[keep], q[keep]
-    probe = point[p] + normal[p] * _PROBE
-    box = table.aabbs[other[q]]
-    inside = (box[:, 0] <= probe[:, 0]) & (probe[:, 0] <= box[:, 2])
-    inside &= (box[:, 1] <= probe[:, 1]) & (probe[:, 1] <= box[:, 3])
-    inner[p[inside]] = True
-    return inner
+    return _Contacts(pairs.body, pairs.other, pairs.share, hit, normal, depth, point, blocking)
 
 
 def _stop_swept(
