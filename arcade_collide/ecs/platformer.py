@@ -300,6 +300,27 @@ class PlatformerSystem(esper.Processor):
     Raises:
         TypeError: ``response`` has no ``supports`` method, or ``collisions`` no
             ``touching`` method.
+
+    >>> from arcade_collide import (Body, CollisionSystem, MovementSystem, Position, Rect,
+    ...                             ResponseSystem, Shape, Solid, Static)
+    >>> esper.switch_world("platformer-doctest")
+    >>> floor = esper.create_entity(Position(0, 0), Shape(Rect(200, 20)), Static(), Solid())
+    >>> hero = Platformer()
+    >>> body = esper.create_entity(Position(0, 30), Velocity(0, 0), Shape(Rect(20, 40)),
+    ...                            Body(), hero)
+    >>> collisions = CollisionSystem()
+    >>> response = ResponseSystem(collisions)
+    >>> esper.add_processor(PlatformerSystem(response, collisions), priority=2)
+    >>> esper.add_processor(MovementSystem(), priority=1)
+    >>> esper.add_processor(collisions, priority=0)
+    >>> esper.process(1 / 60); esper.process(1 / 60)
+    >>> hero.on_ground
+    True
+    >>> hero.jump = True
+    >>> esper.process(1 / 60)
+    >>> esper.component_for_entity(body, Velocity).y, hero.on_ground, hero.jumps_used
+    (1200.0, False, 1)
+    >>> esper.switch_world("default"); esper.delete_world("platformer-doctest")
     """
 
     def __init__(self, response: SupportSource, collisions: LadderSource) -> None:

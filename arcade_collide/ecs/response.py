@@ -54,7 +54,13 @@ _TINY = 2.0**-40
 
 
 class Support(NamedTuple):
-    """What a body stands on: its blocking contact whose normal points most upward."""
+    """What a body stands on: its blocking contact whose normal points most upward
+    (:meth:`ResponseSystem.support`; its example shows one found).
+
+    >>> floor = Support(entity=1, normal=(0.0, 1.0), velocity=(0.0, 0.0))
+    >>> floor.normal[1] > 0  # a floor, under the body
+    True
+    """
 
     entity: int
     """The solid (or body) supporting it."""
@@ -65,7 +71,23 @@ class Support(NamedTuple):
 
 
 class Supports(NamedTuple):
-    """:class:`Support` of many bodies as arrays, in the order asked."""
+    """:class:`Support` of many bodies as arrays, in the order asked
+    (:meth:`ResponseSystem.supports`).
+
+    >>> import esper
+    >>> from arcade_collide import Body, Position, Rect, Shape, Solid, Static, Velocity
+    >>> esper.switch_world("supports-doctest")
+    >>> floor = esper.create_entity(Position(0, 0), Shape(Rect(100, 10)), Static(), Solid())
+    >>> box = esper.create_entity(Position(0, 9), Velocity(0, -60), Shape(Rect(10, 10)), Body())
+    >>> collisions = CollisionSystem()
+    >>> esper.add_processor(collisions)
+    >>> response = ResponseSystem(collisions)
+    >>> esper.process(1 / 60)
+    >>> found = response.supports([box, floor])  # the floor holds nothing up
+    >>> found.entity.tolist(), found.normal.tolist()
+    ([1, -1], [[0.0, 1.0], [0.0, 0.0]])
+    >>> esper.switch_world("default"); esper.delete_world("supports-doctest")
+    """
 
     entity: Int64Array
     """``(K,)`` the supporting entity, -1 where a body touches nothing that blocks it."""
