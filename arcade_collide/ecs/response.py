@@ -75,15 +75,16 @@ class Supports(NamedTuple):
     (:meth:`ResponseSystem.supports`).
 
     >>> import esper
-    >>> from arcade_collide import Body, Position, Rect, Shape, Solid, Static, Velocity
+    >>> from arcade_collide import Body, Position, Rect, Shape, Solid, Static
     >>> esper.switch_world("supports-doctest")
-    >>> floor = esper.create_entity(Position(0, 0), Shape(Rect(100, 10)), Static(), Solid())
-    >>> box = esper.create_entity(Position(0, 9), Velocity(0, -60), Shape(Rect(10, 10)), Body())
     >>> collisions = CollisionSystem()
-    >>> esper.add_processor(collisions)
     >>> response = ResponseSystem(collisions)
+    >>> esper.add_processor(collisions)
+    >>> ground = esper.create_entity(Position(0, 0), Shape(Rect(200, 10)), Static(), Solid())
+    >>> crate = esper.create_entity(Position(-50, 10), Shape(Rect(10, 10)), Body())
+    >>> bird = esper.create_entity(Position(50, 80), Shape(Rect(10, 10)), Body())
     >>> esper.process(1 / 60)
-    >>> found = response.supports([box, floor])  # the floor holds nothing up
+    >>> found = response.supports([crate, bird])  # the bird stands on nothing
     >>> found.entity.tolist(), found.normal.tolist()
     ([1, -1], [[0.0, 1.0], [0.0, 0.0]])
     >>> esper.switch_world("default"); esper.delete_world("supports-doctest")
