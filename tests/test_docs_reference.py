@@ -24,9 +24,10 @@ import arcade_collide.ecs
 
 REFERENCE = Path(__file__).resolve().parents[1] / "docs" / "reference"
 
-_DIRECTIVE = re.compile(
-    r"^(?:```|:::)\{(auto(?:class|function|data|exception))\}\s+(\S+)\s*$", re.M
-)
+# autodoc writes reST, so the pages call it inside ```{eval-rst} blocks (MyST would read
+# its output as Markdown).
+_EVAL_RST = re.compile(r"^```\{eval-rst\}\n(.*?)^```", re.S | re.M)
+_DIRECTIVE = re.compile(r"^\.\. (auto(?:class|function|data|exception))::\s+(\S+)\s*$", re.M)
 _BLOCK = re.compile(r"^```python\n(.*?)^```", re.S | re.M)
 
 # The CollisionWorld methods a game calls most: each shows an example in its docstring
@@ -52,7 +53,8 @@ def directives() -> list[tuple[str, str, Path]]:
     return [
         (kind, path, page)
         for page in sorted(REFERENCE.glob("*.md"))
-        for kind, path in _DIRECTIVE.findall(page.read_text())
+        for block in _EVAL_RST.findall(page.read_text())
+        for kind, path in _DIRECTIVE.findall(block)
     ]
 
 
@@ -113,12 +115,10 @@ def test_the_main_world_methods_have_examples() -> None:
 
 
 def test_the_checks_see_a_missing_entry() -> None:
-    # The parsing finds directives of both fence styles and nothing else.
-    text = "```{autoclass} arcade_collide.Circle\n:members:\n```\n:::{autofunction} x.y\n:::\n"
-    assert _DIRECTIVE.findall(text) == [
-        ("autoclass", "arcade_collide.Circle"),
-        ("autofunction", "x.y"),
-    ]
+    # The parsing finds the directives of eval-rst blocks and nothing else.
+    text = "```{eval-rst}\n.. autoclass:: arcade_collide.Circle\n   :members:\n```\n"
+    block = _EVAL_RST.findall(text + "```python\n.. autofunction:: x.y\n```\n")
+    assert [_DIRECTIVE.findall(b) for b in block] == [[("autoclass", "arcade_collide.Circle")]]
     assert not _DIRECTIVE.findall("{py:class}`arcade_collide.Circle`\n")
     assert not has_own_docstring(arcade_collide.ALL_LAYERS)
     assert has_own_docstring(arcade_collide.contact)
