@@ -170,14 +170,15 @@ class Platformer:
             and walks on; steeper ones are walls (it slides down them).
 
     Input, set by the game before each tick:
-        move: -1 (left) to 1 (right); 0 stands still.
-        jump: Set True on the tick the jump key is pressed; the tick reads it and
-            sets it back to False (the press then waits ``jump_buffer`` seconds).
-        climb: -1 (down) to 1 (up), used while on a ladder.
+
+    * ``move``: -1 (left) to 1 (right); 0 stands still.
+    * ``jump``: Set True on the tick the jump key is pressed; the tick reads it and
+      sets it back to False (the press then waits ``jump_buffer`` seconds).
+    * ``climb``: -1 (down) to 1 (up), used while on a ladder.
 
     State, written by the :class:`PlatformerSystem` each tick (read-only):
-        on_ground, on_ladder, jumps_used, air_time, jump_press_age; and
-        :attr:`can_jump`.
+    ``on_ground``, ``on_ladder``, ``jumps_used``, ``air_time``, ``jump_press_age``;
+    and :attr:`can_jump`.
 
     Raises:
         TypeError: a value has the wrong type (``max_jumps`` must be an int).
