@@ -22,7 +22,15 @@ ViewT = TypeVar("ViewT", bound=arcade.View)
 
 @dataclass(frozen=True)
 class HeadlessRun:
-    """What :func:`run_view` measured."""
+    """What :func:`run_view` measured.
+
+    >>> class Blue(arcade.View):
+    ...     def on_draw(self) -> None:
+    ...         self.clear(color=(0, 0, 255))
+    >>> _, run = run_view(Blue, 30, size=(64, 48))
+    >>> run.ticks, round(run.game_seconds, 6), run.image.size
+    (30, 0.5, (64, 48))
+    """
 
     ticks: int
     """Fixed-update ticks run."""
@@ -74,6 +82,16 @@ def run_view(
 
     Raises:
         ValueError: ``ticks`` or ``draw_every`` is below 1.
+
+    >>> class Counter(arcade.View):
+    ...     def __init__(self) -> None:
+    ...         super().__init__()
+    ...         self.updates = 0
+    ...     def on_fixed_update(self, delta_time: float) -> None:
+    ...         self.updates += 1
+    >>> view, run = run_view(Counter, 10, size=(64, 48), capture=False)
+    >>> view.updates, run.ticks, run.image
+    (10, 10, None)
     """
     if ticks < 1:
         raise ValueError(f"ticks must be >= 1, got {ticks}")
@@ -124,6 +142,18 @@ def pixel_at(image: PIL.Image.Image, x: float, y: float) -> tuple[int, int, int]
 
     Raises:
         ValueError: the point is outside the image.
+
+    >>> class Half(arcade.View):  # red bottom half, blue top half
+    ...     def on_draw(self) -> None:
+    ...         self.clear(color=(0, 0, 255))
+    ...         arcade.draw_lrbt_rectangle_filled(0, 64, 0, 24, (255, 0, 0))
+    >>> _, run = run_view(Half, 1, size=(64, 48))
+    >>> pixel_at(run.image, 10, 5), pixel_at(run.image, 10, 40)
+    ((255, 0, 0), (0, 0, 255))
+    >>> pixel_at(run.image, 10, 48)
+    Traceback (most recent call last):
+    ...
+    ValueError: (10, 48) is outside the 64x48 image
     """
     column, row = math.floor(x), image.height - 1 - math.floor(y)
     if not (0 <= column < image.width and 0 <= row < image.height):

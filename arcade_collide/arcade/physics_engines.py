@@ -234,6 +234,17 @@ class PhysicsEngineSimple:
     Raises:
         TypeError: ``player_sprite`` is not an ``arcade.Sprite``, or a wall list is
             not an ``arcade.SpriteList`` (naming ``walls[i]``).
+
+    >>> player = arcade.SpriteSolidColor(20, 20, center_x=50, center_y=50)
+    >>> walls = arcade.SpriteList()
+    >>> walls.append(arcade.SpriteSolidColor(20, 100, center_x=80, center_y=50))
+    >>> engine = PhysicsEngineSimple(player, walls)
+    >>> player.change_x = 5
+    >>> engine.update(), engine.update(), player.center_x
+    ([], [], 60)
+    >>> engine.update() == [walls[0]], player.center_x  # flush against the wall
+    (True, 60)
+    >>> engine.close()
     """
 
     def __init__(self, player_sprite: arcade.Sprite, walls: SpriteLists = None) -> None:
@@ -279,6 +290,20 @@ class PhysicsEnginePlatformer:
             ``arcade.SpriteList`` (naming e.g. ``ladders[0]``), or
             ``gravity_constant`` is not a real number.
         ValueError: ``gravity_constant`` is not finite.
+
+    >>> player = arcade.SpriteSolidColor(20, 20, center_x=50, center_y=60)
+    >>> floor = arcade.SpriteList()
+    >>> floor.append(arcade.SpriteSolidColor(200, 20, center_x=50, center_y=0))
+    >>> engine = PhysicsEnginePlatformer(player, walls=floor, gravity_constant=1.0)
+    >>> for _ in range(60):
+    ...     _ = engine.update()
+    >>> player.bottom, engine.can_jump()  # landed on the floor's top
+    (10.0, True)
+    >>> engine.jump(15)
+    >>> _ = engine.update()
+    >>> player.bottom, engine.can_jump()  # 15 px up, less 1 px of gravity
+    (24.0, False)
+    >>> engine.close()
     """
 
     def __init__(

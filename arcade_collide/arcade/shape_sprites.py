@@ -56,6 +56,11 @@ def shape_texture(
     Raises:
         TypeError: ``shape`` is not a shape.
         ValueError: the texture would be wider or taller than 4096 pixels.
+
+    >>> from arcade_collide import Triangle
+    >>> texture = shape_texture(Triangle((0, 0), (20, 0), (0, 10)), (255, 0, 0))
+    >>> texture.width, texture.height, texture.hit_box_points
+    (42, 22, [(0.0, 0.0), (20.0, 0.0), (0.0, 10.0)])
     """
     if not isinstance(shape, SHAPE_TYPES):
         raise TypeError(
@@ -107,5 +112,11 @@ def sprite_for_shape(
         color: Fill colour.
         outline: Optional outline colour.
         **sprite_options: Passed to :class:`arcade.Sprite` (``center_x``, ``angle``...).
+
+    >>> from arcade_collide import Rect
+    >>> from arcade_collide.arcade import shape_for_sprite
+    >>> bar = sprite_for_shape(Rect(30, 10), (0, 0, 255), center_x=100, angle=90)
+    >>> bar.position, bar.angle, shape_for_sprite(bar)
+    ((100, 0.0), 90, Rect(width=30.0, height=10.0))
     """
     return arcade.Sprite(shape_texture(shape, color, outline=outline), **sprite_options)

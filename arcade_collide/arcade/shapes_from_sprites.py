@@ -72,6 +72,9 @@ def hull_polygon(sprite: arcade.Sprite) -> Polygon | None:
 
     Returns:
         A local-frame polygon (the sprite's angle is applied by the pose, not here).
+
+    >>> hull_polygon(arcade.SpriteSolidColor(40, 20, angle=30))  # the angle is not in it
+    Polygon(points=((-20.0, -10.0), (20.0, -10.0), (20.0, 10.0), (-20.0, 10.0)))
     """
     hull = _scaled_hull(sprite)
     return None if hull is None else _polygon(hull)

@@ -73,6 +73,16 @@ class TileColliders:
         solids: The entity ids of the ``Solid()`` colliders (block from every side).
         one_way: The entity ids of the ``Solid(one_way=True)`` colliders.
         ladders: The entity ids of the ``Ladder()`` colliders.
+
+    >>> from arcade_collide.arcade import CollisionWorld
+    >>> tile_map = arcade.load_tilemap(":resources:tiled_maps/map_with_ladders.json")
+    >>> world = CollisionWorld()
+    >>> made = world.add_tile_layer(tile_map, "Ladders", ladders=True)
+    >>> made.layer_name, made.tiles, len(made.ladders), made.solids
+    ('Ladders', 6, 2, ())
+    >>> made.entities == made.ladders
+    True
+    >>> world.close()
     """
 
     layer_name: str

@@ -102,6 +102,20 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
     Raises:
         ValueError: the esper world to join already has a MovementSystem or a
             CollisionSystem (it would move its entities twice).
+
+    >>> world = CollisionWorld()
+    >>> ship = arcade.SpriteSolidColor(20, 20, center_x=0, center_y=0)
+    >>> rock = arcade.SpriteSolidColor(20, 20, center_x=40, center_y=0)
+    >>> world.add_sprite(ship, kind="ship")
+    1
+    >>> world.add_sprite(rock, velocity=(-1200, 0), kind="rock")  # 20 px per 1/60 s
+    2
+    >>> hits = []
+    >>> world.on_collision("ship", "rock", start=lambda s, r, contact: hits.append(contact.normal))
+    >>> world.step(1 / 60)  # the rock's left edge reaches the ship's right edge
+    >>> rock.center_x, hits, world.touching(ship) == [rock]
+    (20.0, [(1.0, 0.0)], True)
+    >>> world.close()
     """
 
     def __init__(self, name: str | None = None) -> None:

@@ -65,7 +65,19 @@ class CollisionEnded(NamedTuple):
 
 
 class HandlerDroppedWarning(UserWarning):
-    """esper dropped a collision handler nothing else referenced (see :func:`watch_handlers`)."""
+    """esper dropped a collision handler nothing else referenced (see :func:`watch_handlers`).
+
+    >>> import warnings
+    >>> from arcade_collide import CollisionSystem
+    >>> esper.switch_world("dropped-doctest")
+    >>> collisions = CollisionSystem()  # watches the world's collision handlers
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     esper.set_handler(ON_COLLISION_ENDED, lambda event: None)  # nothing holds it
+    >>> caught[0].category is HandlerDroppedWarning
+    True
+    >>> esper.switch_world("default"); esper.delete_world("dropped-doctest")
+    """
 
 
 class _WatchedHandlers(set[Any]):
@@ -124,7 +136,24 @@ EndedHandler = Callable[[CollisionEnded], object]
 
 class Subscription:
     """Strongly held event callbacks of one :class:`CollisionSystem`, active until
-    :meth:`unsubscribe` or the end of the ``with`` block it opened."""
+    :meth:`unsubscribe` or the end of the ``with`` block it opened.
+
+    >>> from arcade_collide import Circle, CollisionSystem, Position, Shape
+    >>> esper.switch_world("subscription-doctest")
+    >>> collisions = CollisionSystem()
+    >>> esper.add_processor(collisions)
+    >>> a = esper.create_entity(Position(0, 0), Shape(Circle(5)))
+    >>> b = esper.create_entity(Position(8, 0), Shape(Circle(5)))
+    >>> log = []
+    >>> sub = collisions.subscribe(on_started=lambda event: log.append((event.a, event.b)))
+    >>> esper.process(1 / 60)
+    >>> log, sub.active
+    ([(1, 2)], True)
+    >>> sub.unsubscribe()
+    >>> sub.active
+    False
+    >>> esper.switch_world("default"); esper.delete_world("subscription-doctest")
+    """
 
     def __init__(
         self,

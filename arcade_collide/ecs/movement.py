@@ -29,6 +29,15 @@ class MovementSystem(esper.Processor):
 
     If the step would make a position NaN or infinite (an overflow), or an entity has
     a Shape but no Position, nothing is moved and ``ValueError`` names the entity.
+
+    >>> esper.switch_world("movement-doctest")
+    >>> ship = esper.create_entity(Position(0, 0), Velocity(60, -30, angular=90))
+    >>> esper.add_processor(MovementSystem())
+    >>> esper.process(0.5)  # half a second
+    >>> moved = esper.component_for_entity(ship, Position)
+    >>> moved.x, moved.y, moved.angle
+    (30.0, -15.0, 45.0)
+    >>> esper.switch_world("default"); esper.delete_world("movement-doctest")
     """
 
     def __init__(self) -> None:

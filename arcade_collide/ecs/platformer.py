@@ -170,14 +170,15 @@ class Platformer:
             and walks on; steeper ones are walls (it slides down them).
 
     Input, set by the game before each tick:
-        move: -1 (left) to 1 (right); 0 stands still.
-        jump: Set True on the tick the jump key is pressed; the tick reads it and
-            sets it back to False (the press then waits ``jump_buffer`` seconds).
-        climb: -1 (down) to 1 (up), used while on a ladder.
+
+    * ``move``: -1 (left) to 1 (right); 0 stands still.
+    * ``jump``: Set True on the tick the jump key is pressed; the tick reads it and
+      sets it back to False (the press then waits ``jump_buffer`` seconds).
+    * ``climb``: -1 (down) to 1 (up), used while on a ladder.
 
     State, written by the :class:`PlatformerSystem` each tick (read-only):
-        on_ground, on_ladder, jumps_used, air_time, jump_press_age; and
-        :attr:`can_jump`.
+    ``on_ground``, ``on_ladder``, ``jumps_used``, ``air_time``, ``jump_press_age``;
+    and :attr:`can_jump`.
 
     Raises:
         TypeError: a value has the wrong type (``max_jumps`` must be an int).
@@ -300,6 +301,27 @@ class PlatformerSystem(esper.Processor):
     Raises:
         TypeError: ``response`` has no ``supports`` method, or ``collisions`` no
             ``touching`` method.
+
+    >>> from arcade_collide import (Body, CollisionSystem, MovementSystem, Position, Rect,
+    ...                             ResponseSystem, Shape, Solid, Static)
+    >>> esper.switch_world("platformer-doctest")
+    >>> floor = esper.create_entity(Position(0, 0), Shape(Rect(200, 20)), Static(), Solid())
+    >>> hero = Platformer()
+    >>> body = esper.create_entity(Position(0, 30), Velocity(0, 0), Shape(Rect(20, 40)),
+    ...                            Body(), hero)
+    >>> collisions = CollisionSystem()
+    >>> response = ResponseSystem(collisions)
+    >>> esper.add_processor(PlatformerSystem(response, collisions), priority=2)
+    >>> esper.add_processor(MovementSystem(), priority=1)
+    >>> esper.add_processor(collisions, priority=0)
+    >>> esper.process(1 / 60); esper.process(1 / 60)
+    >>> hero.on_ground
+    True
+    >>> hero.jump = True
+    >>> esper.process(1 / 60)
+    >>> esper.component_for_entity(body, Velocity).y, hero.on_ground, hero.jumps_used
+    (1200.0, False, 1)
+    >>> esper.switch_world("default"); esper.delete_world("platformer-doctest")
     """
 
     def __init__(self, response: SupportSource, collisions: LadderSource) -> None:

@@ -59,7 +59,13 @@ _TINY = 2.0**-40
 
 
 class Support(NamedTuple):
-    """What a body stands on: its blocking contact whose normal points most upward."""
+    """What a body stands on: its blocking contact whose normal points most upward
+    (:meth:`ResponseSystem.support`; its example shows one found).
+
+    >>> floor = Support(entity=1, normal=(0.0, 1.0), velocity=(0.0, 0.0))
+    >>> floor.normal[1] > 0  # a floor, under the body
+    True
+    """
 
     entity: int
     """The solid (or body) supporting it."""
@@ -70,7 +76,24 @@ class Support(NamedTuple):
 
 
 class Supports(NamedTuple):
-    """:class:`Support` of many bodies as arrays, in the order asked."""
+    """:class:`Support` of many bodies as arrays, in the order asked
+    (:meth:`ResponseSystem.supports`).
+
+    >>> import esper
+    >>> from arcade_collide import Body, Position, Rect, Shape, Solid, Static
+    >>> esper.switch_world("supports-doctest")
+    >>> collisions = CollisionSystem()
+    >>> response = ResponseSystem(collisions)
+    >>> esper.add_processor(collisions)
+    >>> ground = esper.create_entity(Position(0, 0), Shape(Rect(200, 10)), Static(), Solid())
+    >>> crate = esper.create_entity(Position(-50, 10), Shape(Rect(10, 10)), Body())
+    >>> bird = esper.create_entity(Position(50, 80), Shape(Rect(10, 10)), Body())
+    >>> esper.process(1 / 60)
+    >>> found = response.supports([crate, bird])  # the bird stands on nothing
+    >>> found.entity.tolist(), found.normal.tolist()
+    ([1, -1], [[0.0, 1.0], [0.0, 0.0]])
+    >>> esper.switch_world("default"); esper.delete_world("supports-doctest")
+    """
 
     entity: Int64Array
     """``(K,)`` the supporting entity, -1 where a body touches nothing that blocks it."""

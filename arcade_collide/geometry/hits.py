@@ -60,7 +60,13 @@ class CastHit(NamedTuple):
 
 class BatchRayHits(NamedTuple):
     """``M`` ray casts at once: row ``i`` holds :class:`RayHit`'s fields, zeros where
-    ``hit[i]`` is False."""
+    ``hit[i]`` is False.
+
+    >>> from arcade_collide import Circle, pack, ray_cast_batch
+    >>> hits = ray_cast_batch(pack([Circle(1)] * 2, [(5, 0), (5, 3)]), [(0, 0)] * 2, [(1, 0)] * 2)
+    >>> hits.hit.tolist(), hits.distance.tolist(), hits.normal.tolist()  # a hit and a miss
+    ([True, False], [4.0, 0.0], [[-1.0, 0.0], [0.0, 0.0]])
+    """
 
     hit: BoolArray
     """``(M,)`` whether ray ``i`` hits."""
@@ -74,7 +80,14 @@ class BatchRayHits(NamedTuple):
 
 class BatchCastHits(NamedTuple):
     """``M`` shape casts at once: row ``i`` holds :class:`CastHit`'s fields, zeros where
-    ``hit[i]`` is False."""
+    ``hit[i]`` is False.
+
+    >>> from arcade_collide import Circle, pack, shape_cast_batch
+    >>> moving = pack([Circle(1)] * 2, [(0, 0), (0, 5)])
+    >>> hits = shape_cast_batch(moving, [(10, 0)] * 2, pack([Circle(1)] * 2, [(6, 0)] * 2))
+    >>> hits.hit.tolist(), hits.fraction.tolist(), hits.point.tolist()  # a hit and a miss
+    ([True, False], [0.4, 0.0], [[5.0, 0.0], [0.0, 0.0]])
+    """
 
     hit: BoolArray
     """``(M,)`` whether cast ``i`` hits."""

@@ -27,7 +27,11 @@ DEGENERATE_TOLERANCE = 1e-12
 
 
 class ShapeKind(IntEnum):
-    """Stable small integers for the shape types (used to index dispatch tables)."""
+    """Stable small integers for the shape types (used to index dispatch tables).
+
+    >>> Circle(2).kind, int(ShapeKind.RECT)
+    (<ShapeKind.CIRCLE: 1>, 2)
+    """
 
     POINT = 0
     CIRCLE = 1
