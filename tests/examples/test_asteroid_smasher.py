@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import arcade
 import pytest
 from arcade_traces import GAMES, same_game
-from example_loader import example_window
 
 GAME = GAMES["asteroid_smasher"]
 TICKS = 1800
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 @pytest.mark.parametrize("seed", [7, 11])

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import arcade
 import pytest
-from example_loader import example_window, load_example
+from example_loader import load_example
 
 from arcade_collide.arcade import pixel_at
 from arcade_collide.geometry.pose import rotation, to_world
 
 breakout = load_example("breakout")
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 def test_the_ball_bounces_off_the_paddle_and_breaks_bricks(window: arcade.Window) -> None:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import importlib
 import random
-from collections.abc import Iterator
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -36,7 +35,7 @@ import arcade
 import pytest
 import shapely
 from arcade.math import get_distance
-from example_loader import example_window, load_example
+from example_loader import load_example
 from shapely.geometry import LineString, Point
 
 from arcade_collide.arcade import pixel_at
@@ -50,11 +49,6 @@ SEEDS = (8, 12, 19, 27, 29, 35)
 """Wall layouts whose walks cut tiles' corners between Arcade's sample points."""
 DIFFERENCES = 80
 """Ticks of the :data:`SEEDS` walks on which the original's answer differs from the port's."""
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 @dataclass(frozen=True)

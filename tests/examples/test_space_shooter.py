@@ -2,21 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import arcade
-import pytest
-from example_loader import example_window, load_example
+from example_loader import load_example
 
 from arcade_collide.arcade import pixel_at
 from arcade_collide.geometry.pose import rotation, to_world
 
 shooter = load_example("space_shooter")
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 def test_a_bullet_fired_at_an_asteroid_splits_it_and_scores(window: arcade.Window) -> None:

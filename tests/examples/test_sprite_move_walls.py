@@ -4,13 +4,10 @@ stops up to 1 px short of a crate, in whole pixels; the port stops flush)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import arcade
 import arcade.examples.sprite_move_walls as original
-import pytest
 from engine_traces import Tick, hold, script, trace
-from example_loader import example_window, load_example
+from example_loader import load_example
 
 from arcade_collide.arcade import PhysicsEngineSimple
 
@@ -32,11 +29,6 @@ KEYS = script(
     *hold(525, 600, K.LEFT),
 )
 TICKS = 620
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 def _run(module: object) -> list[Tick]:

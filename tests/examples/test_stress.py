@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import arcade
-import pytest
-from example_loader import example_window, load_example
+from example_loader import load_example
 
 from arcade_collide.arcade import pixel_at
 
 stress = load_example("stress")
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 def test_highlights_follow_the_contacts_and_sprites_stay_on_screen(window: arcade.Window) -> None:

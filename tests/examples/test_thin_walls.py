@@ -12,14 +12,13 @@ not taken from the world.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from typing import Any, NamedTuple
 
 import arcade
 import numpy as np
 import pytest
 import shapely
-from example_loader import example_window, load_example
+from example_loader import load_example
 from shapely.geometry import LineString, Point, Polygon
 
 from arcade_collide.arcade import HeadlessRun, pixel_at
@@ -102,11 +101,6 @@ def reference(shot: Any, ticks: int) -> Reference:
             triggers.add(i)
             ambiguous |= abs(d - distance) < 2 * STEP
     return Reference(wall, distance, triggers, ambiguous)
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 def play(window: arcade.Window, swept: bool) -> Played:

@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import arcade
 import pytest
-from example_loader import example_window, load_example
+from example_loader import load_example
 
 from arcade_collide.arcade import pixel_at
 
 lab_module = load_example("triangle_lab")
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[arcade.Window]:
-    yield from example_window()
 
 
 @pytest.mark.parametrize("key", range(6))
