@@ -64,7 +64,6 @@ class _World(Protocol):
     _router: Router
 
     def _check_open(self) -> None: ...
-    def _read_sprites(self) -> None: ...
     def _sync(self) -> None: ...
     def entity(self, sprite: arcade.Sprite) -> int: ...
 
@@ -248,8 +247,8 @@ class WorldQueries:
         if not active:
             return []
         try:
+            self._sync()
             with in_world(self.name):
-                self._read_sprites()
                 now = self._collisions.contacts()
         except ValueError:
             now = {}
@@ -292,7 +291,7 @@ class WorldQueries:
         """
         self._check_open()
         entity_a, entity_b = self.entity(a), self.entity(b)
+        self._sync()
         with in_world(self.name):
-            self._read_sprites()
             why = self._collisions.explain(entity_a, entity_b)
         return why.naming(a, b)

@@ -118,8 +118,8 @@ class SpriteRays:
         _check_filters(kind, where)
         self._check_open()
         keep = _keeper(self, kind, where)
+        self._sync()
         with in_world(self.name):
-            self._read_sprites()
             found = self._collisions.shape_cast(shape, pose, translation, mask, keep)
         if found is None:
             return None
@@ -182,8 +182,8 @@ class SpriteRays:
             return True
         if distance > reach:
             return False
+        self._sync()
         with in_world(self.name):
-            self._read_sprites()
             grid = _wall_grid(self, walls)
             if grid is None:
                 return True
@@ -205,8 +205,8 @@ def _rays(
     world._check_open()
     keep = _keeper(world, kind, where)
     body_of = world._bodies.by_entity
+    world._sync()
     with in_world(world.name):
-        world._read_sprites()
         system = world._collisions
         if first:
             # The quick path first; filters (or entities that are not sprites) need all.

@@ -94,14 +94,9 @@ class Stepping:
                 self._read_sprites()
             return
         mirror.note_quiet_read()
-        if not bodies.derived.boxes_freed():
-            return
-        # What _read_sprites does when no sprite reported a touch.
-        rebuilt = bodies.derived.refresh(bodies.list, mirror.sprites, _NO_ROWS, bodies.row_of)
-        if rebuilt:
+        if bodies.derived.boxes_freed():  # a hull whose hit box was replaced
             with self._in_world():
-                for body in rebuilt:
-                    body.shape.geometry = body.geometry
+                self._rebuild_derived(_NO_ROWS)
 
     def _read_sprites(self) -> None:
         """Take in the game's hand moves and rebuild the derived shapes that changed."""
@@ -113,8 +108,7 @@ class Stepping:
             table.prepare()
             table.note_sweep_starts()
         moves = mirror.hand_moves()
-        for body in bodies.derived.refresh(bodies.list, mirror.sprites, moves.read, bodies.row_of):
-            body.shape.geometry = body.geometry
+        self._rebuild_derived(moves.read)
         if moves.rows.size:
             finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
             if not finite.all():
@@ -122,6 +116,15 @@ class Stepping:
                 raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
             store_poses(bodies.table_rows[moves.rows], moves.xy, moves.angle)
         mirror.accept(moves)
+
+    def _rebuild_derived(self, touched: IntArray | None) -> None:
+        """Give the Shapes of derived shapes whose sprite changed their new geometry
+        (``touched``: the rows the sprites' setters reported, None for all; in the
+        world's esper world)."""
+        bodies = self._bodies
+        for body in bodies.derived.refresh(bodies.list, bodies.mirror.sprites, touched,
+                                           bodies.row_of):  # fmt: skip
+            body.shape.geometry = body.geometry
 
     def _write_back(self) -> None:
         """Give the sprites the poses the movement left (run by :class:`WriteBack`)."""
