@@ -270,7 +270,10 @@ class PoseMirror:
         if self._armed and not self._records_dropped:
             read = self._always_rows
             if logged:
-                read = np.union1d(read, np.array(logged, dtype=np.intp))
+                # Each record is logged once, so the logged rows are distinct.
+                logged.sort()
+                rows = np.array(logged, dtype=np.intp)
+                read = np.union1d(read, rows) if read.size else rows
             if read.size == 0:
                 return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], read, None, reported)
             sprites = [sprites[i] for i in read.tolist()]
