@@ -118,9 +118,9 @@ def answer_all(
     for body in sprites:
         near = circles_of.near_in(circles, body)
         if near is None:  # a pose is not finite: overlapping() names the sprite
+            bodies = world._bodies
             found = world.overlapping(body.sprite, kind=kind, mask=mask)
-            row_of = world._bodies.row_of
-            answers[body.sprite] = [world._bodies.list[row_of[other]] for other in found]
+            answers[body.sprite] = [bodies.list[bodies.row_of[other]] for other in found]
         else:
             answers[body.sprite] = touching_bodies(body, near, mask, data) if near else []
     return answers
