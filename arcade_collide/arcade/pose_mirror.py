@@ -311,7 +311,7 @@ class PoseMirror:
         self._always_rows = np.flatnonzero(self._always)
         if self._records_dropped:
             self._rewatch()
-        if moves.read is not None and moves.read.size:
+        if self._following and moves.read is not None and moves.read.size:
             self._mend_boxes(moves.read.tolist())
         log = self._log
         n = len(self.sprites)
