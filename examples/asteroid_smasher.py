@@ -12,9 +12,14 @@ checks answered by a :class:`~arcade_collide.arcade.CollisionWorld`: the sprite 
 are registered with it (each sprite gets the hull of its hit box, the outline Arcade
 checks), and ``arcade.check_for_collision_with_list(sprite, self.asteroid_list)``
 becomes ``self.world.overlapping(sprite, kind="asteroid")``, which answers from the
-sprites as they are now, so asteroids split off by one bullet can be hit by the next
-bullet in the same tick, as in the original. Nothing else changed, so given the same
-input and random seed, the port plays the original's game tick for tick
+sprites as they are now; for the bullets, ``hits[bullet]``, where ``hits`` is
+``self.world.overlapping_many(self.bullet_list, kind="asteroid")``, asked once
+before the loop: every bullet is answered from one read of the world, and each
+answer is what ``overlapping`` would say when it is looked up (an asteroid hit by
+an earlier bullet is gone from it; once asteroids split off, the answer is asked
+afresh, so they can be hit by the next bullet in the same tick, as in the original).
+Nothing else changed, so given the same input and random seed, the port plays the
+original's game tick for tick
 (``tests/examples/test_asteroid_smasher.py`` compares the two traces).
 
 Run: ``python examples/asteroid_smasher.py``.
@@ -432,8 +437,12 @@ class GameView(arcade.View):
             self.bullet_list.update()
             self.player_sprite_list.update()
 
+            # Every bullet's hits, from one read of the world; each answer is what
+            # overlapping(bullet, kind="asteroid") would say when it is looked up
+            hits = self.world.overlapping_many(self.bullet_list, kind="asteroid")
+
             for bullet in self.bullet_list:
-                asteroids = self.world.overlapping(bullet, kind="asteroid")
+                asteroids = hits[bullet]
 
                 for asteroid in asteroids:
                     # expected AsteroidSprite, got Sprite instead

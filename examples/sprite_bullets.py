@@ -10,10 +10,13 @@ Arcade's ``arcade/examples/sprite_bullets.py`` (Arcade 3.3) with its collision c
 answered by a :class:`~arcade_collide.arcade.CollisionWorld`: the coin list is
 registered with it (each coin gets the hull of its hit box, the outline Arcade
 checks) and so is the bullet list, and ``arcade.check_for_collision_with_list(bullet,
-self.coin_list)`` becomes ``self.world.overlapping(bullet, kind="coin")``, which
-answers from the sprites as they are now (a coin an earlier bullet removed has left
-the world, so it is not hit twice). Nothing else changed, so given the same input
-and random seed, the port plays the original's game tick for tick
+self.coin_list)`` becomes ``hits[bullet]``, where ``hits`` is
+``self.world.overlapping_many(self.bullet_list, kind="coin")``, asked once before
+the loop: every bullet is answered from one read of the world, and each answer is
+what ``self.world.overlapping(bullet, kind="coin")`` would say as the sprites are
+then (a coin an earlier bullet removed has left the world, so it is not hit twice).
+Nothing else changed, so given the same input and random seed, the port plays the
+original's game tick for tick
 (``tests/examples/test_sprite_bullets.py`` compares the two traces).
 
 Run: ``python examples/sprite_bullets.py``.
@@ -166,11 +169,15 @@ class GameView(arcade.View):
         # Call update on bullet sprites
         self.bullet_list.update()
 
+        # Every bullet's hits, from one read of the world; each answer is what
+        # overlapping(bullet, kind="coin") would say when it is looked up
+        hits = self.world.overlapping_many(self.bullet_list, kind="coin")
+
         # Loop through each bullet
         for bullet in self.bullet_list:
 
             # Check this bullet to see if it hit a coin
-            hit_list = self.world.overlapping(bullet, kind="coin")
+            hit_list = hits[bullet]
 
             # If it did, get rid of the bullet
             if len(hit_list) > 0:

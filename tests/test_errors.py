@@ -996,6 +996,12 @@ ROWS += (
     _b("bridge-sight-wall-not-added", "`world.has_line_of_sight(a, b, [sprite_not_added])`",
        ValueError, "a wall is not a sprite of this CollisionWorld: add it first",
        lambda s: s.world.has_line_of_sight((0, 0), (1, 0), [s.sprite(50)])),
+    _b("bridge-many-unknown-sprite", "`world.overlapping_many([a, sprite_not_added])`",
+       KeyError, "'sprite is not in this CollisionWorld'",
+       lambda s: s.world.overlapping_many([s.a, s.sprite(50)])),  # type: ignore[list-item]
+    _b("bridge-many-kind-unhashable", "`world.overlapping_many(sprites, kind=['ship'])`",
+       TypeError, "kind must be hashable, got list",
+       lambda s: s.world.overlapping_many([s.a], kind=["ship"])),  # type: ignore[arg-type]
 )
 
 

@@ -580,13 +580,15 @@ def follow(sprite: arcade.Sprite) -> FollowingHitBox | None:
     if type(box) is not RotatableHitBox:
         return None
     fields = box.__dict__
-    # The properties answer for these from now on.
-    fields.pop("_adjusted_cache_dirty", None)
-    fields["_last_position"] = fields.pop("_position", sprite._position)
-    fields["_last_angle"] = fields.pop("_angle", sprite._angle)
+    # The properties answer for these from now on. Adjusted points computed for the
+    # box's pose objects stay good while the sprite holds those same objects.
+    fields["_dirty"] = fields.pop("_adjusted_cache_dirty", True)
+    fields["_last_position"] = fields["_seen_position"] = fields.pop("_position", None)
+    fields["_last_angle"] = fields["_seen_angle"] = fields.pop("_angle", None)
+    if fields["_last_position"] is None or fields["_last_angle"] is None:
+        fields["_last_position"], fields["_last_angle"] = sprite._position, sprite._angle
+        fields["_dirty"] = True
     fields["_follow"] = weakref.ref(sprite)
-    fields["_dirty"] = True
-    fields["_seen_position"] = fields["_seen_angle"] = None
     box.__class__ = FollowingHitBox
     return cast(FollowingHitBox, box)
 

@@ -3,6 +3,8 @@ and Position table rows, swap-removed together so every per-row array stays dens
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+
 import arcade
 import numpy as np
 from numpy.typing import NDArray
@@ -33,12 +35,20 @@ class Bodies:
         self.derived = DerivedShapes()
         self.revision = 0
         """Counts the rows added and taken out (what row-keyed caches check)."""
+        self._kind_revisions: dict[Hashable, int] = {}
+        """Per kind, :attr:`revision` when a sprite of that kind last joined or left."""
+        self.joins = 0
+        """:attr:`revision` when sprites last joined."""
+        self._kind_joins: dict[Hashable, int] = {}
+        """Per kind, :attr:`revision` when a sprite of that kind last joined."""
 
     def extend(self, bodies: list[Body], table_rows: list[int], derived: list[bool]) -> None:
         """Add ``bodies`` as the last rows, in one pass over the row arrays
         (``derived[k]``: body ``k``'s shape follows its sprite)."""
         self.revision += 1
+        self.joins = self.revision
         for body in bodies:
+            self._kind_revisions[body.kind] = self._kind_joins[body.kind] = self.revision
             self.row_of[body.sprite] = len(self.list)
             self.list.append(body)
             self.by_entity[body.entity] = body
@@ -54,6 +64,7 @@ class Bodies:
             return None
         self.revision += 1
         body, moved = self.list[row], self.list[-1]
+        self._kind_revisions[body.kind] = self.revision
         self.list[row] = moved
         self.list.pop()
         if moved is not body:
@@ -63,6 +74,14 @@ class Bodies:
         self.derived.remove(row, body)
         del self.by_entity[body.entity]
         return body
+
+    def kind_revision(self, kind: Hashable) -> int:
+        """:attr:`revision` when a sprite of ``kind`` last joined or left (0: none yet)."""
+        return self._kind_revisions.get(kind, 0)
+
+    def kind_joins(self, kind: Hashable) -> int:
+        """:attr:`revision` when a sprite of ``kind`` last joined (0: none yet)."""
+        return self._kind_joins.get(kind, 0)
 
     def row(self, sprite: arcade.Sprite) -> int:
         """The row of a registered sprite.
@@ -85,6 +104,7 @@ class Bodies:
         """Take out every row at once; return the bodies."""
         bodies = list(self.list)
         self.revision += 1
+        self._kind_revisions = dict.fromkeys(self._kind_revisions, self.revision)
         self.list.clear()
         self.row_of.clear()
         self.by_entity.clear()

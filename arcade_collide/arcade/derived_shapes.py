@@ -35,6 +35,9 @@ from arcade_collide.geometry.shapes import AnyShape
 _Sizes = tuple[NDArray[np.intp], NDArray[np.float64], Any]
 """Rows read for a size check, their sizes, and the size marks."""
 
+_MAX_SHAPES = 256
+"""Hull shapes :meth:`DerivedShapes.shape_for` keeps before it starts afresh."""
+
 HULL_CHECK_STRIDE = 32
 """Each read of the sprites (a step, or a query after a touch) compares the hit box of
 one hull in this many (up to :data:`HULL_CHECK_BUDGET`) with the one its shape was built
@@ -65,6 +68,30 @@ class DerivedShapes:
         """Where in :attr:`_hulls` the next in-turn check starts."""
         self._marks: list[tuple[Any, Any]] | None = None
         """:func:`size_marks` of every row at the last size check (None: check in full)."""
+        self._shapes: dict[tuple[Any, ...], tuple[Any, AnyShape]] = {}
+        """Hull shapes by hit-box points (``id``, the points kept with the shape), scale
+        and size: see :meth:`shape_for`."""
+
+    def shape_for(self, sprite: arcade.Sprite, hull: bool) -> AnyShape:
+        """``shape_for_sprite(sprite, hull=hull)``; for a hull, the one shape object of
+        every sprite with the same hit-box points (Arcade shares them by texture),
+        scale and size, built once (a shooter's bullets and rocks).
+
+        Raises:
+            ValueError: as :func:`~.shapes_from_sprites.shape_for_sprite`.
+        """
+        if not hull:
+            return shape_for_sprite(sprite, hull=False)
+        points = sprite.hit_box.points
+        key = (id(points), sprite.scale, sprite.width, sprite.height)
+        known = self._shapes.get(key)
+        if known is not None and known[0] is points:
+            return known[1]
+        shape = shape_for_sprite(sprite, hull=True)
+        if len(self._shapes) >= _MAX_SHAPES:
+            self._shapes.clear()
+        self._shapes[key] = (points, shape)
+        return shape
 
     def add(self, bodies: list[Body], derived: list[bool]) -> None:
         """Append ``bodies`` as the last rows; ``derived[k]``: body ``k``'s shape
@@ -124,7 +151,7 @@ class DerivedShapes:
         geometries: list[AnyShape] = []
         for body in changed:
             try:
-                geometries.append(shape_for_sprite(body.sprite, hull=body.hull))
+                geometries.append(self.shape_for(body.sprite, body.hull))
             except ValueError as error:
                 raise ValueError(f"a sprite (entity {body.entity}): {error}") from None
         if sizes is not None:

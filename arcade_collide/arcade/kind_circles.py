@@ -7,9 +7,11 @@ two sprites whose circles are apart (by more than a rounding allowance) cannot t
 Only when some circle of the kind reaches the sprite's does the world run the exact
 query, whose answer is therefore the only one ever returned.
 
-The circles of a kind are gathered once per state of the world (no Position written,
-no sprite added or removed since, every Shape keeping its geometry), sorted by x, so
-each query looks only at the circles within its reach in x.
+A kind's members (bodies, Position rows, radii) are gathered again only when a sprite
+of that kind joins or leaves the world or a member's Shape gets another geometry (a
+bullet removed leaves the rocks' members as they were); their circles, sorted by x so
+that each query looks only at the circles within its reach in x, only when a Position
+was written since.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from operator import attrgetter
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import NDArray
 
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
@@ -38,20 +41,34 @@ _MAX_RADII = 4096
 
 
 class _Members(NamedTuple):
-    """The circles of one kind's sprites in one state of the world, sorted by x."""
+    """The sprites of one kind, as they stand while none joins or leaves."""
 
-    state: tuple[int, int]
-    """Rows revision and Position version when they were gathered."""
+    revision: int
+    """The kind's :meth:`~.bodies.Bodies.kind_revision` when they were gathered."""
+    bodies: list[Body]
     shapes: list[Any]
-    """The sprites' Shape components, in the order of the world's rows."""
+    """Their Shape components."""
     geometries: list[AnyShape]
     """Their geometries when the radii were computed."""
+    rows: NDArray[np.intp]
+    """Each one's row in the Position table."""
+    radii: NDArray[np.float64]
+    max_radius: float
+
+
+class Circles(NamedTuple):
+    """The circles of one kind's members at the poses of one Position version, sorted by x."""
+
+    members: _Members
+    """The members they were read for."""
+    table: object
+    """The Position table (its array) when they were read."""
+    version: int
+    """And its version."""
     xs: list[float]
     ys: list[float]
     radii: list[float]
-    pool_rows: list[int]
-    """Each circle's row in the Position table."""
-    max_radius: float
+    bodies: list[Body]
     finite: bool
     """Whether every pose is finite (else the exact query is left to name the sprite)."""
 
@@ -61,70 +78,106 @@ class KindCircles:
 
     Args:
         bodies: The world's bodies.
-        state: The world's esper world state (its Position pool and Shape epoch).
+        state: The world's esper world state (its Position pool).
         any_kind: The ``kind`` value that stands for every sprite.
     """
 
     def __init__(self, bodies: Bodies, state: WorldState, any_kind: object) -> None:
         self._bodies = bodies
-        self._state = state
+        self.state = state
+        """The world's esper world state."""
         self._any_kind = any_kind
-        self._kinds: dict[Hashable, _Members] = {}
+        self._members: dict[Hashable, _Members] = {}
+        self._circles: dict[Hashable, Circles] = {}
         self._radius: dict[int, tuple[AnyShape, float]] = {}
         """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
 
-    def may_touch(self, body: Body, kind: Hashable) -> bool:
-        """Whether some other sprite of ``kind`` has a bounding circle meeting ``body``'s,
-        at the poses of their Positions (False proves that no sprite of ``kind``
-        touches ``body``'s sprite)."""
-        members = self._members(kind)
-        data = self._state.pools.positions.data
+    def near(self, body: Body, kind: Hashable) -> list[Body] | None:
+        """The other sprites of ``kind`` whose bounding circles meet ``body``'s, at the
+        poses of their Positions, in no set order (the rest surely do not touch
+        ``body``'s sprite); None when a pose is not finite (no circle proves anything)."""
+        return self.near_in(self.circles(kind), body)
+
+    def near_in(self, circles: Circles, body: Body) -> list[Body] | None:
+        """:meth:`near` among ``circles``, which :meth:`circles` gave in this state of
+        the world (one call for many sprites asked about one kind)."""
+        data = self.state.pools.positions.data
         row = body.position.pool_row
         x, y = data.item(row, 0), data.item(row, 1)
-        if not (members.finite and math.isfinite(x) and math.isfinite(y)):
-            return True
+        if not (circles.finite and math.isfinite(x) and math.isfinite(y)):
+            return None
         own = self._radius_of(body.shape.geometry)
-        allowance = ROUNDING_ALLOWANCE * (1.0 + abs(x) + abs(y) + own + members.max_radius)
-        span = own + members.max_radius + allowance
-        xs, ys, radii, rows = members.xs, members.ys, members.radii, members.pool_rows
+        largest = circles.members.max_radius
+        allowance = ROUNDING_ALLOWANCE * (1.0 + abs(x) + abs(y) + own + largest)
+        span = own + largest + allowance
+        xs, ys, radii, bodies = circles.xs, circles.ys, circles.radii, circles.bodies
+        found = []
         for k in range(bisect_left(xs, x - span), bisect_right(xs, x + span)):
             dx, dy, reach = xs[k] - x, ys[k] - y, radii[k] + own + allowance
-            if dx * dx + dy * dy <= reach * reach and rows[k] != row:
-                return True
-        return False
+            if dx * dx + dy * dy <= reach * reach and bodies[k] is not body:
+                found.append(bodies[k])
+        return found
 
-    def _members(self, kind: Hashable) -> _Members:
-        """The circles of ``kind``, gathered again when the world's state changed."""
-        bodies, state = self._bodies, self._state
-        now = (bodies.revision, state.pools.positions.version)
-        members = self._kinds.get(kind)
+    def positions(self) -> NDArray[np.float64]:
+        """The world's Position table: ``(rows, 3)`` x, y and clockwise angle."""
+        return self.state.pools.positions.data
+
+    def circles(self, kind: Hashable) -> Circles:
+        """The circles of ``kind``, read again when a Position was written or the
+        members changed."""
+        members = self._members_of(kind)
+        pool = self.state.pools.positions
+        circles = self._circles.get(kind)
+        if (
+            circles is not None
+            and circles.members is members
+            and circles.table is pool.data
+            and circles.version == pool.version
+        ):
+            return circles
+        xy = pool.data[members.rows, 0:2]
+        order = np.argsort(xy[:, 0], kind="stable")
+        bodies = members.bodies
+        circles = Circles(
+            members,
+            pool.data,
+            pool.version,
+            xy[order, 0].tolist(),
+            xy[order, 1].tolist(),
+            members.radii[order].tolist(),
+            [bodies[k] for k in order.tolist()],
+            bool(np.isfinite(xy).all()),
+        )
+        self._circles[kind] = circles
+        return circles
+
+    def _members_of(self, kind: Hashable) -> _Members:
+        """The members of ``kind``, gathered again when one joined or left the world or
+        a member's Shape got another geometry."""
+        bodies = self._bodies
+        every = kind is self._any_kind
+        revision = bodies.revision if every else bodies.kind_revision(kind)
+        members = self._members.get(kind)
         if (
             members is not None
-            and members.state == now
+            and members.revision == revision
             and list(map(_geometry, members.shapes)) == members.geometries
         ):
             return members
-        every = kind is self._any_kind
         chosen = [body for body in bodies.list if every or body.kind == kind]
         shapes = [body.shape for body in chosen]
         geometries = list(map(_geometry, shapes))
-        rows = np.array([body.position.pool_row for body in chosen], dtype=np.intp)
-        xy = state.pools.positions.data[rows, 0:2]
-        order = np.argsort(xy[:, 0], kind="stable")
         radii = [self._radius_of(geometry) for geometry in geometries]
-        sorted_radii = [radii[k] for k in order.tolist()]
         members = _Members(
-            now,
+            revision,
+            chosen,
             shapes,
             geometries,
-            xy[order, 0].tolist(),
-            xy[order, 1].tolist(),
-            sorted_radii,
-            rows[order].tolist(),
-            max(sorted_radii, default=0.0),
-            bool(np.isfinite(xy).all()),
+            np.array([body.position.pool_row for body in chosen], dtype=np.intp),
+            np.array(radii, dtype=np.float64),
+            max(radii, default=0.0),
         )
-        self._kinds[kind] = members
+        self._members[kind] = members
         return members
 
     def _radius_of(self, geometry: AnyShape) -> float:

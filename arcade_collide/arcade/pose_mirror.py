@@ -132,7 +132,9 @@ class PoseMirror:
     sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
     list). The pose is stored on the sprite only, so it logs nothing: its hit box
     follows the sprite (:func:`~.arcade_internals.follow`; :meth:`_mend_boxes`), and
-    a box of the game's own class is written every tick. Without private fields
+    a box of the game's own class is written every tick. Boxes are made to follow at
+    the first write (a world that is only queried keeps Arcade's own boxes, which
+    cost the game less to move and read). Without private fields
     (:func:`~.arcade_internals.use_private_fields`) every sprite is read every tick and
     written through its setters.
     """
@@ -164,6 +166,8 @@ class PoseMirror:
         self._written_boxes: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
         """Rows of fast sprites whose hit box cannot follow: written with the sprite."""
         self._check_phase = 0
+        self._following = False
+        """Whether the hit boxes follow their sprites (from the first :meth:`write` on)."""
         self._row_of_watcher: dict[int, int] = {}
         self._log = TouchLog()
         """Records that reported a touch since they were last read (by ``id``)."""
@@ -189,7 +193,7 @@ class PoseMirror:
         self._slow_rows = np.concatenate([self._slow_rows, ~fast])
         self._boxes.extend([None] * m)
         self._written_boxes = np.concatenate([self._written_boxes, np.zeros(m, dtype=np.bool_)])
-        for row in range(first, first + m):
+        for row in range(first, first + m) if self._following else ():
             self._follow_row(row)
         for sprite in sprites:
             if self._watching:
@@ -270,7 +274,10 @@ class PoseMirror:
         if self._armed and not self._records_dropped:
             read = self._always_rows
             if logged:
-                read = np.union1d(read, np.array(logged, dtype=np.intp))
+                # Each record is logged once, so the logged rows are distinct.
+                logged.sort()
+                rows = np.array(logged, dtype=np.intp)
+                read = np.union1d(read, rows) if read.size else rows
             if read.size == 0:
                 return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], read, None, reported)
             sprites = [sprites[i] for i in read.tolist()]
@@ -304,7 +311,7 @@ class PoseMirror:
         self._always_rows = np.flatnonzero(self._always)
         if self._records_dropped:
             self._rewatch()
-        if moves.read is not None and moves.read.size:
+        if self._following and moves.read is not None and moves.read.size:
             self._mend_boxes(moves.read.tolist())
         log = self._log
         n = len(self.sprites)
@@ -361,6 +368,10 @@ class PoseMirror:
             The rows whose class's setters stored another pose than the one given
             (clamping, snapping): ``xy`` and ``angle`` now hold what those sprites hold.
         """
+        if not self._following:
+            self._following = True
+            for row in range(len(self.sprites)):
+                self._follow_row(row)
         n = len(angle)
         moved = np.empty(n, dtype=np.bool_)
         turned = np.empty(n, dtype=np.bool_)

@@ -12,8 +12,9 @@ the game moved since the last step are read first, as :meth:`step
 <arcade_collide.arcade.world.CollisionWorld.step>` reads them (the pose mirror's
 log of touched sprites: the cost is what moved, not the world), and the ECS query
 (:mod:`arcade_collide.ecs.queries`) does the rest; :meth:`~WorldQueries.overlapping`
-first asks the bounding circles of the kind (:mod:`.kind_circles`), which prove most
-of its answers empty without the ECS query. Shapes are closed (touching counts);
+asks the bounding circles of the kind (:mod:`.kind_circles`), which prove most of its
+answers empty, and tests the few sprites they leave pair by pair (:mod:`.sprite_pairs`)
+without the ECS query. Shapes are closed (touching counts);
 sprites are returned in the order they were added (ascending entity id); entities of
 a joined esper world that are not sprites of this world are left out.
 
@@ -24,7 +25,7 @@ all); ``where`` is called with each sprite found and keeps those it returns true
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Protocol
 
 import arcade
@@ -33,6 +34,8 @@ from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Router
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
+from arcade_collide.arcade.overlap_batches import Overlaps, answer_all
+from arcade_collide.arcade.sprite_pairs import touching_bodies
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
 from arcade_collide.ecs.queries import Explanation, check_mask
 from arcade_collide.geometry.contact import Contact
@@ -62,8 +65,12 @@ class _World(Protocol):
     _circles: KindCircles
     _collisions: CollisionSystem
     _router: Router
+    _closed: bool
 
     def _check_open(self) -> None: ...
+    def overlapping(
+        self, sprite: arcade.Sprite, kind: Hashable = ..., mask: int = ...
+    ) -> list[arcade.Sprite]: ...
     def _sync(self) -> None: ...
     def entity(self, sprite: arcade.Sprite) -> int: ...
 
@@ -219,19 +226,87 @@ class WorldQueries:
                 non-finite pose.
             RuntimeError: the world was closed.
         """
-        _check_filters(kind, None)
+        if type(kind) is not str:
+            _check_filters(kind, None)
         self._check_open()
         body = self._bodies.list[self._bodies.row(sprite)]
-        check_mask(mask)
+        if mask is not ALL_LAYERS:
+            mask = check_mask(mask)
         self._sync()
-        # Most sprites are near nothing of the kind: their bounding circles prove it.
-        if not self._circles.may_touch(body, kind):
-            return []
-        with in_world(self.name):
+        # Most sprites are near nothing of the kind: their bounding circles prove it,
+        # and the few that are near are tested exactly, pair by pair.
+        near = self._circles.near(body, kind)
+        if near is not None:
+            if not near:
+                return []
+            touching = touching_bodies(body, near, mask, self._circles.positions())
+            return [other.sprite for other in touching]
+        with in_world(self.name):  # a pose is not finite: the ECS query names it
             position = body.position
             pose = (position.x, position.y, position.angle)
             found = self._collisions.shape_query(body.shape.geometry, pose, mask)
         return _sprites(self, [e for e in found if e != body.entity], kind, None)
+
+    def overlapping_many(
+        self: _World,
+        sprites: Iterable[arcade.Sprite],
+        kind: Hashable = ANY_KIND,
+        mask: int = ALL_LAYERS,
+    ) -> Overlaps:
+        """:meth:`overlapping` for each of ``sprites`` at once: a read-only mapping from
+        each sprite to the sprites of ``kind`` overlapping or touching it.
+
+        One read of the world answers them all, and each answer stays the one
+        :meth:`overlapping` would give when it is looked up: sprites removed since are
+        left out, and after a sprite of ``kind`` joined the world, a sprite was moved
+        or resized, or a Shape was edited, the answer is asked afresh. So a game can
+        ask about every bullet once per tick and act on each answer in turn, as it
+        would call ``arcade.check_for_collision_with_list`` per bullet.
+
+        Args:
+            sprites: Registered sprites (a sprite list, say).
+            kind: Only sprites of this kind (default: any).
+            mask: Only sprites whose collision ``layer`` shares a bit with it.
+
+        Returns:
+            A :class:`~.overlap_batches.Overlaps` mapping, its keys in the order given.
+
+        Raises:
+            KeyError: a sprite is not in this world (also when an answer is looked up
+                after its sprite left the world).
+            TypeError: ``kind`` is not hashable or ``mask`` not an int.
+            ValueError: ``mask`` is outside 32 bits, or a sprite was moved to a
+                non-finite pose.
+            RuntimeError: the world was closed.
+
+        >>> from arcade_collide.arcade import CollisionWorld
+        >>> world = CollisionWorld()
+        >>> rocks, bullets = arcade.SpriteList(), arcade.SpriteList()
+        >>> world.add_sprite_list(rocks, kind="rock")
+        >>> world.add_sprite_list(bullets, kind="bullet")
+        >>> rocks.append(arcade.SpriteSolidColor(20, 20, center_x=0, center_y=0))
+        >>> bullets.extend([arcade.SpriteSolidColor(4, 4, center_x=x, center_y=0)
+        ...                 for x in (5, 12, 50)])
+        >>> hits = world.overlapping_many(bullets, kind="rock")
+        >>> [len(hits[bullet]) for bullet in bullets]  # inside, touching, apart
+        [1, 1, 0]
+        >>> rocks[0].remove_from_sprite_lists()  # the first bullet's hit
+        >>> hits[bullets[1]]  # the rock has left the world
+        []
+        >>> world.close()
+        """
+        if type(kind) is not str:
+            _check_filters(kind, None)
+        self._check_open()
+        bodies = self._bodies
+        asked = [bodies.list[bodies.row(sprite)] for sprite in sprites]
+        if mask is not ALL_LAYERS:
+            mask = check_mask(mask)
+        self._sync()
+        bodies.mirror.note_quiet_read()  # its answers are read between moves
+        every = kind is ANY_KIND
+        answers = answer_all(self, asked, kind, mask, every)
+        return Overlaps(self, self._circles.state, kind, mask, every, answers)
 
     def contacts(self: _World) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step (in the order they met), each with its

@@ -52,7 +52,6 @@ from arcade_collide.arcade.lifetime import (
 )
 from arcade_collide.arcade.platformers import SpritePlatformers
 from arcade_collide.arcade.queries import ANY_KIND, WorldQueries
-from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.arcade.sprite_lists import Memberships
 from arcade_collide.arcade.sprite_rays import SpriteRays
 from arcade_collide.arcade.stepping import Stepping
@@ -284,7 +283,7 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
     ) -> tuple[Body, int, bool]:
         """``sprite``'s entity, and its body, Position row, derived-shape flag (:meth:`_admit`)."""
         shape, hull = options["shape"], options["hull"]
-        geometry = shape if shape is not None else shape_for_sprite(sprite, hull=hull)
+        geometry = shape if shape is not None else self._bodies.derived.shape_for(sprite, hull)
         x, y = sprite.position
         shape_options = options["shape_options"]
         self._sweeping = self._sweeping or bool(shape_options.get("swept"))

@@ -400,7 +400,15 @@ def test_hit_boxes_follow_their_sprites_and_new_ones_are_taken_up(world: Collisi
 
     sprite = arcade.SpriteSolidColor(10, 6, center_x=0, center_y=0)
     world.add_sprite(sprite, velocity=(60, 0), angular=30)
+    # Arcade's own box until the world first writes poses back (queries only: never).
+    assert type(sprite.hit_box) is arcade.hitbox.RotatableHitBox
+    world.overlapping(sprite)
+    assert type(sprite.hit_box) is arcade.hitbox.RotatableHitBox
+    world.step(DT)
     assert type(sprite.hit_box) is FollowingHitBox
+    later = arcade.SpriteSolidColor(4, 4, center_x=50, center_y=0)
+    world.add_sprite(later)  # added after the first write: follows at once
+    assert type(later.hit_box) is FollowingHitBox
     for _ in range(3):
         world.step(DT)
         assert _hit_box_matches_setters(sprite)

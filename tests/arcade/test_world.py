@@ -615,3 +615,22 @@ def test_a_world_made_and_stepped_from_a_game_world_reads_and_writes_poses() -> 
         world.close()
         esper.switch_world("default")
         esper.delete_world("game")
+
+
+def test_sprites_of_one_hit_box_scale_and_size_share_one_hull(world: CollisionWorld) -> None:
+    texture = ":resources:images/space_shooter/meteorGrey_med1.png"
+    a, b = arcade.Sprite(texture, scale=0.75), arcade.Sprite(texture, scale=0.75)
+    bigger = arcade.Sprite(texture, scale=1.5)
+    for sprite in (a, b, bigger):
+        world.add_sprite(sprite)
+    shapes = world.shapes()
+    assert isinstance(shapes[0], Polygon) and shapes[0] is shapes[1]
+    assert shapes[2] is not shapes[0] and shapes[2] != shapes[0]
+    b.scale = 1.5  # rebuilt at the new scale: the bigger sprite's shape
+    world.step(DT)
+    assert world.shapes()[1] is world.shapes()[2] and world.shapes()[0] is shapes[0]
+    b.hit_box = arcade.hitbox.RotatableHitBox(
+        [(-2.0, -2.0), (2.0, -2.0), (2.0, 2.0), (-2.0, 2.0)], position=b.position
+    )
+    world.step(DT)
+    assert world.shapes()[1] == Rect(6.0, 6.0)  # the new box, at scale 1.5

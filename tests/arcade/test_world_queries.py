@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import arcade
@@ -281,3 +282,86 @@ def test_overlapping_per_sprite_each_tick_while_every_sprite_moves(world: Collis
             found += len(expected)
             empty += not expected
     assert found and empty  # both outcomes occur
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_overlapping_and_overlapping_many_equal_brute_force_by_kind_and_mask(
+    rng: random.Random,
+) -> None:
+    """The bounding circles and the pair-by-pair exact test give the brute-force answer,
+    for every kind and mask, one sprite at a time or all at once."""
+    world = CollisionWorld()
+    try:
+        sprites = [add_random(world, rng) for _ in range(rng.randrange(1, 20))]
+        for sprite in rng.sample(sprites, k=len(sprites) // 2):
+            sprite.center_x += rng.choice((-4, 0, 4))
+            sprite.angle += rng.choice((0, 15, 90))
+        kind = rng.choice((ANY_KIND, "a", "b"))
+        mask = rng.choice((0xFFFF_FFFF, 1, 2))
+        expected = {}
+        for sprite in sprites:
+            own = world.shapes()[world._bodies.row(sprite)]
+            pose = (sprite.center_x, sprite.center_y, sprite.angle)
+            expected[sprite] = [
+                other for other in brute(world, own, pose, mask)
+                if other is not sprite and (kind is ANY_KIND or world.kind(other) == kind)
+            ]  # fmt: skip
+        many = world.overlapping_many(sprites, kind=kind, mask=mask)
+        assert list(many) == sprites and len(many) == len(sprites)
+        for sprite in sprites:
+            assert world.overlapping(sprite, kind=kind, mask=mask) == expected[sprite]
+            assert many[sprite] == expected[sprite]
+    finally:
+        world.close()
+
+
+def test_overlapping_many_answers_as_overlapping_would_when_looked_up(
+    world: CollisionWorld,
+) -> None:
+    """Sprites removed after the batch are left out; after a sprite of the kind joined
+    or a sprite moved, the answer is asked afresh."""
+    rocks, bullets = arcade.SpriteList(), arcade.SpriteList()
+    world.add_sprite_list(rocks, kind="rock")
+    world.add_sprite_list(bullets, kind="bullet")
+    rocks.extend([arcade.SpriteSolidColor(20, 20, center_x=x, center_y=0) for x in (0, 100)])
+    bullets.extend([arcade.SpriteSolidColor(4, 4, center_x=x, center_y=0)
+                    for x in (5, 8, 50, 100, 150)])  # fmt: skip
+    hits = world.overlapping_many(bullets, kind="rock")
+    assert hits[bullets[0]] == hits[bullets[1]] == [rocks[0]]
+    assert hits[bullets[2]] == []
+    first_rock = rocks[0]
+    first_rock.remove_from_sprite_lists()  # hit by the first bullet
+    assert hits[bullets[1]] == []
+    rocks.append(arcade.SpriteSolidColor(20, 20, center_x=50, center_y=0))  # split off
+    assert hits[bullets[2]] == [rocks[-1]]
+    rocks[0].center_x = 150.0  # moved by hand after the batch
+    assert hits[bullets[3]] == []
+    assert hits[bullets[4]] == [rocks[0]]
+    bullet = bullets[4]
+    bullet.remove_from_sprite_lists()
+    with pytest.raises(KeyError, match="not in this CollisionWorld"):
+        hits[bullet]
+    with pytest.raises(KeyError):
+        hits[first_rock]  # not asked about
+    world.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        hits[bullets[0]]
+
+
+def test_overlapping_many_refuses_what_overlapping_refuses(world: CollisionWorld) -> None:
+    sprite = arcade.SpriteSolidColor(4, 4)
+    world.add_sprite(sprite, kind="ship")
+    with pytest.raises(KeyError, match="not in this CollisionWorld"):
+        world.overlapping_many([sprite, arcade.SpriteSolidColor(4, 4)])
+    with pytest.raises(TypeError, match="kind must be hashable"):
+        world.overlapping_many([sprite], kind=["ship"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="mask"):
+        world.overlapping_many([sprite], mask=-1)
+    assert dict(world.overlapping_many([])) == {}
+    sprite.center_x = math.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        world.overlapping_many([sprite])
+    world.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        world.overlapping_many([sprite])
