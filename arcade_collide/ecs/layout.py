@@ -112,13 +112,13 @@ class Layout(NamedTuple):
         most rows."""
         if self.pool is None or self.pool.written is None:
             return None
-        log = self.pool.written
-        # Setters log single rows (ints), bulk writers arrays of rows.
-        singles = [rows for rows in log if type(rows) is int]
-        arrays = [rows for rows in log if type(rows) is not int] if len(singles) < len(log) else []
-        if 2 * (len(singles) + sum(map(len, arrays))) > len(self.entities):  # type: ignore[arg-type]
+        arrays, singles = self.pool.written, self.pool.written_singles
+        count = len(singles) + (sum(map(len, arrays)) if arrays else 0)
+        if 2 * count > len(self.entities):
             return None  # most rows: place them all, without sorting the log
-        written = np.concatenate([np.array(singles, dtype=np.int64), *arrays])
+        written = np.array(singles, dtype=np.int64)
+        if arrays:
+            written = np.concatenate([written, *arrays])
         # Rows beyond the map were allocated after the layout: not in this table.
         table_rows = self.row_in_pool[written[written < len(self.row_in_pool)]]
         return sorted_unique(table_rows[table_rows >= 0])

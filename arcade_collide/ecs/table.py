@@ -181,7 +181,7 @@ class ShapeTable:
             self._place(layout, poses, pose_rows, which)
         self._prepared = None
         if layout.pool is not None:
-            layout.pool.written = []
+            layout.pool.clear_log()
         self._shape_epoch.edited = []
         self._epoch = epoch
         if rebuilt:
@@ -239,6 +239,8 @@ class ShapeTable:
             return None
         if 2 * sum(map(len, placed)) > len(self.entities):  # type: ignore[arg-type]
             return None  # most rows moved: take them all
+        if len(placed) == 1:
+            return placed[0]  # (each refresh's rows are ascending already)
         return sorted_unique(np.concatenate(placed))  # type: ignore[arg-type]
 
     def _place(
