@@ -104,7 +104,7 @@ class RowPool:
                 singles.append(rows)
                 return
         elif rows is not None and len(log) < _LOG_LIMIT:
-            log.append(rows)
+            log.append(rows)  # type: ignore[arg-type]  # (an int is logged above)
             return
         self.written = None
 
