@@ -214,7 +214,9 @@ class Layout(NamedTuple):
         if outlines:
             inner[convex], outer[convex] = convex_pose_circles(local)
         positions = PooledRows([position for _, (position, _) in live])
-        static = np.isin(entities, np.fromiter(statics, dtype=np.int64, count=len(statics)))
+        static = np.zeros(n, dtype=np.bool_)
+        if statics:
+            static = np.isin(entities, np.fromiter(statics, dtype=np.int64, count=len(statics)))
         pool = positions.pools[0] if len(positions.pools) == 1 else None
         if len(np.unique(positions.rows)) < n:
             pool = None  # a Position shared by several entities: no row log

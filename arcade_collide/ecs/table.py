@@ -77,8 +77,12 @@ class ShapeTable:
         that ordering pairs by rank orders them by entity id. Built once per layout."""
         kept = self._rank
         if kept is None or kept[0] != self.layout:
-            rank = np.empty(len(self.entities), dtype=np.int64)
-            rank[np.argsort(self.entities, kind="stable")] = np.arange(len(self.entities))
+            entities = self.entities
+            if (entities[1:] > entities[:-1]).all():  # one kind, or kinds in id order
+                rank = np.arange(len(entities))
+            else:
+                rank = np.empty(len(entities), dtype=np.int64)
+                rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
             kept = (self.layout, rank)
             self._rank = kept
         return kept[1]
