@@ -164,6 +164,8 @@ class Layout(NamedTuple):
         dead: Collection[int],
         statics: Collection[int],
         epoch: ShapeEpoch,
+        *,
+        pool_map: bool = True,
     ) -> Layout:
         """The layout of the entities of ``source`` not in ``dead``.
 
@@ -174,6 +176,8 @@ class Layout(NamedTuple):
             statics: Entities holding :class:`~arcade_collide.ecs.components.Static`
                 (at least those of ``source``).
             epoch: The world's shape epoch, which the shapes placed here are told of.
+            pool_map: Whether to fill :attr:`row_in_pool` (one number per row of the
+                pool); a layout only merged into another needs none.
 
         Raises:
             ValueError: an entity of ``shaped`` has no Position, or an id is 2**63 or more.
@@ -234,6 +238,7 @@ class Layout(NamedTuple):
             np.fromiter(map(sweep_code, shapes), dtype=np.int8, count=n),
             static, pool, shape_ids, entity_of_shape, inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
+            pool_map,
         )  # fmt: skip
 
     def merged(self, drop: Int64Array, fresh: Layout) -> Layout | None:
@@ -474,12 +479,15 @@ def _assemble(
     size_y: FloatArray,
     local: FloatArray,
     nlocal: Int64Array,
+    pool_map: bool = True,
 ) -> Layout:
-    """A layout from its columns, with the arrays that follow from them."""
+    """A layout from its columns, with the arrays that follow from them (without
+    :attr:`Layout.row_in_pool` unless ``pool_map``)."""
     n = len(entities)
     pool_rows = positions.rows
-    row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
-    if pool is not None:
+    mapped = pool if pool_map else None
+    row_in_pool = np.full(len(mapped.data) if mapped is not None else 0, -1, dtype=np.int64)
+    if mapped is not None:
         row_in_pool[pool_rows] = np.arange(n)
     polygons = nlocal[_bounds(kinds)[_POLYGON] - _bounds(kinds)[_RECT] :]
     return Layout(

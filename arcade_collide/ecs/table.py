@@ -292,7 +292,7 @@ class ShapeTable:
             if esper.has_component(entity, Static):
                 statics.add(entity)
         drop = base.find_rows(np.sort(ids)) if ids is not None else np.empty(0, np.int64)
-        fresh = Layout.build(items, (), (), statics, self._shape_epoch)
+        fresh = Layout.build(items, (), (), statics, self._shape_epoch, pool_map=False)
         merged = base.merged(drop[drop >= 0], fresh)
         if merged is not None:
             self._source = None  # esper's list no longer tells whether anything changed
