@@ -218,9 +218,7 @@ class Layout(NamedTuple):
         if outlines:
             inner[convex], outer[convex] = convex_pose_circles(local)
         positions = PooledRows([position for _, (position, _) in live])
-        static = np.zeros(n, dtype=np.bool_)
-        if statics:
-            static = np.isin(entities, np.fromiter(statics, dtype=np.int64, count=len(statics)))
+        static = _members(entities, statics)
         pool = positions.pools[0] if len(positions.pools) == 1 else None
         if len(np.unique(positions.rows)) < n:
             pool = None  # a Position shared by several entities: no row log
@@ -442,6 +440,13 @@ def _number_runs(here: Int64Array, runs: Int64Array) -> None:
     for r in range(runs.shape[0]):
         for k in range(runs[r, 2]):
             here[runs[r, 0] + k] = runs[r, 1] + k
+
+
+def _members(entities: IntArray, members: Collection[int]) -> BoolArray:
+    """Which of ``entities`` are among ``members`` (no search when there are none)."""
+    if not members:
+        return np.zeros(len(entities), dtype=np.bool_)
+    return np.isin(entities, np.fromiter(members, dtype=np.int64, count=len(members)))
 
 
 def sweep_code(shape: Shape) -> int:
