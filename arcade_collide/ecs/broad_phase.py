@@ -26,6 +26,7 @@ import numpy as np
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, IntArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.loose_grid import LooseGrid
 from arcade_collide.geometry.static_grid import StaticGrid
 
@@ -133,4 +134,14 @@ class BroadPhase:
         without a test: neither row moved (all False after a change of layout)."""
         if self.moved is None:
             return np.zeros(len(rows_i), dtype=np.bool_)
-        return ~(self.moved[rows_i] | self.moved[rows_j])
+        return _still_pairs(self.moved, rows_i, rows_j)
+
+
+@kernel("boolean[::1](boolean[::1], int64[::1], int64[::1])")
+def _still_pairs(moved: BoolArray, rows_i: IntArray, rows_j: IntArray) -> BoolArray:
+    """Per pair ``(rows_i[k], rows_j[k])``, whether neither row ``moved``, in one pass
+    (several numpy passes over the pairs cost more than a small tick's whole stage)."""
+    still = np.empty(len(rows_i), dtype=np.bool_)
+    for k in range(len(rows_i)):
+        still[k] = not (moved[rows_i[k]] or moved[rows_j[k]])
+    return still

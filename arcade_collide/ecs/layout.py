@@ -3,14 +3,15 @@ its components (kind, layer, size, local outline, Position row).
 
 A :class:`Layout` is built from scratch from a list of entities (:meth:`Layout.build`),
 or from the previous layout and the entities that changed (:meth:`Layout.merged`): the
-unchanged rows are gathered in a few numpy passes and only the changed entities are
-read in Python, so a tick that creates or deletes a few entities costs what changed.
+unchanged rows move as contiguous runs (one compiled copy per column, the runs found
+from the changes alone) and only the changed entities are read in Python.
 Rows are grouped by :class:`~arcade_collide.geometry.shapes.ShapeKind`, then ordered
 by entity id.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Collection
 from operator import itemgetter
 from typing import Any, NamedTuple
@@ -111,13 +112,13 @@ class Layout(NamedTuple):
         most rows."""
         if self.pool is None or self.pool.written is None:
             return None
-        log = self.pool.written
-        # Setters log single rows (ints), bulk writers arrays of rows.
-        singles = [rows for rows in log if type(rows) is int]
-        arrays = [rows for rows in log if type(rows) is not int] if len(singles) < len(log) else []
-        if 2 * (len(singles) + sum(map(len, arrays))) > len(self.entities):  # type: ignore[arg-type]
+        arrays, singles = self.pool.written, self.pool.written_singles
+        count = len(singles) + (sum(map(len, arrays)) if arrays else 0)
+        if 2 * count > len(self.entities):
             return None  # most rows: place them all, without sorting the log
-        written = np.concatenate([np.array(singles, dtype=np.int64), *arrays])
+        written = np.array(singles, dtype=np.int64)
+        if arrays:
+            written = np.concatenate([written, *arrays])
         # Rows beyond the map were allocated after the layout: not in this table.
         table_rows = self.row_in_pool[written[written < len(self.row_in_pool)]]
         return sorted_unique(table_rows[table_rows >= 0])
@@ -163,6 +164,8 @@ class Layout(NamedTuple):
         dead: Collection[int],
         statics: Collection[int],
         epoch: ShapeEpoch,
+        *,
+        pool_map: bool = True,
     ) -> Layout:
         """The layout of the entities of ``source`` not in ``dead``.
 
@@ -173,6 +176,8 @@ class Layout(NamedTuple):
             statics: Entities holding :class:`~arcade_collide.ecs.components.Static`
                 (at least those of ``source``).
             epoch: The world's shape epoch, which the shapes placed here are told of.
+            pool_map: Whether to fill :attr:`row_in_pool` (one number per row of the
+                pool); a layout only merged into another needs none.
 
         Raises:
             ValueError: an entity of ``shaped`` has no Position, or an id is 2**63 or more.
@@ -213,7 +218,7 @@ class Layout(NamedTuple):
         if outlines:
             inner[convex], outer[convex] = convex_pose_circles(local)
         positions = PooledRows([position for _, (position, _) in live])
-        static = np.isin(entities, np.fromiter(statics, dtype=np.int64, count=len(statics)))
+        static = _members(entities, statics)
         pool = positions.pools[0] if len(positions.pools) == 1 else None
         if len(np.unique(positions.rows)) < n:
             pool = None  # a Position shared by several entities: no row log
@@ -231,6 +236,7 @@ class Layout(NamedTuple):
             np.fromiter(map(sweep_code, shapes), dtype=np.int8, count=n),
             static, pool, shape_ids, entity_of_shape, inner, outer, size_x, size_y, local,
             np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
+            pool_map,
         )  # fmt: skip
 
     def merged(self, drop: Int64Array, fresh: Layout) -> Layout | None:
@@ -238,43 +244,42 @@ class Layout(NamedTuple):
         not in this layout, or in ``drop``), in row order; None when the result would
         not read every Position from one pool, one row each (then build it afresh).
 
+        The kept rows move as contiguous runs, found from ``drop`` and where the fresh
+        rows go alone: no per-row map is built to find them.
+
         This layout's shape map is updated in place: use only the result afterwards.
         """
         pool, owners = self.pool, self.entity_of_shape
         m = len(fresh.entities)
         if pool is None or (m and fresh.pool is not pool) or owners is None:
             return None
-        keep = np.ones(len(self.entities), dtype=np.bool_)
-        keep[drop] = False
+        drop = np.sort(drop)
         if m:
             known = fresh.pool_rows < len(self.row_in_pool)
             holder = self.row_in_pool[fresh.pool_rows[known]]
-            if (keep[holder[holder >= 0]]).any():
+            holder = holder[holder >= 0]
+            if len(holder) and not np.isin(holder, drop).all():
                 return None  # a kept row reads the same Position: shared
-        kept = np.flatnonzero(keep)
-        # Where each fresh row goes: after the kept rows of lower kinds and ids.
-        kinds, entities = self.kinds[kept], self.entities[kept]
-        bounds, fresh_bounds = _bounds(kinds), _bounds(fresh.kinds)
-        dest = np.arange(m, dtype=np.int64)
+        # Where each fresh row goes: after the rows of lower kinds and ids, kept or fresh.
+        bounds, fresh_bounds = _bounds(self.kinds), _bounds(fresh.kinds)
+        at = np.empty(m, dtype=np.int64)
         for k in range(_KINDS):
             a, b = fresh_bounds[k], fresh_bounds[k + 1]
             if a < b:
                 lo, hi = bounds[k], bounds[k + 1]
-                dest[a:b] += lo + np.searchsorted(entities[lo:hi], fresh.entities[a:b])
-        is_new = np.zeros(len(kept) + m, dtype=np.bool_)
-        is_new[dest] = True
-        slots = np.flatnonzero(~is_new)
-
-        moves = _Moves(kept, slots)
+                at[a:b] = lo + np.searchsorted(self.entities[lo:hi], fresh.entities[a:b])
+        dest = at - np.searchsorted(drop, at) + np.arange(m)
+        runs = _kept_runs(len(self.entities), drop, at)
+        size = len(self.entities) - len(drop) + m
 
         def gather(old: Any, new: Any) -> Any:
-            out = np.empty((len(is_new), *old.shape[1:]), dtype=old.dtype)
-            moves.copy(out, old)
+            out = np.empty((size, *old.shape[1:]), dtype=old.dtype)
+            _copy_runs(out, old, runs)
             out[dest] = new
             return out
 
         merged_kinds = gather(self.kinds, fresh.kinds)
-        local, nlocal = self._merged_outlines(fresh, kept, is_new[_bounds(merged_kinds)[_RECT] :])
+        local, nlocal = self._merged_outlines(fresh, runs, dest, _bounds(merged_kinds)[_RECT])
         # The shape map follows the rows; a Shape met twice turns in-place edits off.
         for sid, entity in zip(
             self.shape_ids[drop].tolist(), self.entities[drop].tolist(), strict=True
@@ -285,7 +290,7 @@ class Layout(NamedTuple):
         for sid, entity in zip(fresh.shape_ids.tolist(), fresh.entities.tolist(), strict=True):
             shared = shared or owners.setdefault(sid, entity) != entity
         here = np.full(len(self.entities), -1, dtype=np.int64)
-        here[kept] = slots
+        _number_runs(here, runs)
         renumbered = here
         if self.renumbered is not None:  # this one was merged too: map from its source
             known = self.renumbered >= 0
@@ -308,27 +313,27 @@ class Layout(NamedTuple):
             gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
         )  # fmt: skip
         if unplaced is not None:
-            merged = _carry_placement(self, merged, kept, moves)
+            merged = _carry_placement(self, merged, runs)
         return merged._replace(renumbered=renumbered, unplaced=unplaced)
 
     def _merged_outlines(
-        self, fresh: Layout, kept: Int64Array, convex_new: BoolArray
+        self, fresh: Layout, runs: Int64Array, dest: Int64Array, first: int
     ) -> tuple[FloatArray, Int64Array]:
-        """The local outlines of the merged convex rows (the last rows, ``convex_new``
-        marking the fresh ones among them), padded to one width: this layout's own
-        arrays, uncopied, when its convex rows are all kept and none came."""
+        """The local outlines of the merged convex rows (the rows from ``first`` on;
+        ``runs`` and ``dest`` say where the kept and fresh rows go), padded to one
+        width: this layout's own arrays, uncopied, when its convex rows are all kept
+        and none came."""
         old_first = int(_bounds(self.kinds)[_RECT])
-        old_convex = kept[kept >= old_first] - old_first
+        old = _clipped(runs, old_first, len(self.entities), first)
         width = max(self.local.shape[1], fresh.local.shape[1])
-        if not len(fresh.local) and len(old_convex) == len(self.local):
+        if not len(fresh.local) and int(old[:, 2].sum()) == len(self.local):
             return self.local, self.nlocal  # nothing is written into them but edits
-        local = np.empty((len(convex_new), width, 2))
-        nlocal = np.empty(len(convex_new), dtype=np.int64)
-        old_slots = np.flatnonzero(~convex_new)
-        new_slots = np.flatnonzero(convex_new)
-        moves = _Moves(old_convex, old_slots)
-        moves.copy(local, _widened(self.local, width))
-        moves.copy(nlocal, self.nlocal)
+        count = int(runs[:, 2].sum()) + len(dest) - first
+        local = np.empty((count, width, 2))
+        nlocal = np.empty(count, dtype=np.int64)
+        _copy_runs(local, _widened(self.local, width), old)
+        _copy_runs(nlocal, self.nlocal, old)
+        new_slots = dest[len(dest) - len(fresh.local) :] - first
         local[new_slots] = _widened(fresh.local, width)
         nlocal[new_slots] = fresh.nlocal
         return local, nlocal
@@ -344,26 +349,24 @@ _PLACED_FIELDS = (
 """The fields of :class:`WorldRows` placing writes, per kind."""
 
 
-def _carry_placement(old: Layout, new: Layout, kept: Int64Array, moves: _Moves) -> Layout:
-    """``new`` with the placed shapes, boxes and origins of ``old``'s rows ``kept``
-    (``moves.source``) in its rows ``moves.target`` (the same shapes, renumbered).
+def _carry_placement(old: Layout, new: Layout, runs: Int64Array) -> Layout:
+    """``new`` with the placed shapes, boxes and origins of ``old``'s kept rows, moved
+    by ``runs`` (the same shapes, renumbered).
 
     A kind whose block kept every row and gained none has the same rows in the same
     order: ``new`` takes ``old``'s arrays of that kind as they are, uncopied (``old`` is
     not used after a merge, so nothing writes them on its behalf)."""
-    slots = moves.target
-    moves.copy(new.aabbs, old.aabbs)
-    moves.copy(new.origin_x, old.origin_x)
-    moves.copy(new.origin_y, old.origin_y)
+    _copy_runs(new.aabbs, old.aabbs, runs)
+    _copy_runs(new.origin_x, old.origin_x, runs)
+    _copy_runs(new.origin_y, old.origin_y, runs)
     old_bounds, new_bounds = _bounds(old.kinds), _bounds(new.kinds)
-    cut = np.searchsorted(kept, old_bounds)
     shared: dict[str, Any] = {}
     for k, names in enumerate(_PLACED_FIELDS):
-        a, b = cut[k], cut[k + 1]
-        if a == b:
+        block = _clipped(runs, old_bounds[k], old_bounds[k + 1], new_bounds[k])
+        if not len(block):
             continue
-        whole = b - a == old_bounds[k + 1] - old_bounds[k] == new_bounds[k + 1] - new_bounds[k]
-        block = None
+        kept = int(block[:, 2].sum())
+        whole = kept == old_bounds[k + 1] - old_bounds[k] == new_bounds[k + 1] - new_bounds[k]
         for name in names:
             values = getattr(old.rows, name)
             into = getattr(new.rows, name)
@@ -374,55 +377,76 @@ def _carry_placement(old: Layout, new: Layout, kept: Int64Array, moves: _Moves) 
                 values = _widened(values, into.shape[1])
             elif values.ndim == 3:  # the widest polygon left: every row fits the rest
                 values = values[:, : into.shape[1]]
-            if block is None:
-                block = _Moves(kept[a:b] - old_bounds[k], slots[a:b] - new_bounds[k])
-            block.copy(into, values)
+            _copy_runs(into, values, block)
     return new._replace(rows=new.rows._replace(**shared)) if shared else new
 
 
-class _Moves:
-    """Rows ``source`` of one array going to rows ``target`` of another (both
-    ascending, as long), copied as contiguous runs when they form few of them."""
+def _kept_runs(n: int, drop: Int64Array, at: Int64Array) -> Int64Array:
+    """``(R, 3)`` runs ``(source, target, count)``: where the rows of an ``n``-row layout
+    go when rows ``drop`` (ascending) leave and a new row comes before each row of
+    ``at`` (ascending; ``n`` for the end), found in time that follows the changes.
 
-    def __init__(self, source: Int64Array, target: Int64Array) -> None:
-        self.source, self.target = source, target
-        breaks = np.flatnonzero((np.diff(source) != 1) | (np.diff(target) != 1)) + 1
-        self.runs: list[tuple[int, int, int]] | None = None
-        if len(breaks) < max(_FEW_RUNS, len(source) // _ROWS_PER_RUN):
-            starts = np.concatenate(([0], breaks)) if len(source) else breaks
-            counts = np.diff(np.append(starts, len(source)))
-            self.runs = list(
-                zip(source[starts].tolist(), target[starts].tolist(), counts.tolist(), strict=True)
-            )
-
-    def copy(self, into: Any, values: Any) -> None:
-        """``into[target] = values[source]``."""
-        if self.runs is not None:
-            for s, t, n in self.runs:
-                into[t : t + n] = values[s : s + n]
-        elif values.ndim == 1:
-            _copy_rows(into, values, self.source, self.target)
-        else:
-            into[self.target] = values[self.source]
+    >>> _kept_runs(6, np.array([1]), np.array([4, 6])).tolist()
+    [[0, 0, 1], [2, 1, 2], [4, 4, 2]]
+    """
+    cuts = np.unique(np.concatenate(([0, n], drop, drop + 1, at)))
+    cuts = cuts[cuts <= n]
+    starts, stops = cuts[:-1], cuts[1:]
+    dropped = np.zeros(len(starts), dtype=np.bool_)
+    dropped[np.searchsorted(starts, drop)] = True
+    starts, stops = starts[~dropped], stops[~dropped]
+    target = starts - np.searchsorted(drop, starts) + np.searchsorted(at, starts, side="right")
+    return np.ascontiguousarray(np.stack([starts, target, stops - starts], axis=1))
 
 
-_FEW_RUNS = 16
-_ROWS_PER_RUN = 1024
-"""Runs are copied one slice each while there are fewer than ``_FEW_RUNS`` or than one
-per ``_ROWS_PER_RUN`` rows; more runs cost more than one indexed copy."""
+def _clipped(runs: Int64Array, lo: int, hi: int, new_lo: int) -> Int64Array:
+    """The part of ``runs`` whose source rows lie in ``lo .. hi - 1``, numbered from
+    ``lo`` in the source and from ``new_lo`` in the target (one kind's block)."""
+    source, target, count = runs[:, 0], runs[:, 1], runs[:, 2]
+    first = np.maximum(source, lo)
+    stop = np.minimum(source + count, hi)
+    inside = first < stop
+    clipped = np.stack([first - lo, target + first - source - new_lo, stop - first], axis=1)
+    return np.ascontiguousarray(clipped[inside])
+
+
+def _copy_runs(into: Any, values: Any, runs: Int64Array) -> None:
+    """``into[t:t + c] = values[s:s + c]`` for each run ``(s, t, c)`` of ``runs``
+    (``into`` C-contiguous, rows of the same shape as ``values``')."""
+    width = math.prod(into.shape[1:])
+    flat = np.ascontiguousarray(values).reshape(-1)
+    _copy_run_values(into.reshape(-1), flat, runs, width)
 
 
 @kernel(
     [
-        f"void({t}[::1], {t}[::1], int64[::1], int64[::1])"
+        f"void({t}[::1], {t}[::1], int64[:, ::1], int64)"
         for t in ("int64", "float64", "boolean", "int8")
     ]
 )
-def _copy_rows(into: Any, values: Any, source: Int64Array, target: Int64Array) -> None:
-    """``into[target] = values[source]`` in one compiled pass (numpy's fancy indexing
-    costs several times more per element)."""
-    for k in range(len(source)):
-        into[target[k]] = values[source[k]]
+def _copy_run_values(into: Any, values: Any, runs: Int64Array, width: int) -> None:
+    """:func:`_copy_runs` on flat arrays of rows ``width`` numbers long, in one compiled
+    pass (a run is one contiguous copy)."""
+    for r in range(runs.shape[0]):
+        s = runs[r, 0] * width
+        t = runs[r, 1] * width
+        c = runs[r, 2] * width
+        into[t : t + c] = values[s : s + c]
+
+
+@kernel("void(int64[::1], int64[:, ::1])")
+def _number_runs(here: Int64Array, runs: Int64Array) -> None:
+    """``here[s + k] = t + k`` for each run ``(s, t, c)`` and ``k < c``."""
+    for r in range(runs.shape[0]):
+        for k in range(runs[r, 2]):
+            here[runs[r, 0] + k] = runs[r, 1] + k
+
+
+def _members(entities: IntArray, members: Collection[int]) -> BoolArray:
+    """Which of ``entities`` are among ``members`` (no search when there are none)."""
+    if not members:
+        return np.zeros(len(entities), dtype=np.bool_)
+    return np.isin(entities, np.fromiter(members, dtype=np.int64, count=len(members)))
 
 
 def sweep_code(shape: Shape) -> int:
@@ -460,12 +484,15 @@ def _assemble(
     size_y: FloatArray,
     local: FloatArray,
     nlocal: Int64Array,
+    pool_map: bool = True,
 ) -> Layout:
-    """A layout from its columns, with the arrays that follow from them."""
+    """A layout from its columns, with the arrays that follow from them (without
+    :attr:`Layout.row_in_pool` unless ``pool_map``)."""
     n = len(entities)
     pool_rows = positions.rows
-    row_in_pool = np.full(len(pool.data) if pool is not None else 0, -1, dtype=np.int64)
-    if pool is not None:
+    mapped = pool if pool_map else None
+    row_in_pool = np.full(len(mapped.data) if mapped is not None else 0, -1, dtype=np.int64)
+    if mapped is not None:
         row_in_pool[pool_rows] = np.arange(n)
     polygons = nlocal[_bounds(kinds)[_POLYGON] - _bounds(kinds)[_RECT] :]
     return Layout(

@@ -154,40 +154,73 @@ class MovementSystem(esper.Processor):
         if direct is None:
             return False
         positions, pos_rows, velocities, vel_rows = direct
-        ids = np.array(sorted(changed), dtype=np.int64)
-        entities = self._entities
-        at = np.minimum(np.searchsorted(entities, ids), max(len(entities) - 1, 0))
-        keep = np.ones(len(entities), dtype=np.bool_)
-        if len(entities):
-            keep[at[entities[at] == ids]] = False
+        ids = sorted(changed)
         fresh = []
-        for entity in ids.tolist():
+        for entity in ids:
             found = esper.try_components(entity, Position, Velocity)
             if found is not None:
                 if found[0]._pool is not positions or found[1]._pool is not velocities:
                     return False
                 fresh.append((entity, found[0]._row, found[1]._row))
         new_ids, new_pos, new_vel = np.array(fresh, dtype=np.int64).reshape(-1, 3).T
-        kept_pos = pos_rows[keep]
-        taken = np.zeros(len(positions.data), dtype=np.bool_)
-        taken[kept_pos] = True
-        if taken[new_pos].any() or len(np.unique(new_pos)) < len(new_pos):
+        merged = _merged_rows(
+            self._entities, pos_rows, vel_rows, np.array(ids, dtype=np.int64),
+            np.ascontiguousarray(new_ids), np.ascontiguousarray(new_pos),
+            np.ascontiguousarray(new_vel), len(positions.data),
+        )  # fmt: skip
+        if merged is None:
             return False  # a Position on several moving entities
-        kept = entities[keep]
-        dest = np.searchsorted(kept, new_ids) + np.arange(len(new_ids))
-        slots = np.ones(len(kept) + len(new_ids), dtype=np.bool_)
-        slots[dest] = False
-        merged = []
-        for old, new in ((kept, new_ids), (kept_pos, new_pos), (vel_rows[keep], new_vel)):
-            out = np.empty(len(slots), dtype=np.int64)
-            out[slots] = old
-            out[dest] = new
-            merged.append(out)
-        self._entities = merged[0]
-        self._positions = PooledRows.in_pool(positions, merged[1])
-        self._velocities = PooledRows.in_pool(velocities, merged[2])
-        self._direct = (positions, merged[1], velocities, merged[2])
+        self._entities, merged_pos, merged_vel = merged
+        self._positions = PooledRows.in_pool(positions, merged_pos)
+        self._velocities = PooledRows.in_pool(velocities, merged_vel)
+        self._direct = (positions, merged_pos, velocities, merged_vel)
         return True
+
+
+_ROWS = "int64[::1]"
+
+
+@kernel(
+    f"Optional(UniTuple({_ROWS}, 3))({_ROWS}, {_ROWS}, {_ROWS}, {_ROWS}, {_ROWS}, {_ROWS},"
+    f" {_ROWS}, int64)"
+)
+def _merged_rows(
+    entities: IntArray,
+    pos_rows: IntArray,
+    vel_rows: IntArray,
+    gone: IntArray,
+    new_ids: IntArray,
+    new_pos: IntArray,
+    new_vel: IntArray,
+    pool_size: int,
+) -> tuple[IntArray, IntArray, IntArray] | None:
+    """The moving entities (ascending) and their Position and Velocity rows without the
+    entities ``gone`` (ascending) and with ``new_ids`` (ascending, among ``gone``)
+    merged in, in one pass; None when two of them would share a Position row."""
+    n, m = len(entities), len(new_ids)
+    out_e = np.empty(n + m, dtype=np.int64)
+    out_p = np.empty(n + m, dtype=np.int64)
+    out_v = np.empty(n + m, dtype=np.int64)
+    taken = np.zeros(pool_size, dtype=np.bool_)
+    a = d = g = q = 0
+    while a < n or g < m:
+        while a < n and d < len(gone) and gone[d] < entities[a]:
+            d += 1
+        if a < n and d < len(gone) and gone[d] == entities[a]:
+            a += 1  # left, or comes back among the new ones
+            continue
+        if g < m and (a == n or new_ids[g] < entities[a]):
+            e, p, v = new_ids[g], new_pos[g], new_vel[g]
+            g += 1
+        else:
+            e, p, v = entities[a], pos_rows[a], vel_rows[a]
+            a += 1
+        if taken[p]:
+            return None
+        taken[p] = True
+        out_e[q], out_p[q], out_v[q] = e, p, v
+        q += 1
+    return out_e[:q], out_p[:q], out_v[:q]
 
 
 @kernel("int64(float64[:, ::1], int64[::1], float64[:, ::1], int64[::1], float64)")

@@ -21,8 +21,9 @@ IntArray = NDArray[np.intp]
 
 
 _LOG_LIMIT = 4096
-"""Entries :attr:`RowPool.written` keeps before it stops listing rows (a world whose
-table never looks would otherwise grow it without bound)."""
+"""Entries :attr:`RowPool.written` and :attr:`RowPool.written_singles` each keep before
+the pool stops listing rows (a world whose table never looks would otherwise grow them
+without bound)."""
 
 
 class RowPool:
@@ -62,9 +63,13 @@ class RowPool:
         self._pop = heapq.heappop
         self.version = 0
         """Bumped whenever rows are written (see :meth:`touch`)."""
-        self.written: list[int | IntArray] | None = [] if logged else None
-        """The rows written since the world's shape table last looked (rows or arrays
-        of rows), or None when some writes did not say which rows."""
+        self.written: list[IntArray] | None = [] if logged else None
+        """The arrays of rows written since the world's shape table last looked, or
+        None when some writes did not say which rows (then :attr:`written_singles`
+        means nothing)."""
+        self.written_singles: list[int] = []
+        """The single rows written since then (component setters write one row at a
+        time: a list of ints is read in one call)."""
 
     def allocate(self) -> int:
         """Reserve a row (zeroed) and return its index."""
@@ -91,10 +96,22 @@ class RowPool:
         """
         self.version += 1
         log = self.written
-        if rows is None or log is None or len(log) >= _LOG_LIMIT:
-            self.written = None
-        else:
-            log.append(rows)
+        if log is None:
+            return
+        if type(rows) is int:
+            singles = self.written_singles
+            if len(singles) < _LOG_LIMIT:
+                singles.append(rows)
+                return
+        elif rows is not None and len(log) < _LOG_LIMIT:
+            log.append(rows)  # type: ignore[arg-type]  # (an int is logged above)
+            return
+        self.written = None
+
+    def clear_log(self) -> None:
+        """Start listing written rows afresh (the shape table has read them)."""
+        self.written = []
+        self.written_singles = []
 
     @property
     def live(self) -> int:

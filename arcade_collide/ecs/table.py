@@ -77,8 +77,12 @@ class ShapeTable:
         that ordering pairs by rank orders them by entity id. Built once per layout."""
         kept = self._rank
         if kept is None or kept[0] != self.layout:
-            rank = np.empty(len(self.entities), dtype=np.int64)
-            rank[np.argsort(self.entities, kind="stable")] = np.arange(len(self.entities))
+            entities = self.entities
+            if (entities[1:] > entities[:-1]).all():  # one kind, or kinds in id order
+                rank = np.arange(len(entities))
+            else:
+                rank = np.empty(len(entities), dtype=np.int64)
+                rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
             kept = (self.layout, rank)
             self._rank = kept
         return kept[1]
@@ -181,7 +185,7 @@ class ShapeTable:
             self._place(layout, poses, pose_rows, which)
         self._prepared = None
         if layout.pool is not None:
-            layout.pool.written = []
+            layout.pool.clear_log()
         self._shape_epoch.edited = []
         self._epoch = epoch
         if rebuilt:
@@ -239,6 +243,8 @@ class ShapeTable:
             return None
         if 2 * sum(map(len, placed)) > len(self.entities):  # type: ignore[arg-type]
             return None  # most rows moved: take them all
+        if len(placed) == 1:
+            return placed[0]  # (each refresh's rows are ascending already)
         return sorted_unique(np.concatenate(placed))  # type: ignore[arg-type]
 
     def _place(
@@ -286,7 +292,7 @@ class ShapeTable:
             if esper.has_component(entity, Static):
                 statics.add(entity)
         drop = base.find_rows(np.sort(ids)) if ids is not None else np.empty(0, np.int64)
-        fresh = Layout.build(items, (), (), statics, self._shape_epoch)
+        fresh = Layout.build(items, (), (), statics, self._shape_epoch, pool_map=False)
         merged = base.merged(drop[drop >= 0], fresh)
         if merged is not None:
             self._source = None  # esper's list no longer tells whether anything changed

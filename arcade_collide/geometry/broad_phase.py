@@ -102,13 +102,9 @@ class SweepBroadPhase:
         if order is None or len(order) != len(new_of_old):
             self._order = None
             return
-        kept = new_of_old[order]
-        kept = kept[kept >= 0]
-        seen = np.zeros(count, dtype=np.bool_)
-        seen[kept] = True
-        fresh = np.flatnonzero(~seen)
-        self._order = np.concatenate([kept, fresh])
-        self._fresh = len(fresh)
+        self._order, self._fresh = _renumbered_order(
+            np.ascontiguousarray(new_of_old, dtype=np.int64), order, count
+        )
         if 8 * abs(count - self._count) <= self._count:
             self._count = count  # about as many boxes: the rows still suit them
 
@@ -139,6 +135,28 @@ class SweepBroadPhase:
         if big > most:
             self._rows = None
         return i, j
+
+
+@kernel("Tuple((int64[::1], int64))(int64[::1], int64[::1], int64)")
+def _renumbered_order(new_of_old: IntArray, order: IntArray, count: int) -> tuple[IntArray, int]:
+    """``order`` mapped through ``new_of_old`` without the boxes gone (-1), then the
+    ``count`` boxes' new ones (those no old box became), ascending; and how many are
+    new."""
+    out = np.empty(count, dtype=np.int64)
+    seen = np.zeros(count, dtype=np.bool_)
+    q = 0
+    for k in order:
+        new = new_of_old[k]
+        if 0 <= new < count and not seen[new]:
+            out[q] = new
+            seen[new] = True
+            q += 1
+    kept = q
+    for new in range(count):
+        if not seen[new]:
+            out[q] = new
+            q += 1
+    return out[:q], q - kept
 
 
 @kernel("boolean(float64[::1], float64[::1])", inline=True)

@@ -175,3 +175,24 @@ def test_moving_rows_follow_structural_changes() -> None:
                 position = esper.component_for_entity(entity, Position)
                 vx, vy = speeds[entity]
                 assert (position.x, position.y) == (x + vx * 0.5, y + vy * 0.5)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_kept_runs_move_each_kept_row_where_a_row_by_row_merge_puts_it(seed: int) -> None:
+    from arcade_collide.ecs.layout import _kept_runs
+
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 30))
+    drop = np.sort(rng.choice(n, int(rng.integers(0, n + 1)), replace=False)).astype(np.int64)
+    at = np.sort(rng.integers(0, n + 1, int(rng.integers(0, 6)))).astype(np.int64)
+    # Row by row: each new row goes before old row ``at`` (after it, at the end).
+    order: list[int] = []
+    for row in range(n + 1):
+        order += [-1] * int((at == row).sum())
+        if row < n and row not in drop:
+            order.append(row)
+    expected = {row: k for k, row in enumerate(order) if row >= 0}
+    moved = {
+        int(s) + k: int(t) + k for s, t, c in _kept_runs(n, drop, at).tolist() for k in range(c)
+    }
+    assert moved == expected

@@ -98,3 +98,38 @@ def test_a_position_on_two_moving_entities_moves_by_both_velocities() -> None:
     esper.add_processor(MovementSystem())
     esper.process(1.0)
     assert (shared.x, shared.y, shared.angle) == (1.0, 1.0, 30.0)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_structural_changes_move_exactly_the_entities_with_a_velocity(
+    seed: int,
+) -> None:
+    # The moving rows are merged with the changed entities (not rebuilt): after each
+    # tick every entity with a Position and a Velocity moved by its velocity, no other.
+    rng = np.random.default_rng(seed)
+    esper.add_processor(MovementSystem())
+    live: dict[int, Position] = {}
+    for _ in range(30):
+        position = Position(*rng.uniform(0, 100, 2))
+        live[esper.create_entity(position, Velocity(1, 2))] = position
+    esper.process(1.0)
+    for _ in range(20):
+        for _ in range(int(rng.integers(1, 5))):
+            entity = int(rng.choice(list(live)))
+            what = int(rng.integers(4))
+            if what == 0:
+                position = Position(*rng.uniform(0, 100, 2))
+                live[esper.create_entity(position, Velocity(1, 2))] = position
+            elif what == 1 and len(live) > 5:
+                esper.delete_entity(entity, immediate=bool(rng.integers(2)))
+                del live[entity]
+            elif what == 2 and esper.has_component(entity, Velocity):
+                esper.remove_component(entity, Velocity)
+            else:
+                esper.add_component(entity, Velocity(1, 2))
+        before = {e: (p.x, p.y) for e, p in live.items()}
+        esper.process(1.0)
+        for entity, position in live.items():
+            step = 1.0 if esper.has_component(entity, Velocity) else 0.0
+            x, y = before[entity]
+            assert (position.x, position.y) == (x + step, y + 2 * step), entity

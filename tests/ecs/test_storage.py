@@ -28,3 +28,22 @@ def test_components_alive_at_interpreter_exit_release_their_rows_quietly() -> No
     )
     assert done.returncode == 0
     assert done.stderr == ""
+
+
+def test_single_rows_and_arrays_are_logged_apart_until_the_limit() -> None:
+    import numpy as np
+
+    from arcade_collide.ecs.storage import _LOG_LIMIT, RowPool
+
+    pool = RowPool(3)
+    pool.touch(4)
+    pool.touch(np.array([1, 2]))
+    assert pool.written_singles == [4]
+    assert [rows.tolist() for rows in pool.written or []] == [[1, 2]]
+    pool.clear_log()
+    for row in range(_LOG_LIMIT + 1):
+        pool.touch(row)
+    assert pool.written is None  # too many to list: the table places every row
+    pool.clear_log()
+    pool.touch(None)
+    assert pool.written is None

@@ -223,3 +223,16 @@ def test_non_contiguous_input() -> None:
     assert pair_set(*SweepBroadPhase().pairs(np.asfortranarray(boxes))) == expected
     wide = np.hstack([boxes, boxes])[:, :4]  # a strided view
     assert pair_set(*SweepBroadPhase().pairs(wide)) == expected
+
+
+def test_a_renumbered_order_keeps_the_old_order_then_lists_the_new_boxes() -> None:
+    boxes = np.array([[4.0 * k, 0, 4 * k + 2, 2] for k in range(40)])
+    broad = SweepBroadPhase()
+    broad.pairs(boxes)
+    old = broad._order.copy()  # type: ignore[union-attr]
+    new_of_old = np.arange(40) + 2
+    new_of_old[[3, 7]] = -1  # two gone, every other shifted by two: two new at 0 and 1
+    broad.renumber(new_of_old, 42)
+    kept = new_of_old[old]
+    assert broad._order.tolist() == [*kept[kept >= 0].tolist(), 0, 1, 5, 9]  # type: ignore[union-attr]
+    assert broad._fresh == 4
