@@ -31,11 +31,14 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
     """Index pairs ``(q, s)``: closed query box ``queries[q]`` overlaps or touches closed
     box ``boxes[s]``, ascending by ``q``, then by ``s``.
 
-    The boxes are sorted by their low sides along the axis they spread over more; each
-    query tests those whose low side lies between its own low side less (twice) the
-    widest box and its high side (a sweep, Ericson, *Real-Time Collision Detection*,
-    7.5.2). Made for a few hundred moving boxes, whose grid would be built afresh at
-    every tick.
+    The boxes are binned into horizontal bands by their low side in y, each band
+    sorted by the low side in x; a query visits the bands whose boxes can reach its
+    y range and, in each, the boxes whose low x lies between its own low x less
+    (twice) the widest box and its high x (a sweep per band, Ericson, *Real-Time
+    Collision Detection*, 7.5.2). Bands twice the tallest box high (more when the boxes
+    spread far in y, at most about one band per box) keep bodies standing in columns
+    or on rows of floors out of each other's sweep. Made for a few hundred moving
+    boxes, whose structure is built afresh at every tick.
 
     >>> boxes = np.array([[0.0, 0, 2, 2], [2, 0, 4, 2], [9, 9, 10, 10]])
     >>> q, s = boxes_meeting(np.array([[1.5, 1, 3, 1.5], [5, 5, 6, 6], [4, 2, 5, 3.0]]), boxes)
@@ -43,37 +46,69 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
     [(0, 0), (0, 1), (2, 1)]
     """
     n = len(boxes)
-    # Sweep along the axis the boxes spread over more (rows of bodies stacked in y
-    # would all fall in one slice of x).
-    a = 0
-    if n and boxes[:, 1].max() - boxes[:, 1].min() > boxes[:, 0].max() - boxes[:, 0].min():
-        a = 1
-    order = np.argsort(boxes[:, a], kind="mergesort")
-    low = boxes[order, a]
-    widest = 0.0
-    for k in range(n):
-        widest = max(widest, boxes[k, a + 2] - boxes[k, a])
     out_q = np.empty(max(4 * len(queries), 16), dtype=np.int64)
     out_s = np.empty(len(out_q), dtype=np.int64)
+    if n == 0:
+        return out_q[:0].copy(), out_s[:0].copy()
+    widest = 0.0
+    tallest = 0.0
+    low_y = boxes[0, 1]
+    high_y = boxes[0, 1]
+    for k in range(n):
+        widest = max(widest, boxes[k, 2] - boxes[k, 0])
+        tallest = max(tallest, boxes[k, 3] - boxes[k, 1])
+        low_y = min(low_y, boxes[k, 1])
+        high_y = max(high_y, boxes[k, 1])
+    height = max(2.0 * tallest, (high_y - low_y) / n)
+    inv = 1.0 / height if height > 0.0 else 0.0
+    bands = min(int((high_y - low_y) * inv) + 1, n)
+    # Each box's band, then the boxes by band, each band by low x (stable).
+    band = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        band[k] = min(int((boxes[k, 1] - low_y) * inv), bands - 1)
+    by_x = np.argsort(boxes[:, 0], kind="mergesort")
+    starts = np.zeros(bands + 1, dtype=np.int64)
+    for k in range(n):
+        starts[band[k] + 1] += 1
+    for b in range(bands):
+        starts[b + 1] += starts[b]
+    fill = starts[:-1].copy()
+    order = np.empty(n, dtype=np.int64)
+    low_x = np.empty(n)
+    for k in range(n):
+        s = by_x[k]
+        order[fill[band[s]]] = s
+        low_x[fill[band[s]]] = boxes[s, 0]
+        fill[band[s]] += 1
     m = 0
     for q in range(len(queries)):
         box = queries[q]
-        # Twice the widest box, and a hair more, so no rounding can leave a box out.
-        reach = 2.0 * widest + 1e-9 * (abs(box[a]) + 1.0)
-        lo = np.searchsorted(low, box[a] - reach, side="left")
-        hi = np.searchsorted(low, box[a + 2], side="right")
+        # Twice the widest (tallest) box, and a hair more, so no rounding leaves a box out.
+        reach_x = 2.0 * widest + 1e-9 * (abs(box[0]) + 1.0)
+        reach_y = 2.0 * tallest + 1e-9 * (abs(box[1]) + 1.0)
+        # Clamped as floats: a query far from every box stays within int64.
+        first_band = int(min(max(np.floor((box[1] - reach_y - low_y) * inv), 0.0), bands))
+        last_band = int(min(max(np.floor((box[3] - low_y) * inv), -1.0), bands - 1.0))
         first = m
-        for k in range(lo, hi):
-            s = order[k]
-            if boxes_overlap(box, boxes[s]):
+        for b in range(first_band, last_band + 1):
+            part = low_x[starts[b] : starts[b + 1]]
+            lo = starts[b] + np.searchsorted(part, box[0] - reach_x, side="left")
+            hi = starts[b] + np.searchsorted(part, box[2], side="right")
+            for k in range(lo, hi):
+                s = order[k]
+                if not boxes_overlap(box, boxes[s]):
+                    continue
                 if m == len(out_q):
                     out_q = np.concatenate((out_q, np.empty(len(out_q), dtype=np.int64)))
                     out_s = np.concatenate((out_s, np.empty(len(out_s), dtype=np.int64)))
+                # Kept ascending by s: a query meets a few boxes.
+                at = m
+                while at > first and out_s[at - 1] > s:
+                    out_s[at] = out_s[at - 1]
+                    at -= 1
+                out_s[at] = s
                 out_q[m] = q
-                out_s[m] = s
                 m += 1
-        if m - first > 1:
-            out_s[first:m] = np.sort(out_s[first:m])
     return out_q[:m].copy(), out_s[:m].copy()
 
 

@@ -46,3 +46,21 @@ def test_boxes_meeting_with_no_boxes_or_no_queries() -> None:
     for queries, boxes in ((none, some), (some, none), (none, none)):
         q, s = boxes_meeting(queries, boxes)
         assert len(q) == len(s) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_boxes_meeting_on_floors_and_columns_equals_brute_force(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    # Bodies standing on rows of floors, some in columns of equal x, a few far away.
+    x = np.repeat(rng.uniform(0.0, 2000.0, 20), 10) + rng.choice([0.0, 5.0], 200)
+    y = np.tile(np.arange(10) * 256.0, 20) + rng.choice([0.0, 0.5, 40.0], 200)
+    boxes = np.column_stack((x, y, x + 24.0, y + 40.0))
+    boxes[:3] = [[-1e12, -1e12, -1e12 + 5, -1e12 + 5], [1e12, 3.0, 1e12 + 1, 4.0], [5, 5, 5, 5]]
+    queries = boxes + rng.uniform(-3.0, 3.0, (200, 1)) * np.array([1.0, 1.0, -1.0, -1.0])
+    queries = np.column_stack(
+        (np.minimum(queries[:, :2], boxes[:, :2]), np.maximum(queries[:, 2:], boxes[:, 2:]))
+    )
+    q, s = boxes_meeting(queries, boxes)
+    found = list(zip(q.tolist(), s.tolist(), strict=True))
+    assert found == _brute(queries, boxes)
+    assert len(found) > len(boxes)  # each box meets itself, and some meet others
