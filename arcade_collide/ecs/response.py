@@ -42,12 +42,14 @@ from arcade_collide.ecs.queries import QueryIndex
 from arcade_collide.ecs.response_kernels import (
     boxes_meeting,
     candidate_pairs,
+    pairs_to_measure,
     push_deepest,
     reach_boxes,
     resolve_velocities,
     take_contacts,
 )
 from arcade_collide.ecs.response_roster import SOLID, Roster
+from arcade_collide.ecs.storage import PooledRows
 from arcade_collide.ecs.swept import Sweeps, SweptHits
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
@@ -264,7 +266,7 @@ class ResponseSystem:
         pairs = _candidates(table, index, roster, poses, start)
         contacts = _Contacts.none(len(pairs.body))
         measure = _Measure(table, roster, pairs, poses, start, margin)
-        measure(contacts, np.arange(len(pairs.body), dtype=np.int64))
+        measure(contacts, np.ones(count, dtype=np.bool_))
         for _ in range(self.iterations):
             moving = push_deepest(
                 pairs.body, contacts.hit, contacts.blocking, contacts.depth,
@@ -272,11 +274,9 @@ class ResponseSystem:
             )  # fmt: skip
             if not moving.any():
                 break
-            roster.positions.write(poses)
+            _write_moved(roster.positions, poses, moving)
             table.refresh()
-            # Only the pairs of a body that moved, or against one, changed.
-            again = moving[pairs.body] | ((pairs.other_body >= 0) & moving[pairs.other_body])
-            measure(contacts, np.flatnonzero(again))
+            measure(contacts, moving)
         self._velocities(table, pairs, contacts)
         swept = table.sweep[roster.rows] > 0
         if swept.any():
@@ -387,10 +387,15 @@ class _Measure:
         self.table, self.roster, self.pairs = table, roster, pairs
         self.poses, self.start, self.margin = poses, start, margin
 
-    def __call__(self, contacts: _Contacts, which: Int64Array) -> None:
-        """Measure the pairs ``which`` again into ``contacts``, and whether each blocks
-        (:func:`~arcade_collide.ecs.response_kernels.take_contacts`)."""
+    def __call__(self, contacts: _Contacts, moved: BoolArray) -> None:
+        """Measure into ``contacts`` the pairs of the bodies ``moved``, or against one,
+        and whether each blocks (only a pair's two poses decide its contact and flags:
+        the other pairs stand; :func:`~arcade_collide.ecs.response_kernels.take_contacts`)."""
         table, roster, pairs = self.table, self.roster, self.pairs
+        which = pairs_to_measure(
+            moved, pairs.body, pairs.other_body, pairs.body_row, pairs.other, table.aabbs,
+            contacts.hit,
+        )  # fmt: skip
         every = len(which) == len(pairs.body)
         i = pairs.body_row if every else pairs.body_row[which]
         j = pairs.other if every else pairs.other[which]
@@ -400,6 +405,15 @@ class _Measure:
             self.margin, _PROBE, contacts.hit, contacts.normal, contacts.depth, contacts.point,
             contacts.blocking,
         )  # fmt: skip
+
+
+def _write_moved(positions: PooledRows, poses: FloatArray, moving: BoolArray) -> None:
+    """Write the poses of the bodies ``moving`` (the others are unchanged): the table
+    then places only those rows again."""
+    if len(positions.pools) != 1:
+        positions.write(poses)
+        return
+    PooledRows.in_pool(positions.pools[0], positions.rows[moving]).write(poses[moving])
 
 
 def _stop_swept(

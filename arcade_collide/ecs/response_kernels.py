@@ -265,6 +265,41 @@ def push_deepest(
     return moved
 
 
+@kernel(_I1(_B1, _I1, _I1, _I1, _I1, _F2, _B1))
+def pairs_to_measure(
+    moved: BoolArray,
+    body: Int64Array,
+    other_body: Int64Array,
+    body_row: Int64Array,
+    other: Int64Array,
+    boxes: FloatArray,
+    hit: BoolArray,
+) -> Int64Array:
+    """The pairs to measure again once the bodies ``moved`` moved: those of a body that
+    moved or against one, whose boxes (``boxes[body_row[p]]``, ``boxes[other[p]]``,
+    padded, so they hold the shapes) overlap or touch. The others of them cannot
+    touch: ``hit[p]`` becomes False.
+
+    >>> hit = np.array([True, True, True])
+    >>> boxes = np.array([[0.0, 0, 1, 1], [1.0, 0, 2, 1], [5.0, 5, 6, 6]])
+    >>> pairs_to_measure(np.array([True]), np.zeros(3, dtype=np.int64), np.full(3, -1),
+    ...     np.zeros(3, dtype=np.int64), np.array([1, 2, 0]), boxes, hit).tolist(), hit.tolist()
+    ([0, 2], [True, False, True])
+    """
+    which = np.empty(len(body), dtype=np.int64)
+    m = 0
+    for p in range(len(body)):
+        if not (moved[body[p]] or (other_body[p] >= 0 and moved[other_body[p]])):
+            continue
+        if boxes_overlap(boxes[body_row[p]], boxes[other[p]]):
+            which[m] = p
+            m += 1
+        else:
+            hit[p] = False
+    found: Int64Array = which[:m].copy()
+    return found
+
+
 @kernel(_B1(_I1, _I1, _B1, _F2, _F2, _I1, _F2, types.float64, _I1))
 def inner_edges(
     body: Int64Array,
