@@ -413,7 +413,9 @@ def _write_moved(positions: PooledRows, poses: FloatArray, moving: BoolArray) ->
     if len(positions.pools) != 1:
         positions.write(poses)
         return
-    PooledRows.in_pool(positions.pools[0], positions.rows[moving]).write(poses[moving])
+    pool, rows = positions.pools[0], positions.rows[moving]
+    pool.data[rows] = poses[moving]
+    pool.touch(rows)
 
 
 def _stop_swept(
