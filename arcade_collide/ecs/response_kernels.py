@@ -26,6 +26,37 @@ _B1 = types.boolean[::1]
 _F2 = types.float64[:, ::1]
 
 
+@kernel(
+    "Tuple((int64[::1], float64[::1], int64[::1]))(float64[:, ::1], float64, float64, int64)",
+    inline=True,
+)
+def _banded(
+    boxes: FloatArray, low_y: float, inv: float, bands: int
+) -> tuple[Int64Array, FloatArray, Int64Array]:
+    """``(order, low_x, starts)``: the boxes of band ``b`` (low side in y, from
+    ``low_y``, ``inv`` bands a px) are ``order[starts[b]:starts[b + 1]]``, ascending by
+    their low x (``low_x``, in that order; equals stay in index order)."""
+    n = len(boxes)
+    band = np.empty(n, dtype=np.int64)
+    for k in range(n):
+        band[k] = min(int((boxes[k, 1] - low_y) * inv), bands - 1)
+    by_x = np.argsort(boxes[:, 0], kind="mergesort")
+    starts = np.zeros(bands + 1, dtype=np.int64)
+    for k in range(n):
+        starts[band[k] + 1] += 1
+    for b in range(bands):
+        starts[b + 1] += starts[b]
+    fill = starts[:-1].copy()
+    order = np.empty(n, dtype=np.int64)
+    low_x = np.empty(n)
+    for k in range(n):
+        s = by_x[k]
+        order[fill[band[s]]] = s
+        low_x[fill[band[s]]] = boxes[s, 0]
+        fill[band[s]] += 1
+    return order, low_x, starts
+
+
 @kernel("UniTuple(int64[::1], 2)(float64[:, ::1], float64[:, ::1])")
 def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, Int64Array]:
     """Index pairs ``(q, s)``: closed query box ``queries[q]`` overlaps or touches closed
@@ -62,24 +93,7 @@ def boxes_meeting(queries: FloatArray, boxes: FloatArray) -> tuple[Int64Array, I
     height = max(2.0 * tallest, (high_y - low_y) / n)
     inv = 1.0 / height if height > 0.0 else 0.0
     bands = min(int((high_y - low_y) * inv) + 1, n)
-    # Each box's band, then the boxes by band, each band by low x (stable).
-    band = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        band[k] = min(int((boxes[k, 1] - low_y) * inv), bands - 1)
-    by_x = np.argsort(boxes[:, 0], kind="mergesort")
-    starts = np.zeros(bands + 1, dtype=np.int64)
-    for k in range(n):
-        starts[band[k] + 1] += 1
-    for b in range(bands):
-        starts[b + 1] += starts[b]
-    fill = starts[:-1].copy()
-    order = np.empty(n, dtype=np.int64)
-    low_x = np.empty(n)
-    for k in range(n):
-        s = by_x[k]
-        order[fill[band[s]]] = s
-        low_x[fill[band[s]]] = boxes[s, 0]
-        fill[band[s]] += 1
+    order, low_x, starts = _banded(boxes, low_y, inv, bands)
     m = 0
     for q in range(len(queries)):
         box = queries[q]
@@ -421,6 +435,30 @@ def take_contacts(
             depth[p] = max(top - bottom_now, 0.0)
 
 
+@kernel(types.void(_I1, _I1, _I1, _F2, _F2, _I1, _F2, _F2), inline=True)
+def _keep_supports(
+    top: Int64Array,
+    other: Int64Array,
+    entities: Int64Array,
+    normal: FloatArray,
+    other_v: FloatArray,
+    support: Int64Array,
+    support_normal: FloatArray,
+    support_velocity: FloatArray,
+) -> None:
+    """Body ``b``'s support from its pair ``top[b]`` (-1: none, zeros)."""
+    for b in range(len(top)):
+        p = top[b]
+        if p < 0:
+            support[b] = -1
+            support_normal[b] = 0.0
+            support_velocity[b] = 0.0
+        else:
+            support[b] = entities[other[p]]
+            support_normal[b] = normal[p]
+            support_velocity[b] = other_v[p]
+
+
 @kernel(
     types.void(
         _I1, _I1, _F2, _F1, _B1, _B1, _I1, _F2, _I1, _F2, _F1, _F1, types.float64, _I1,
@@ -457,17 +495,13 @@ def resolve_velocities(
     ``share * (1 + e) * -vn`` along the normal (``e`` its restitution, 0 when ``-vn``
     is at most ``bounce_speed``, so a body resting under gravity does not hop), and
     its relative speed along the surface drops by ``friction`` times that change,
-    never reversing (Coulomb). ``share`` is 1 against a solid, 0.5 against another body
-    (each of the two takes half).
-
+    never reversing (Coulomb). ``share``: 1 against a solid, 0.5 against a body.
     ``support[b]`` gets the entity (``entities[other[p]]``) of the touching, blocking
-    pair whose normal points most upward (the first of equals; -1: none), with its
-    normal and velocity in ``support_normal[b]`` and ``support_velocity[b]`` (zeros
-    where none).
+    pair whose normal points most upward (the first of equals; -1: none), its normal
+    and velocity ``support_normal[b]``, ``support_velocity[b]`` (zeros where none).
 
-    >>> v = np.array([[3.0, -4.0, 0.0]])
-    >>> support, at = np.empty(1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-    >>> normal, speed = np.zeros((1, 2)), np.zeros((1, 2))
+    >>> v, at = np.array([[3.0, -4.0, 0.0]]), np.zeros(1, dtype=np.int64)
+    >>> support, normal, speed = np.empty(1, dtype=np.int64), np.zeros((1, 2)), np.zeros((1, 2))
     >>> yes, none = np.array([True]), np.array([-1])
     >>> resolve_velocities(at, at, np.array([[0.0, 1.0]]), np.ones(1), yes, yes, none,
     ...     np.zeros((0, 3)), at, v, np.zeros(1), np.array([0.5]), 0.0, np.array([7]),
@@ -479,31 +513,27 @@ def resolve_velocities(
     vel = np.zeros((count, 2))
     for b in range(count):
         if velocity_row[b] >= 0:
-            vel[b, 0] = velocity[velocity_row[b], 0]
-            vel[b, 1] = velocity[velocity_row[b], 1]
+            vel[b] = velocity[velocity_row[b], :2]
     top = np.full(count, -1, dtype=np.int64)
     other_v = np.zeros((len(body), 2))
     for p in range(len(body)):
         if not (hit[p] and blocking[p]):
             continue
         b = body[p]
-        nx = normal[p, 0]
-        ny = normal[p, 1]
+        nx, ny = normal[p, 0], normal[p, 1]
         if top[b] < 0 or ny > normal[top[b], 1]:
             top[b] = p
         at = mover[other[p]]
         if at >= 0:
             other_v[p, 0] = mover_velocity[at, 0]
             other_v[p, 1] = mover_velocity[at, 1]
-        rx = vel[b, 0] - other_v[p, 0]
-        ry = vel[b, 1] - other_v[p, 1]
+        rx, ry = vel[b, 0] - other_v[p, 0], vel[b, 1] - other_v[p, 1]
         vn = rx * nx + ry * ny
         if not vn < 0.0:
             continue
         e = restitution[b] if -vn > bounce_speed else 0.0
         change = share[p] * (1.0 + e) * -vn
-        tx = rx - vn * nx
-        ty = ry - vn * ny
+        tx, ty = rx - vn * nx, ry - vn * ny
         vel[b, 0] += change * nx
         vel[b, 1] += change * ny
         along = math.hypot(tx, ty)
@@ -513,10 +543,6 @@ def resolve_velocities(
             vel[b, 1] -= ty * slow
     for b in range(count):
         if velocity_row[b] >= 0:
-            velocity[velocity_row[b], 0] = vel[b, 0]
-            velocity[velocity_row[b], 1] = vel[b, 1]
-        p = top[b]
-        support[b] = -1 if p < 0 else entities[other[p]]
-        for axis in range(2):
-            support_normal[b, axis] = 0.0 if p < 0 else normal[p, axis]
-            support_velocity[b, axis] = 0.0 if p < 0 else other_v[p, axis]
+            velocity[velocity_row[b], :2] = vel[b]
+    _keep_supports(top, other, entities, normal, other_v, support, support_normal, support_velocity)
+
