@@ -40,13 +40,16 @@ import numpy as np
 from arcade_collide.ecs.collision import CollisionSystem
 from arcade_collide.ecs.queries import QueryIndex
 from arcade_collide.ecs.response_kernels import (
-    blocking_candidates,
     boxes_meeting,
-    inner_edges,
+    candidate_pairs,
+    pairs_to_measure,
     push_deepest,
+    reach_boxes,
     resolve_velocities,
+    take_contacts,
 )
-from arcade_collide.ecs.response_roster import BODY, ONE_WAY, SOLID, Roster
+from arcade_collide.ecs.response_roster import SOLID, Roster
+from arcade_collide.ecs.storage import PooledRows
 from arcade_collide.ecs.swept import Sweeps, SweptHits
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
@@ -101,20 +104,6 @@ class Supports(NamedTuple):
     """``(K, 2)`` the normals (zeros where none)."""
     velocity: FloatArray
     """``(K, 2)`` the supports' velocities (zeros where none)."""
-
-
-class _Contacts(NamedTuple):
-    """The candidate pairs (body index, other table row) and their contacts now."""
-
-    body: Int64Array
-    other: Int64Array
-    share: FloatArray
-    hit: BoolArray
-    normal: FloatArray
-    """``(M, 2)`` from the other shape towards the body."""
-    depth: FloatArray
-    point: FloatArray
-    blocking: BoolArray
 
 
 _REACH = 1.0
@@ -233,9 +222,12 @@ class ResponseSystem:
             raise TypeError("entities must be a 1-D sequence of entity ids (ints)")
         wanted = wanted.astype(np.int64)
         ids = self._last_ids
+        held = self._supports
+        if len(wanted) == len(ids) and np.array_equal(wanted, ids):
+            # Every body, in its order (a PlatformerSystem controlling them all).
+            return Supports(held.entity.copy(), held.normal.copy(), held.velocity.copy())
         at = np.minimum(np.searchsorted(ids, wanted), max(len(ids) - 1, 0))
         found = (ids[at] == wanted) if len(ids) else np.zeros(len(wanted), dtype=np.bool_)
-        held = self._supports
         entity = np.full(len(wanted), -1, dtype=np.int64)
         normal = np.zeros((len(wanted), 2))
         velocity = np.zeros((len(wanted), 2))
@@ -265,173 +257,165 @@ class ResponseSystem:
             return
         before = roster.positions.read().copy()
         poses = before.copy()
-        start = before.copy()
-        at = np.minimum(np.searchsorted(self._last_ids, roster.entities), len(self._last_ids) - 1)
-        if len(self._last_ids):
-            known = self._last_ids[at] == roster.entities
-            start[known] = self._last_poses[at[known]]
+        start = self._start(roster.entities, before)
         margin = max(table.slack, _TINY)
         sweeps = self._collisions._sweeps
         if sweeps.hits is not None and _stop_swept(table, roster, sweeps, poses, start):
             roster.positions.write(poses)
             table.refresh()
-        pairs = _candidates(table, index, roster, np.abs(poses[:, :2] - start[:, :2]).max(axis=1))
-        contacts = _contacts(table, roster, pairs, poses, start, margin)
+        pairs = _candidates(table, index, roster, poses, start)
+        contacts = _Contacts.none(len(pairs.body))
+        measure = _Measure(table, roster, pairs, poses, start, margin)
+        measure(contacts, np.ones(count, dtype=np.bool_))
         for _ in range(self.iterations):
             moving = push_deepest(
-                contacts.body, contacts.hit, contacts.blocking, contacts.depth,
-                contacts.share, contacts.normal, margin, poses,
+                pairs.body, contacts.hit, contacts.blocking, contacts.depth,
+                pairs.share, contacts.normal, margin, poses,
             )  # fmt: skip
             if not moving.any():
                 break
-            roster.positions.write(poses)
+            _write_moved(roster.positions, poses, moving)
             table.refresh()
-            # Only the pairs of a body that moved, or against one, changed.
-            again = moving[pairs.body] | ((pairs.other_body >= 0) & moving[pairs.other_body])
-            contacts = _contacts(table, roster, pairs, poses, start, margin, contacts, again)
-        self._velocities(contacts)
+            measure(contacts, moving)
+        self._velocities(table, pairs, contacts)
         swept = table.sweep[roster.rows] > 0
         if swept.any():
             sweeps.moved(roster.entities[swept], poses[swept])
-        moved = (poses != before).any(axis=1)
         self._last_ids = roster.entities
         self._last_poses = poses
-        if self._on_moved is not None and moved.any():
-            self._on_moved(roster.entities[moved].tolist())
+        if self._on_moved is not None:
+            moved = (poses != before).any(axis=1)
+            if moved.any():
+                self._on_moved(roster.entities[moved].tolist())
 
-    def _velocities(self, contacts: _Contacts) -> None:
+    def _start(self, entities: Int64Array, now: FloatArray) -> FloatArray:
+        """Each body's pose where the last tick left it (``now`` for a new body)."""
+        last = self._last_ids
+        if last is entities:
+            return self._last_poses
+        start: FloatArray = now.copy()
+        if len(last):
+            at = np.minimum(np.searchsorted(last, entities), len(last) - 1)
+            known = last[at] == entities
+            start[known] = self._last_poses[at[known]]
+        return start
+
+    def _velocities(self, table: ShapeTable, pairs: _Pairs, contacts: _Contacts) -> None:
         """Resolve the bodies' velocities against their blocking contacts, and keep
         each body's support."""
         roster = self._roster
         count = len(roster.rows)
-        velocity = np.zeros((count, 2))
-        if roster.has_velocity.any():
-            velocity[roster.has_velocity] = roster.velocities.read()[:, :2]
-        movers = roster.mover_velocities.read()[:, :2]
-        which = roster.mover[contacts.other]
-        other = np.zeros((len(which), 2))
-        if len(movers):
-            other[which >= 0] = movers[which[which >= 0]]
-        normal = np.ascontiguousarray(contacts.normal)
+        speeds = np.ascontiguousarray(roster.velocities.read(), dtype=np.float64).copy()
+        movers = np.ascontiguousarray(roster.mover_velocities.read(), dtype=np.float64)
         support = np.empty(count, dtype=np.int64)
-        blocking = contacts.hit & contacts.blocking
+        normal, velocity = np.empty((count, 2)), np.empty((count, 2))
         resolve_velocities(
-            contacts.body, normal[:, 0].copy(), normal[:, 1].copy(), contacts.share,
-            other[:, 0].copy(), other[:, 1].copy(), blocking, velocity, roster.restitution,
-            roster.friction, self.bounce_speed, support,
+            pairs.body, pairs.other, contacts.normal, pairs.share, contacts.hit,
+            contacts.blocking, roster.mover, movers, roster.velocity_row, speeds,
+            roster.restitution, roster.friction, self.bounce_speed, table.entities, support,
+            normal, velocity,
         )  # fmt: skip
-        if roster.has_velocity.any():
-            full = roster.velocities.read().copy()
-            full[:, :2] = velocity[roster.has_velocity]
-            roster.velocities.write(full)
-        has = support >= 0
-        entity = np.full(count, -1, dtype=np.int64)
-        entity[has] = self._table_entities(contacts.other[support[has]])
-        normals = np.zeros((count, 2))
-        normals[has] = normal[support[has]]
-        velocities = np.zeros((count, 2))
-        velocities[has] = other[support[has]]
-        self._supports = Supports(entity, normals, velocities)
-
-    def _table_entities(self, rows: Int64Array) -> Int64Array:
-        table = self._table
-        assert table is not None  # respond() set it
-        found: Int64Array = table.entities[rows]
-        return found
+        if len(speeds):
+            roster.velocities.write(speeds)
+        self._supports = Supports(support, normal, velocity)
 
 
 class _Pairs(NamedTuple):
+    """The candidate pairs (body index, other table row), grouped by body."""
+
     body: Int64Array
     """Ascending: the pairs of one body are adjacent."""
     other: Int64Array
-    share: FloatArray
     other_body: Int64Array
-    """The other shape's body index (-1: not a body)."""
-    solid: BoolArray
-    """Whether the other shape is a solid (not a body)."""
+    """The other shape's body index (-1: a solid, not a body)."""
+    share: FloatArray
+    """The body's share of the push: 0.5 where the other body is pushed too, else 1."""
+    body_row: Int64Array
+    """The body's table row."""
+
+
+class _Contacts(NamedTuple):
+    """The pairs' contacts now, pair by pair."""
+
+    hit: BoolArray
+    normal: FloatArray
+    """``(M, 2)`` from the other shape towards the body."""
+    depth: FloatArray
+    point: FloatArray
+    blocking: BoolArray
+
+    @classmethod
+    def none(cls, count: int) -> _Contacts:
+        """``count`` pairs, none measured yet."""
+        no = np.zeros(count, dtype=np.bool_)
+        return cls(no, np.zeros((count, 2)), np.zeros(count), np.zeros((count, 2)), no.copy())
 
 
 def _candidates(
-    table: ShapeTable, index: QueryIndex, roster: Roster, moved: FloatArray
+    table: ShapeTable, index: QueryIndex, roster: Roster, poses: FloatArray, start: FloatArray
 ) -> _Pairs:
     """The pairs (body, table row) whose boxes are near enough to touch during the
     push-outs: each body's box grown by how far it moved since the last tick (what it
     can have sunk into anything) and :data:`_REACH`, at most half its larger side."""
     rows = roster.rows
-    boxes = table.aabbs[rows].copy()
-    half = 0.5 * np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])
-    grow = np.minimum(moved + _REACH, half)
-    boxes[:, :2] -= grow[:, None]
-    boxes[:, 2:] += grow[:, None]
+    boxes = reach_boxes(table.aabbs, rows, poses, start, _REACH)
     grid, static_rows = index.static_grid()
-    q, s = grid.pairs(boxes)
-    parts_b, parts_o = [q], [static_rows[s]]
+    static_q, static_s = grid.pairs(boxes)
     others = table.dynamic_rows
+    moving_q, moving_s = _NONE, _NONE
     if len(others):
-        q, s = boxes_meeting(boxes, table.aabbs[others])
-        parts_b.append(q)
-        parts_o.append(others[s])
-    body, other = np.concatenate(parts_b), np.concatenate(parts_o)
-    keep = blocking_candidates(
-        body, other, rows, roster.code, roster.blocked_by, table.layer, table.sensor
-    )
-    body, other = body[keep], other[keep]
-    code = roster.code[other]
-    share = np.ones(len(body))
-    mutual = code == BODY
-    other_body = np.full(len(body), -1, dtype=np.int64)
-    if mutual.any():
-        # A body blocking this one is pushed half the way too, if this one blocks it.
-        sorter = np.argsort(rows)
-        their = sorter[np.searchsorted(rows, other[mutual], sorter=sorter)]
-        other_body[mutual] = their
-        both = (roster.blocked_by[their] & table.layer[rows[body[mutual]]]) != 0
-        share[np.flatnonzero(mutual)[both]] = 0.5
-    order = np.argsort(body, kind="stable")
-    return _Pairs(body[order], other[order], share[order], other_body[order], ~mutual[order])
+        moving_q, moving_s = boxes_meeting(boxes, table.aabbs[others])
+    body, other, other_body, share = candidate_pairs(
+        static_q, static_s, static_rows, moving_q, moving_s, others, rows, roster.body_of,
+        roster.code, roster.blocked_by, table.layer, table.sensor,
+    )  # fmt: skip
+    return _Pairs(body, other, other_body, share, rows[body])
 
 
-def _contacts(
-    table: ShapeTable,
-    roster: Roster,
-    pairs: _Pairs,
-    poses: FloatArray,
-    start: FloatArray,
-    margin: float,
-    previous: _Contacts | None = None,
-    again: BoolArray | None = None,
-) -> _Contacts:
-    """The pairs' contacts at the table's current poses, and which block: all of them,
-    or only the pairs ``again`` says, the others kept from ``previous``."""
-    if previous is None or again is None:
-        which = np.arange(len(pairs.body), dtype=np.int64)
-        hit = np.zeros(len(which), dtype=np.bool_)
-        normal, depth = np.zeros((len(which), 2)), np.zeros(len(which))
-        point, blocking = np.zeros((len(which), 2)), np.zeros(len(which), dtype=np.bool_)
-    else:
-        which = np.flatnonzero(again)
-        hit, normal, depth = previous.hit.copy(), previous.normal.copy(), previous.depth.copy()
-        point, blocking = previous.point.copy(), previous.blocking.copy()
-    body, other = pairs.body[which], pairs.other[which]
-    hit[which], normal[which], depth[which], point[which] = contact_rows(
-        roster.rows[body], other, table.rows
-    )
-    normal[which] *= -1.0  # from the other shape towards the body
-    blocking[which] = ~inner_edges(
-        pairs.body, pairs.other, hit, normal, point, pairs.solid, table.aabbs, _PROBE, which
-    )[which]
-    code = roster.code[other]
-    one_way = which[code == ONE_WAY]
-    if len(one_way):
-        slack = table.slack
-        b = pairs.body[one_way]
-        bottom_now = table.aabbs[roster.rows[b], 1] + slack
-        risen = poses[b, 1] - start[b, 1]
-        top = table.aabbs[pairs.other[one_way], 3] - slack
-        blocking[one_way] = bottom_now - risen >= top - 4.0 * margin
-        normal[one_way] = (0.0, 1.0)
-        depth[one_way] = np.maximum(top - bottom_now, 0.0)
-    return _Contacts(pairs.body, pairs.other, pairs.share, hit, normal, depth, point, blocking)
+class _Measure:
+    """Measures the pairs' contacts at the table's current poses (see :meth:`__call__`)."""
+
+    def __init__(
+        self,
+        table: ShapeTable,
+        roster: Roster,
+        pairs: _Pairs,
+        poses: FloatArray,
+        start: FloatArray,
+        margin: float,
+    ) -> None:
+        self.table, self.roster, self.pairs = table, roster, pairs
+        self.poses, self.start, self.margin = poses, start, margin
+
+    def __call__(self, contacts: _Contacts, moved: BoolArray) -> None:
+        """Measure into ``contacts`` the pairs of the bodies ``moved``, or against one,
+        and whether each blocks (only a pair's two poses decide its contact and flags:
+        the other pairs stand; :func:`~arcade_collide.ecs.response_kernels.take_contacts`)."""
+        table, roster, pairs = self.table, self.roster, self.pairs
+        which = pairs_to_measure(
+            moved, pairs.body, pairs.other_body, pairs.body_row, pairs.other, table.aabbs,
+            contacts.hit,
+        )  # fmt: skip
+        every = len(which) == len(pairs.body)
+        i = pairs.body_row if every else pairs.body_row[which]
+        j = pairs.other if every else pairs.other[which]
+        take_contacts(
+            which, *contact_rows(i, j, table.rows), pairs.body, pairs.other, pairs.other_body,
+            roster.rows, roster.code, table.aabbs, self.poses, self.start, table.slack,
+            self.margin, _PROBE, contacts.hit, contacts.normal, contacts.depth, contacts.point,
+            contacts.blocking,
+        )  # fmt: skip
+
+
+def _write_moved(positions: PooledRows, poses: FloatArray, moving: BoolArray) -> None:
+    """Write the poses of the bodies ``moving`` (the others are unchanged): the table
+    then places only those rows again."""
+    if len(positions.pools) != 1:
+        positions.write(poses)
+        return
+    pool, rows = positions.pools[0], positions.rows[moving]
+    pool.data[rows] = poses[moving]
+    pool.touch(rows)
 
 
 def _stop_swept(
@@ -442,9 +426,7 @@ def _stop_swept(
     drop its later hits; ``poses`` are changed in place. Whether any body stopped."""
     hits = sweeps.hits
     assert hits is not None  # checked by the caller
-    body_of = np.full(len(table.entities), -1, dtype=np.int64)
-    body_of[roster.rows] = np.arange(len(roster.rows))
-    body = body_of[hits.rows_a]
+    body = roster.body_of[hits.rows_a]
     other = hits.rows_b
     found = hits.found
     blocks = (body >= 0) & (roster.code[other] == SOLID)

@@ -31,9 +31,10 @@ class Roster:
     * :attr:`rows` (table rows of the bodies, ascending by entity), :attr:`entities`,
       :attr:`restitution`, :attr:`friction`, :attr:`blocked_by`;
     * :attr:`positions` and :attr:`velocities` (the bodies' components as pooled rows;
-      :attr:`has_velocity` says which bodies have a Velocity, in order);
+      :attr:`velocity_row` is each body's row of :attr:`velocities`, -1 without one);
     * :attr:`code` per table row (:data:`SOLID`, :data:`ONE_WAY`, :data:`BODY` or
-      :data:`NOT_BLOCKING`), and :attr:`mover` per table row: its index in
+      :data:`NOT_BLOCKING`), :attr:`body_of` per table row (its body index, -1 for a
+      shape that is not a body), and :attr:`mover` per table row: its index in
       :attr:`mover_velocities` (-1 for a shape without a Velocity).
     """
 
@@ -52,8 +53,9 @@ class Roster:
         self.blocked_by: Int64Array = _NONE
         self.positions = PooledRows([])
         self.velocities = PooledRows([])
-        self.has_velocity = np.empty(0, dtype=np.bool_)
+        self.velocity_row: Int64Array = _NONE
         self.code = np.empty(0, dtype=np.int8)
+        self.body_of: Int64Array = _NONE
         self.mover: Int64Array = _NONE
         self.mover_velocities = PooledRows([])
 
@@ -119,7 +121,10 @@ class Roster:
         self.friction = np.array([item[1].friction for item in items], dtype=np.float64)
         self.blocked_by = np.array([item[1].blocked_by for item in items], dtype=np.int64)
         self.positions = PooledRows([item[2] for item in items])
-        self.has_velocity = np.array([item[3] is not None for item in items], dtype=np.bool_)
+        has_velocity = np.array([item[3] is not None for item in items], dtype=np.bool_)
+        self.velocity_row = np.where(has_velocity, np.cumsum(has_velocity) - 1, -1).astype(
+            np.int64
+        )
         self.velocities = PooledRows([item[3] for item in items if item[3] is not None])
         code = np.zeros(len(table.entities), dtype=np.int8)
         solid_rows = index.rows_of(table, self._solid_ids)
@@ -127,6 +132,9 @@ class Roster:
         code[solid_rows[found]] = np.where(self._solid_one_way[found], ONE_WAY, SOLID)
         code[self.rows] = BODY
         self.code = code
+        body_of = np.full(len(table.entities), -1, dtype=np.int64)
+        body_of[self.rows] = np.arange(len(self.rows))
+        self.body_of = body_of
         mover = np.full(len(table.entities), -1, dtype=np.int64)
         mover_ids = np.array([entity for entity, _ in self._movers], dtype=np.int64)
         mover_rows = index.rows_of(table, mover_ids)
