@@ -40,20 +40,17 @@ The rules:
 
 from __future__ import annotations
 
-from functools import partial
 from typing import NamedTuple
 
 import esper
 import numpy as np
 
 from arcade_collide.ecs.components import Position
-from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
 from arcade_collide.ecs.queries import QueryIndex
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.query.kernel_base import Int64Array, types
 from arcade_collide.geometry.query.sweeps import swept_rows
 from arcade_collide.geometry.shapes import ShapeKind
@@ -185,84 +182,6 @@ class Sweeps:
         if stop is None:
             return []
         return _stop(table, rows, start, end, t, turn, stop, now, moving)
-
-    def crossings(
-        self, table: ShapeTable, new_keys: Int64Array
-    ) -> tuple[dict[tuple[int, int], tuple[float, Contact]], Crossings | None]:
-        """This tick's hits that did not touch at the last tick: those touching now
-        (``new_keys``) by pair, with their fraction and contact; and the others, crossed
-        during the tick, in time order (None when there are none)."""
-        hits = self.hits
-        if hits is None or not hits.fresh.any():
-            return {}, None
-        fresh = hits.fresh
-        ea, eb = table.entities[hits.rows_a], table.entities[hits.rows_b]
-        lo, hi = np.minimum(ea, eb), np.maximum(ea, eb)
-        found = hits.found[fresh]
-        lo, hi, ea = lo[fresh], hi[fresh], ea[fresh]
-        sensor = (table.sensor[hits.rows_a] | table.sensor[hits.rows_b])[fresh]
-        # Time order: by fraction, then by pair.
-        order = np.lexsort((hi, lo, found[:, 0]))
-        found, lo, hi, ea, sensor = found[order], lo[order], hi[order], ea[order], sensor[order]
-        still = find_pairs(np.ascontiguousarray(new_keys), lo, hi) >= 0
-        # The normal from B towards A; the events' from a (the lower id) towards b.
-        sign = np.where(ea == lo, -1.0, 1.0)
-        normal = found[:, 3:5] * sign[:, None] + 0.0
-        contacts = _contacts(normal, found[:, 5], found[:, 1:3])
-        toi = found[:, 0]
-        touching: dict[tuple[int, int], tuple[float, Contact]] = {}
-        if still.any():
-            at = np.flatnonzero(still).tolist()
-            pairs = zip(lo[still].tolist(), hi[still].tolist(), strict=True)
-            held = zip(toi[still].tolist(), [contacts[k] for k in at], strict=True)
-            touching = dict(zip(pairs, held, strict=True))
-        crossed = ~still
-        if not crossed.any():
-            return touching, None
-        at = np.flatnonzero(crossed).tolist()
-        crossings = Crossings(
-            lo[crossed].tolist(), hi[crossed].tolist(), toi[crossed].tolist(),
-            [contacts[k] for k in at], sensor[crossed].tolist(),
-        )  # fmt: skip
-        return touching, crossings
-
-
-_new_contact = partial(tuple.__new__, Contact)
-_new_started = partial(tuple.__new__, CollisionStarted)
-_new_ended = partial(tuple.__new__, CollisionEnded)
-
-
-def _contacts(normal: FloatArray, depth: FloatArray, point: FloatArray) -> list[Contact]:
-    """Contacts with these normals, depths and points, built in bulk."""
-    normals = zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True)
-    points = zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True)
-    return list(map(_new_contact, zip(normals, depth.tolist(), points, strict=True)))
-
-
-class Crossings(NamedTuple):
-    """The pairs a swept shape met during the tick and left before its end, in time
-    order: each gets a start and an end in the tick."""
-
-    a: list[int]
-    """The lower entity id of each pair."""
-    b: list[int]
-    """The higher."""
-    toi: list[float]
-    """The fraction of the tick at the first touch."""
-    contact: list[Contact]
-    """The contact then (depth 0 unless they overlapped at the start), the normal from
-    ``a`` towards ``b``."""
-    sensor: list[bool]
-    """Whether either shape is a sensor."""
-
-    def started(self) -> list[CollisionStarted]:
-        """Their starts, in order."""
-        fields = (self.a, self.b, self.contact, self.sensor, self.toi)
-        return list(map(_new_started, zip(*fields, strict=True)))
-
-    def ended(self) -> list[CollisionEnded]:
-        """Their ends, in order."""
-        return list(map(_new_ended, zip(self.a, self.b, self.sensor, strict=True)))
 
 
 def _look_up(
