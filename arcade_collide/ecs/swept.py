@@ -47,19 +47,17 @@ import numpy as np
 
 from arcade_collide.ecs.components import Position
 from arcade_collide.ecs.queries import QueryIndex
+from arcade_collide.ecs.swept_pairs import STOP, swept_pass
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
-from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.kernel_base import Int64Array, types
+from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.query.sweeps import swept_rows
 from arcade_collide.geometry.shapes import ShapeKind
 from arcade_collide.geometry.static_grid import StaticGrid
 
 _RECT = int(ShapeKind.RECT)
 _NO_ROWS = np.empty(0, dtype=np.int64)
-_STOP = 2
-"""The :attr:`~arcade_collide.ecs.table.ShapeTable.sweep` code of a shape that stops."""
 
 
 class SweptHits(NamedTuple):
@@ -154,25 +152,24 @@ class Sweeps:
         radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
         boxes = _swept_boxes(table, rows, t, radius)
         a, b, b_moving = _candidates(table, index, self._sweep, rows, boxes)
-        d = t[a].copy()
-        both = b_moving >= 0
-        d[both] -= t[b_moving[both]]
-        radius_b = np.where(both, radius[np.maximum(b_moving, 0)], 0.0)
-        row_a = rows[a]
-        origins = np.stack(
-            [table.origin_x[row_a], table.origin_y[row_a], table.origin_x[b], table.origin_y[b]],
-            axis=1,
-        )
-        # Start contacts are wanted for new pairs (events) and shapes that stop.
-        ea, eb = table.entities[row_a], table.entities[b]
-        keys = np.ascontiguousarray(old_keys)
-        fresh = find_pairs(keys, np.minimum(ea, eb), np.maximum(ea, eb)) < 0
-        exact = fresh | (table.sweep[row_a] == _STOP) | (table.sweep[b] == _STOP)
-        hit = np.empty(len(a), dtype=np.bool_)
-        found = np.empty((len(a), 6))
-        swept_rows(table.rows, row_a, b, d, radius[a], radius_b, origins, exact, hit, found)
-        a, b, b_moving, d, found = a[hit], b[hit], b_moving[hit], d[hit], found[hit]
-        fresh = fresh[hit]
+        n = len(a)
+        out_a, out_b, out_m, row_a = (np.empty(n, dtype=np.int64) for _ in range(4))
+        d, pair = np.empty((n, 2)), np.empty((n, 6))
+        exact, fresh = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+        count = swept_pass(
+            rows, t, radius, a, b, b_moving, table.origin_x, table.origin_y, table.entities,
+            table.static, table.layer, table.mask, table.sweep, np.ascontiguousarray(old_keys),
+            out_a, out_b, out_m, row_a, d, pair, exact, fresh,
+        )  # fmt: skip
+        d, pair = d[:count], pair[:count]
+        hit = np.empty(count, dtype=np.bool_)
+        found = np.empty((count, 6))
+        swept_rows(
+            table.rows, row_a[:count], out_b[:count], d, pair[:, 0].copy(), pair[:, 1].copy(),
+            np.ascontiguousarray(pair[:, 2:]), exact[:count], hit, found,
+        )  # fmt: skip
+        a, b, b_moving = out_a[:count][hit], out_b[:count][hit], out_m[:count][hit]
+        fresh, d, found = fresh[:count][hit], d[hit], found[hit]
         stop = _first_stops(table, rows, a, b, b_moving, d, found)
         if stop is not None:
             keep = found[:, 0] <= stop[a]
@@ -224,8 +221,8 @@ def _candidates(
 ) -> tuple[Int64Array, Int64Array, Int64Array]:  # fmt: skip
     """The pairs the moving swept ``rows`` may have met: ``(a, b, b_moving)`` with
     ``rows[a]`` the swept row, ``b`` the other table row, and ``b_moving`` its index
-    in ``rows`` when it is one of them (else -1). Each pair once, passing the layer
-    filter, never two static rows."""
+    in ``rows`` when it is one of them (else -1). Each pair once; the layer filter and
+    the rule that two static rows never collide are left to :func:`swept_pass`."""
     index.update(table)
     grid, static_rows = index.static_grid()
     q, s = grid.pairs(boxes)
@@ -243,13 +240,7 @@ def _candidates(
         parts_a.append(i)
         parts_b.append(rows[j])
         parts_m.append(j)
-    a, b, m = np.concatenate(parts_a), np.concatenate(parts_b), np.concatenate(parts_m)
-    row_a = rows[a]
-    keep = row_a != b
-    keep &= ~(table.static[row_a] & table.static[b])
-    keep &= (table.layer[row_a] & table.mask[b]) != 0
-    keep &= (table.layer[b] & table.mask[row_a]) != 0
-    return a[keep], b[keep], m[keep]
+    return np.concatenate(parts_a), np.concatenate(parts_b), np.concatenate(parts_m)
 
 
 def _first_stops(
@@ -264,10 +255,10 @@ def _first_stops(
     """Per moving swept row, the fraction of its first blocking impact (inf: none);
     None when no row stops."""
     row_a = rows[a]
-    stops_a = table.sweep[row_a] == _STOP
+    stops_a = table.sweep[row_a] == STOP
     stops_b = np.zeros(len(b), dtype=np.bool_)
     both = b_moving >= 0
-    stops_b[both] = table.sweep[b[both]] == _STOP
+    stops_b[both] = table.sweep[b[both]] == STOP
     if not (stops_a.any() or stops_b.any()):
         return None
     approaching = (found[:, 0] > 0.0) | ((d * found[:, 3:5]).sum(axis=1) < 0.0)
@@ -310,25 +301,3 @@ def _stop(
     end[stopping] = poses
     now[np.flatnonzero(moving)[stopping]] = poses
     return entities
-
-
-_I1 = types.int64[::1]
-
-
-@kernel(_I1(types.int64[:, ::1], _I1, _I1))
-def find_pairs(keys: Int64Array, a: Int64Array, b: Int64Array) -> Int64Array:
-    """The index of each pair ``(a[k], b[k])`` in ``keys`` (rows sorted
-    lexicographically), -1 where absent."""
-    out = np.full(len(a), -1, dtype=np.int64)
-    n = len(keys)
-    for k in range(len(a)):
-        lo, hi = 0, n
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if keys[mid, 0] < a[k] or (keys[mid, 0] == a[k] and keys[mid, 1] < b[k]):
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < n and keys[lo, 0] == a[k] and keys[lo, 1] == b[k]:
-            out[k] = lo
-    return out

@@ -19,7 +19,8 @@ import numpy as np
 from arcade_collide.ecs.contact_state import TouchingPairs, contact_objects
 from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
 from arcade_collide.ecs.narrow_phase import pair_contacts
-from arcade_collide.ecs.swept import SweptHits, find_pairs
+from arcade_collide.ecs.swept import SweptHits
+from arcade_collide.ecs.swept_pairs import find_pairs
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.query.kernel_base import Int64Array
 
