@@ -133,6 +133,7 @@ from arcade_collide.ecs.queries import (
     shape_geometry,
 )
 from arcade_collide.ecs.swept import Sweeps
+from arcade_collide.ecs.swept_events import swept_events
 from arcade_collide.ecs.table import ShapeTable, table_for_current_world
 from arcade_collide.ecs.tick_delivery import TickDelivery
 from arcade_collide.ecs.world_rays import WorldRays
@@ -526,45 +527,19 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         if len(keyed.ended) and self._listening(ON_COLLISION_ENDED):
             ended = ended_events(old, keyed.ended)
         started: list[CollisionStarted] = []
-        if len(keyed.started) and self._listening(ON_COLLISION_STARTED):
-            started = started_events(new, keyed.started)
-        new.reported = started
         crossed: list[CollisionEnded] = []
-        if self._sweeps.hits is not None:
-            started, crossed = self._swept_events(table, new, started)
+        if self._sweeps.hits is not None and self._sweeps.hits.fresh.any():
+            events = swept_events(
+                self._sweeps.hits, table, new, keyed.started,
+                self._listening(ON_COLLISION_STARTED), self._listening(ON_COLLISION_ENDED),
+            )  # fmt: skip
+            started, new.reported, crossed = events.started, events.plain, events.crossed
+        elif len(keyed.started) and self._listening(ON_COLLISION_STARTED):
+            started = new.reported = started_events(new, keyed.started)
         self._state = new
         if stopped and self._on_stop is not None:
             self._on_stop(stopped)
         self._deliver(mark, ended, started, crossed)
-
-    def _swept_events(
-        self, table: ShapeTable, new: TouchingPairs, started: list[CollisionStarted]
-    ) -> tuple[list[CollisionStarted], list[CollisionEnded]]:
-        """``started`` with the swept pairs' times of impact and contacts then, and the
-        crossed pairs' starts, in time order; the crossed pairs' ends."""
-        touched, crossings = self._sweeps.crossings(table, new.keys)
-        early: list[CollisionStarted] = []
-        if touched and started:
-            early = [
-                CollisionStarted(e.a, e.b, touched[(e.a, e.b)][1], e.sensor, touched[(e.a, e.b)][0])
-                for e in started
-                if (e.a, e.b) in touched
-            ]
-            started = [e for e in started if (e.a, e.b) not in touched]
-            new.reported = started
-            early.sort(key=_time_order)
-        if crossings is not None and self._listening(ON_COLLISION_STARTED):
-            met = crossings.started()  # in time order already
-            early = sorted(early + met, key=_time_order) if early else met
-        if early:
-            # The starts without a time of impact count as at the end of the tick.
-            if early[-1].toi == 1.0:
-                started = sorted(early + started, key=_time_order)
-            else:
-                started = early + started
-        if crossings is None or not self._listening(ON_COLLISION_ENDED):
-            return started, []
-        return started, crossings.ended()
 
     def _check_world(self) -> WorldMark:
         """The mark of this system's world, checked to be current (see :meth:`process`)."""
@@ -590,7 +565,3 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
             self._sweeps = Sweeps()
             self._pending_ended = []
         return own
-
-
-def _time_order(event: CollisionStarted) -> tuple[float, int, int]:
-    return (1.0 if event.toi is None else event.toi, event.a, event.b)

@@ -21,6 +21,7 @@ from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.contact import Contact
 
 Int64Array = NDArray[np.int64]
+FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 
 
@@ -310,9 +311,13 @@ def pairs_of(state: TouchingPairs, idx: NDArray[Any] | slice) -> tuple[list[int]
 def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:
     if not len(idx) or state.rows is None:
         return []
-    normal, depth, point = pair_contacts(
-        state.rows, state.rows_i[idx], state.rows_j[idx], state.flip[idx]
+    return contact_objects(
+        *pair_contacts(state.rows, state.rows_i[idx], state.rows_j[idx], state.flip[idx])
     )
+
+
+def contact_objects(normal: FloatArray, depth: FloatArray, point: FloatArray) -> list[Contact]:
+    """Contacts with these normals ``(N, 2)``, depths and points ``(N, 2)``."""
     # tuple.__new__ through map/zip builds the NamedTuples without a Python-level call
     # per contact: event building is per-event work, so it has to be lean.
     return list(

@@ -40,29 +40,24 @@ The rules:
 
 from __future__ import annotations
 
-from functools import partial
 from typing import NamedTuple
 
 import esper
 import numpy as np
 
 from arcade_collide.ecs.components import Position
-from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
 from arcade_collide.ecs.queries import QueryIndex
+from arcade_collide.ecs.swept_pairs import STOP, swept_pass
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
-from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.contact import Contact
-from arcade_collide.geometry.query.kernel_base import Int64Array, types
+from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.query.sweeps import swept_rows
 from arcade_collide.geometry.shapes import ShapeKind
 from arcade_collide.geometry.static_grid import StaticGrid
 
 _RECT = int(ShapeKind.RECT)
 _NO_ROWS = np.empty(0, dtype=np.int64)
-_STOP = 2
-"""The :attr:`~arcade_collide.ecs.table.ShapeTable.sweep` code of a shape that stops."""
 
 
 class SweptHits(NamedTuple):
@@ -157,25 +152,24 @@ class Sweeps:
         radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
         boxes = _swept_boxes(table, rows, t, radius)
         a, b, b_moving = _candidates(table, index, self._sweep, rows, boxes)
-        d = t[a].copy()
-        both = b_moving >= 0
-        d[both] -= t[b_moving[both]]
-        radius_b = np.where(both, radius[np.maximum(b_moving, 0)], 0.0)
-        row_a = rows[a]
-        origins = np.stack(
-            [table.origin_x[row_a], table.origin_y[row_a], table.origin_x[b], table.origin_y[b]],
-            axis=1,
-        )
-        # Start contacts are wanted for new pairs (events) and shapes that stop.
-        ea, eb = table.entities[row_a], table.entities[b]
-        keys = np.ascontiguousarray(old_keys)
-        fresh = find_pairs(keys, np.minimum(ea, eb), np.maximum(ea, eb)) < 0
-        exact = fresh | (table.sweep[row_a] == _STOP) | (table.sweep[b] == _STOP)
-        hit = np.empty(len(a), dtype=np.bool_)
-        found = np.empty((len(a), 6))
-        swept_rows(table.rows, row_a, b, d, radius[a], radius_b, origins, exact, hit, found)
-        a, b, b_moving, d, found = a[hit], b[hit], b_moving[hit], d[hit], found[hit]
-        fresh = fresh[hit]
+        n = len(a)
+        out_a, out_b, out_m, row_a = (np.empty(n, dtype=np.int64) for _ in range(4))
+        d, pair = np.empty((n, 2)), np.empty((n, 6))
+        exact, fresh = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.bool_)
+        count = swept_pass(
+            rows, t, radius, a, b, b_moving, table.origin_x, table.origin_y, table.entities,
+            table.static, table.layer, table.mask, table.sweep, np.ascontiguousarray(old_keys),
+            out_a, out_b, out_m, row_a, d, pair, exact, fresh,
+        )  # fmt: skip
+        d, pair = d[:count], pair[:count]
+        hit = np.empty(count, dtype=np.bool_)
+        found = np.empty((count, 6))
+        swept_rows(
+            table.rows, row_a[:count], out_b[:count], d, pair[:, 0].copy(), pair[:, 1].copy(),
+            np.ascontiguousarray(pair[:, 2:]), exact[:count], hit, found,
+        )  # fmt: skip
+        a, b, b_moving = out_a[:count][hit], out_b[:count][hit], out_m[:count][hit]
+        fresh, d, found = fresh[:count][hit], d[hit], found[hit]
         stop = _first_stops(table, rows, a, b, b_moving, d, found)
         if stop is not None:
             keep = found[:, 0] <= stop[a]
@@ -185,84 +179,6 @@ class Sweeps:
         if stop is None:
             return []
         return _stop(table, rows, start, end, t, turn, stop, now, moving)
-
-    def crossings(
-        self, table: ShapeTable, new_keys: Int64Array
-    ) -> tuple[dict[tuple[int, int], tuple[float, Contact]], Crossings | None]:
-        """This tick's hits that did not touch at the last tick: those touching now
-        (``new_keys``) by pair, with their fraction and contact; and the others, crossed
-        during the tick, in time order (None when there are none)."""
-        hits = self.hits
-        if hits is None or not hits.fresh.any():
-            return {}, None
-        fresh = hits.fresh
-        ea, eb = table.entities[hits.rows_a], table.entities[hits.rows_b]
-        lo, hi = np.minimum(ea, eb), np.maximum(ea, eb)
-        found = hits.found[fresh]
-        lo, hi, ea = lo[fresh], hi[fresh], ea[fresh]
-        sensor = (table.sensor[hits.rows_a] | table.sensor[hits.rows_b])[fresh]
-        # Time order: by fraction, then by pair.
-        order = np.lexsort((hi, lo, found[:, 0]))
-        found, lo, hi, ea, sensor = found[order], lo[order], hi[order], ea[order], sensor[order]
-        still = find_pairs(np.ascontiguousarray(new_keys), lo, hi) >= 0
-        # The normal from B towards A; the events' from a (the lower id) towards b.
-        sign = np.where(ea == lo, -1.0, 1.0)
-        normal = found[:, 3:5] * sign[:, None] + 0.0
-        contacts = _contacts(normal, found[:, 5], found[:, 1:3])
-        toi = found[:, 0]
-        touching: dict[tuple[int, int], tuple[float, Contact]] = {}
-        if still.any():
-            at = np.flatnonzero(still).tolist()
-            pairs = zip(lo[still].tolist(), hi[still].tolist(), strict=True)
-            held = zip(toi[still].tolist(), [contacts[k] for k in at], strict=True)
-            touching = dict(zip(pairs, held, strict=True))
-        crossed = ~still
-        if not crossed.any():
-            return touching, None
-        at = np.flatnonzero(crossed).tolist()
-        crossings = Crossings(
-            lo[crossed].tolist(), hi[crossed].tolist(), toi[crossed].tolist(),
-            [contacts[k] for k in at], sensor[crossed].tolist(),
-        )  # fmt: skip
-        return touching, crossings
-
-
-_new_contact = partial(tuple.__new__, Contact)
-_new_started = partial(tuple.__new__, CollisionStarted)
-_new_ended = partial(tuple.__new__, CollisionEnded)
-
-
-def _contacts(normal: FloatArray, depth: FloatArray, point: FloatArray) -> list[Contact]:
-    """Contacts with these normals, depths and points, built in bulk."""
-    normals = zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True)
-    points = zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True)
-    return list(map(_new_contact, zip(normals, depth.tolist(), points, strict=True)))
-
-
-class Crossings(NamedTuple):
-    """The pairs a swept shape met during the tick and left before its end, in time
-    order: each gets a start and an end in the tick."""
-
-    a: list[int]
-    """The lower entity id of each pair."""
-    b: list[int]
-    """The higher."""
-    toi: list[float]
-    """The fraction of the tick at the first touch."""
-    contact: list[Contact]
-    """The contact then (depth 0 unless they overlapped at the start), the normal from
-    ``a`` towards ``b``."""
-    sensor: list[bool]
-    """Whether either shape is a sensor."""
-
-    def started(self) -> list[CollisionStarted]:
-        """Their starts, in order."""
-        fields = (self.a, self.b, self.contact, self.sensor, self.toi)
-        return list(map(_new_started, zip(*fields, strict=True)))
-
-    def ended(self) -> list[CollisionEnded]:
-        """Their ends, in order."""
-        return list(map(_new_ended, zip(self.a, self.b, self.sensor, strict=True)))
 
 
 def _look_up(
@@ -305,8 +221,8 @@ def _candidates(
 ) -> tuple[Int64Array, Int64Array, Int64Array]:  # fmt: skip
     """The pairs the moving swept ``rows`` may have met: ``(a, b, b_moving)`` with
     ``rows[a]`` the swept row, ``b`` the other table row, and ``b_moving`` its index
-    in ``rows`` when it is one of them (else -1). Each pair once, passing the layer
-    filter, never two static rows."""
+    in ``rows`` when it is one of them (else -1). Each pair once; the layer filter and
+    the rule that two static rows never collide are left to :func:`swept_pass`."""
     index.update(table)
     grid, static_rows = index.static_grid()
     q, s = grid.pairs(boxes)
@@ -324,13 +240,7 @@ def _candidates(
         parts_a.append(i)
         parts_b.append(rows[j])
         parts_m.append(j)
-    a, b, m = np.concatenate(parts_a), np.concatenate(parts_b), np.concatenate(parts_m)
-    row_a = rows[a]
-    keep = row_a != b
-    keep &= ~(table.static[row_a] & table.static[b])
-    keep &= (table.layer[row_a] & table.mask[b]) != 0
-    keep &= (table.layer[b] & table.mask[row_a]) != 0
-    return a[keep], b[keep], m[keep]
+    return np.concatenate(parts_a), np.concatenate(parts_b), np.concatenate(parts_m)
 
 
 def _first_stops(
@@ -345,10 +255,10 @@ def _first_stops(
     """Per moving swept row, the fraction of its first blocking impact (inf: none);
     None when no row stops."""
     row_a = rows[a]
-    stops_a = table.sweep[row_a] == _STOP
+    stops_a = table.sweep[row_a] == STOP
     stops_b = np.zeros(len(b), dtype=np.bool_)
     both = b_moving >= 0
-    stops_b[both] = table.sweep[b[both]] == _STOP
+    stops_b[both] = table.sweep[b[both]] == STOP
     if not (stops_a.any() or stops_b.any()):
         return None
     approaching = (found[:, 0] > 0.0) | ((d * found[:, 3:5]).sum(axis=1) < 0.0)
@@ -391,25 +301,3 @@ def _stop(
     end[stopping] = poses
     now[np.flatnonzero(moving)[stopping]] = poses
     return entities
-
-
-_I1 = types.int64[::1]
-
-
-@kernel(_I1(types.int64[:, ::1], _I1, _I1))
-def find_pairs(keys: Int64Array, a: Int64Array, b: Int64Array) -> Int64Array:
-    """The index of each pair ``(a[k], b[k])`` in ``keys`` (rows sorted
-    lexicographically), -1 where absent."""
-    out = np.full(len(a), -1, dtype=np.int64)
-    n = len(keys)
-    for k in range(len(a)):
-        lo, hi = 0, n
-        while lo < hi:
-            mid = (lo + hi) // 2
-            if keys[mid, 0] < a[k] or (keys[mid, 0] == a[k] and keys[mid, 1] < b[k]):
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < n and keys[lo, 0] == a[k] and keys[lo, 1] == b[k]:
-            out[k] = lo
-    return out

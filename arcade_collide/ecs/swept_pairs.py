@@ -1,0 +1,149 @@
+"""Compiled passes over a tick's swept pairs (:mod:`~arcade_collide.ecs.swept`): the
+candidate pairs filtered and made ready for their casts in one pass; and pair keys
+looked up in a tick's sorted keys.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.query.kernel_base import Int64Array, types
+
+STOP = 2
+"""The :attr:`~arcade_collide.ecs.table.ShapeTable.sweep` code of a shape that stops."""
+
+Int8Array = NDArray[np.int8]
+_I1 = types.int64[::1]
+_F1 = types.float64[::1]
+_F2 = types.float64[:, ::1]
+_B1 = types.boolean[::1]
+
+
+@kernel(types.int64(types.int64[:, ::1], types.int64, types.int64), inline=True)
+def find_pair(keys: Int64Array, a: int, b: int) -> int:
+    """The index of the pair ``(a, b)`` in ``keys`` (rows sorted lexicographically),
+    -1 when absent."""
+    lo, hi = 0, len(keys)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if keys[mid, 0] < a or (keys[mid, 0] == a and keys[mid, 1] < b):
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < len(keys) and keys[lo, 0] == a and keys[lo, 1] == b:
+        return lo
+    return -1
+
+
+@kernel(_I1(types.int64[:, ::1], _I1, _I1))
+def find_pairs(keys: Int64Array, a: Int64Array, b: Int64Array) -> Int64Array:
+    """The index of each pair ``(a[k], b[k])`` in ``keys`` (rows sorted
+    lexicographically), -1 where absent.
+
+    >>> keys = np.array([[1, 2], [1, 5], [3, 4]])
+    >>> find_pairs(keys, np.array([1, 3, 2]), np.array([5, 4, 3])).tolist()
+    [1, 2, -1]
+    """
+    out = np.empty(len(a), dtype=np.int64)
+    for k in range(len(a)):
+        out[k] = find_pair(keys, a[k], b[k])
+    return out
+
+
+@kernel(
+    types.int64(
+        _I1, _F2, _F1, _I1, _I1, _I1, _F1, _F1, _I1, _B1, _I1, _I1, types.int8[::1],
+        types.int64[:, ::1], _I1, _I1, _I1, _I1, _F2, _F2, _B1, _B1,
+    )
+)  # fmt: skip
+def swept_pass(
+    moving: Int64Array,
+    t: FloatArray,
+    radius: FloatArray,
+    a: Int64Array,
+    b: Int64Array,
+    b_moving: Int64Array,
+    origin_x: FloatArray,
+    origin_y: FloatArray,
+    entities: Int64Array,
+    static: BoolArray,
+    layer: Int64Array,
+    mask: Int64Array,
+    sweep: Int8Array,
+    old_keys: Int64Array,
+    out_a: Int64Array,
+    out_b: Int64Array,
+    out_m: Int64Array,
+    row_a: Int64Array,
+    d: FloatArray,
+    pair: FloatArray,
+    exact: BoolArray,
+    fresh: BoolArray,
+) -> int:
+    """The candidate pairs that may collide, compacted, with what
+    :func:`~arcade_collide.geometry.query.sweeps.swept_rows` reads of each.
+
+    Args:
+        moving: The table rows of the swept shapes that moved.
+        t: ``(N, 2)``: each one's translation over the tick.
+        radius: Each one's turning circle's radius (0: cast its own outline).
+        a: Per candidate pair, its swept side, an index into ``moving``.
+        b: Its other side, a table row.
+        b_moving: The index of ``b`` in ``moving``, -1 when it is not one of them.
+        origin_x: The table's pose origins.
+        origin_y: (likewise.)
+        entities: The table's entity ids.
+        static: The table's static flags (two static rows never collide).
+        layer: The table's layers.
+        mask: The table's masks.
+        sweep: The table's sweep codes (:data:`STOP`: the shape stops at impact).
+        old_keys: The pairs touching at the last tick, sorted.
+        out_a: Out, per pair kept: its ``a``.
+        out_b: Out: its ``b``.
+        out_m: Out: its ``b_moving``.
+        row_a: Out: ``moving[a]``.
+        d: Out ``(M, 2)``: A's translation relative to B.
+        pair: Out ``(M, 6)``: the radii of A and B (0: their own outlines) and the
+            pose origins ``(ax, ay, bx, by)``.
+        exact: Out: whether its start contact is wanted (a new pair, or one side stops).
+        fresh: Out: whether the pair is absent from ``old_keys``.
+
+    Returns:
+        How many pairs were kept (the first rows of the outs).
+    """
+    count = 0
+    for k in range(len(a)):
+        i = a[k]
+        ra = moving[i]
+        rb = b[k]
+        if ra == rb or (static[ra] and static[rb]):
+            continue
+        if (layer[ra] & mask[rb]) == 0 or (layer[rb] & mask[ra]) == 0:
+            continue
+        m = b_moving[k]
+        d[count, 0] = t[i, 0]
+        d[count, 1] = t[i, 1]
+        pair[count, 0] = radius[i]
+        pair[count, 1] = 0.0
+        if m >= 0:
+            d[count, 0] -= t[m, 0]
+            d[count, 1] -= t[m, 1]
+            pair[count, 1] = radius[m]
+        pair[count, 2] = origin_x[ra]
+        pair[count, 3] = origin_y[ra]
+        pair[count, 4] = origin_x[rb]
+        pair[count, 5] = origin_y[rb]
+        ea = entities[ra]
+        eb = entities[rb]
+        new = find_pair(old_keys, min(ea, eb), max(ea, eb)) < 0
+        fresh[count] = new
+        exact[count] = new or sweep[ra] == STOP or sweep[rb] == STOP
+        out_a[count] = i
+        out_b[count] = rb
+        out_m[count] = m
+        row_a[count] = ra
+        count += 1
+    return count
