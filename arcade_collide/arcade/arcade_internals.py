@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import arcade
 import numpy as np
@@ -36,7 +36,8 @@ from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
 
 if TYPE_CHECKING:
-    from arcade_collide.arcade.pose_mirror import ListSlots
+    from arcade_collide.arcade.lifetime import MembershipListener
+    from arcade_collide.arcade.list_slots import ListSlots
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -254,19 +255,15 @@ def membership_changes() -> int:
 
 
 class TouchLog(dict[int, "Record"]):
-    """A pose mirror's log: the records that reported a touch, by ``id``. Records hold
-    their logs weakly, so a sprite outliving a world keeps nothing of that world alive."""
+    """A pose mirror's log: the records that reported a touch by ``id`` (``regrouped``: the
+    ids of those that changed). Records hold their logs weakly: a sprite outliving a
+    world keeps no log alive."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "regrouped")
 
-
-class MembershipListener(Protocol):
-    """What hears of list changes (:class:`~.lifetime.RemovalHook`): ``joined_list`` runs
-    inside Arcade's method and must not raise; ``list_changed`` once it is done."""
-
-    def joined_list(self, sprite_list: Any) -> None: ...
-
-    def list_changed(self, sprite_list: Any, left: list[Any], joined: list[Any]) -> None: ...
+    def __init__(self) -> None:
+        super().__init__()
+        self.regrouped: set[int] = set()
 
 
 class Record(list[Any]):
@@ -275,9 +272,10 @@ class Record(list[Any]):
 
     Arcade changes ``sprite.sprite_lists`` exactly when the sprite joins or leaves a
     sprite list, the only way its slot in a list can change besides
-    ``SpriteList.clear(deep=False)``; so a pose mirror keeps every list's rows and
-    slots while the count stands. While its class is :class:`_Armed`, the record also
-    reports the next iteration over it to the touch logs in :attr:`logs`.
+    ``SpriteList.clear(deep=False)``; so each change also notes the record in the
+    ``regrouped`` of the touch logs in :attr:`logs`, whose pose mirrors look up that
+    sprite's slots again (:mod:`.list_slots`). While its class is :class:`_Armed`, the
+    record also reports the next iteration over it to those logs.
     """
 
     __slots__ = ("__weakref__", "listeners", "logs")
@@ -288,18 +286,26 @@ class Record(list[Any]):
     """The worlds' listeners told of the lists this sprite joins."""
 
     def append(self, sprite_list: Any) -> None:
-        _membership_changes[0] += 1
+        _note_change(self)
         list.append(self, sprite_list)
         for listener in self.listeners:
             listener.joined_list(sprite_list)
 
 
+def _note_change(record: Record) -> None:
+    """Count a change of ``record`` and note it in its logs' ``regrouped``."""
+    _membership_changes[0] += 1
+    for log in [ref() for ref in record.logs]:
+        if log is not None:
+            log.regrouped.add(id(record))
+
+
 def _counted(name: str) -> Any:
-    """The ``list`` method ``name``, counting a change in ``_membership_changes`` first."""
+    """The ``list`` method ``name``, noting a change (:func:`_note_change`) first."""
     method = getattr(list, name)
 
-    def counted(self: list[Any], *args: Any) -> Any:
-        _membership_changes[0] += 1
+    def counted(self: Record, *args: Any) -> Any:
+        _note_change(self)
         return method(self, *args)
 
     counted.__name__ = name
@@ -363,6 +369,7 @@ def unwatch(record: Record, log: TouchLog) -> None:
     if len(record.logs) < 2:
         _SHARED.pop(id(record), None)
     log.pop(id(record), None)
+    log.regrouped.discard(id(record))
 
 
 def arm(records: Iterable[Record | None]) -> None:
@@ -491,15 +498,6 @@ def unwatch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListen
     if not listeners and _WATCHED.get(cls) is cls:
         sprite_list.__dict__.pop(_LISTENERS, None)
         sprite_list.__class__ = cls.__bases__[0]
-
-
-def lists_of(sprites: Sequence[arcade.Sprite]) -> list[arcade.SpriteList[Any]]:
-    """The sprite lists holding any of ``sprites``, each once, in first-seen order."""
-    # list.copy reads the records without iterating them (which would report touches).
-    return list(dict.fromkeys(chain.from_iterable(map(list.copy, map(_sprite_lists, sprites)))))
-
-
-_sprite_lists = attrgetter("sprite_lists")
 
 
 # --- hit boxes that follow their sprites ---------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
-from itertools import repeat
 from typing import Any, NamedTuple
 
 import arcade
@@ -16,7 +15,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
 from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, TouchLog
-from arcade_collide.ecs.storage import as_slice
+from arcade_collide.arcade.list_slots import ListSlots, SlotTable
 from arcade_collide.geometry.pose_changes import pose_changes
 
 FloatArray = NDArray[np.float64]
@@ -54,44 +53,6 @@ def _differ(
 def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
     """``(N, 2)`` positions as the Python tuples of floats Arcade stores."""
     return list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
-
-
-class ListSlots(NamedTuple):
-    """The rows of a pose mirror's sprites that one sprite list holds, and their slots."""
-
-    sprite_list: arcade.SpriteList[Any]
-    slot_dict: dict[Any, int]
-    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
-    rows: IntArray
-    slots: IntArray
-    """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
-    row_span: IntArray | slice
-    """:attr:`rows`, or the slice standing for them when they are consecutive."""
-    slot_span: IntArray | slice
-    """:attr:`slots`, or the slice standing for them when they are consecutive."""
-
-    def current(self) -> bool:
-        """Whether the list still has the slot dict the rows were found with."""
-        return self.sprite_list.sprite_slot is self.slot_dict
-
-
-def slots_in(
-    sprite_list: arcade.SpriteList[Any],
-    sprites: Sequence[arcade.Sprite],
-    eligible: NDArray[np.bool_],
-) -> ListSlots:
-    """The rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
-
-    A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
-    it has no slot there and is left out.
-    """
-    slot_of = sprite_list.sprite_slot.get
-    slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
-    rows = np.flatnonzero((slots >= 0) & eligible)
-    slots = slots[rows]
-    return ListSlots(
-        sprite_list, sprite_list.sprite_slot, rows, slots, as_slice(rows), as_slice(slots)
-    )
 
 
 class HandMoves(NamedTuple):
@@ -174,8 +135,8 @@ class PoseMirror:
         self._quiet_reads = False
         """Whether a query found nothing touched since the log's touches were last taken
         in: reads between moves, which the log answers at no cost, so it stays in use."""
-        self._lists: list[ListSlots] | None = None
-        self._changes_seen = -1
+        self._lists = SlotTable()
+        """The rows and slots of the lists holding the sprites (see :meth:`_sprite_lists`)."""
 
     def add(self, sprites: Sequence[arcade.Sprite]) -> None:
         """Append ``sprites`` as the last rows, at their current poses (one pass over
@@ -191,11 +152,13 @@ class PoseMirror:
         self._written_boxes = np.concatenate([self._written_boxes, np.zeros(m, dtype=np.bool_)])
         for row in range(first, first + m):
             self._follow_row(row)
+        self._lists.grow(m)
         for sprite in sprites:
             if self._watching:
                 watcher = internals.watch_memberships(sprite, self._log)
                 self._row_of_watcher[id(watcher)] = len(self._watchers)
                 self._watchers.append(weakref.ref(watcher, self._record_dropped))
+                self._log.regrouped.add(id(watcher))  # its slots are looked up
                 if self._armed:
                     internals.arm([watcher])
             else:
@@ -206,7 +169,6 @@ class PoseMirror:
         loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
         self._always = np.concatenate([self._always, loose | ~fast])
         self._always_rows = np.flatnonzero(self._always)
-        self._lists = None
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
@@ -220,6 +182,7 @@ class PoseMirror:
         if row != len(self.sprites) - 1:
             if moved is not None:
                 self._row_of_watcher[id(moved)] = row
+                self._log.regrouped.add(id(moved))  # its slots are looked up at its row
             if moved_box is not None:
                 self._box_rows[id(moved_box)] = row
         self.sprites[row], self._boxes[row] = self.sprites[-1], moved_box
@@ -230,7 +193,7 @@ class PoseMirror:
             for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
         )
         self._always_rows = np.flatnonzero(self._always)
-        self._lists = None
+        self._lists.remove(row)
 
     def untouched(self) -> bool:
         """Whether :meth:`hand_moves` would surely find nothing: the log is in use and
@@ -348,7 +311,7 @@ class PoseMirror:
             if watcher is not None
         }
         self._records_dropped = False
-        self._lists = None
+        self._lists.invalidate()
 
     def write(self, xy: FloatArray, angle: FloatArray) -> IntArray:
         """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
@@ -484,22 +447,15 @@ class PoseMirror:
                 self._follow_row(row)  # a box that could not follow, replaced by one that can
 
     def _sprite_lists(self) -> list[ListSlots]:
-        """The rows and slots of each sprite list holding the sprites: kept while no
-        sprite joined or left a list and each list keeps its slot dict, else found anew."""
-        lists = self._lists
-        if (
-            lists is None
-            or internals.membership_changes() != self._changes_seen
-            or self._records_dropped
-            or not all(entry.current() for entry in lists)
-        ):
-            if self._records_dropped:
-                self._rewatch()
-            self._changes_seen = internals.membership_changes()
-            fast = ~self._slow_rows
-            lists = [
-                slots_in(each, self.sprites, fast)
-                for each in internals.lists_of(self.sprites)
-            ]
-            self._lists = lists
-        return lists
+        """The rows and slots of each sprite list holding the fast sprites: the rows whose
+        sprite joined or left a list (their records noted it in the log's ``regrouped``)
+        or that were added or now hold another sprite are looked up again."""
+        if not self._watching:
+            return []  # no fast rows: every sprite is written through its setters
+        if self._records_dropped:
+            self._rewatch()
+        regrouped = self._log.regrouped
+        row_of = self._row_of_watcher.get
+        changed = [row for row in map(row_of, regrouped) if row is not None]
+        regrouped.clear()
+        return self._lists.entries(self.sprites, ~self._slow_rows, changed)
