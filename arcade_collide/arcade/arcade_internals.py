@@ -215,9 +215,9 @@ def store_in_sprite_list(
 
     ``xy``, ``angle``, ``moved``, ``turned`` are indexed by row of ``sprites``;
     ``every_moved``, ``any_turned`` sum up ``moved``, ``turned``."""
-    sprite_list, _, rows, slots, row_span, slot_span = entry
-    # Usually a list holds the world's sprites in the world's order, in consecutive
-    # slots: then slices stand for rows and slots, and numpy copies blocks.
+    sprite_list, rows, slots, row_span = entry.sprite_list, entry.rows, entry.slots, entry.row_span
+    # Usually a list holds the world's sprites in the world's order, mostly in
+    # consecutive slots: numpy copies that block and gathers the few rows left.
     moves = moved[row_span]
     turns = turned[row_span]
     if not (every_moved or moves.any() or (any_turned and turns.any())):
@@ -226,11 +226,13 @@ def store_in_sprite_list(
     # It is dropped before returning, so the list can still grow its buffer later.
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
     if every_moved or moves.all():
-        data[slot_span, 0:2] = xy[row_span]
+        data[entry.block_slots, 0:2] = xy[entry.block_rows]
+        data[entry.rest_slots, 0:2] = xy[entry.rest_rows]
     else:
         data[slots[moves], 0:2] = xy[rows[moves]]
     if any_turned and turns.all():
-        data[slot_span, 3] = angle[row_span]
+        data[entry.block_slots, 3] = angle[entry.block_rows]
+        data[entry.rest_slots, 3] = angle[entry.rest_rows]
     elif any_turned and turns.any():
         data[slots[turns], 3] = angle[rows[turns]]
     del data

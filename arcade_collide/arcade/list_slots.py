@@ -52,8 +52,12 @@ class ListSlots(NamedTuple):
     """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
     row_span: IntArray | slice
     """:attr:`rows`, or the slice standing for them when they are consecutive."""
-    slot_span: IntArray | slice
-    """:attr:`slots`, or the slice standing for them when they are consecutive."""
+    block_rows: slice
+    """The longest run of :attr:`rows` whose slots are consecutive too (:attr:`block_slots`)."""
+    block_slots: slice
+    rest_rows: IntArray
+    """The rows outside the block, and their slots (:attr:`rest_slots`)."""
+    rest_slots: IntArray
 
     def current(self) -> bool:
         """Whether the list still has the slot dict the rows were found with."""
@@ -63,8 +67,27 @@ class ListSlots(NamedTuple):
 def list_slots(
     sprite_list: arcade.SpriteList[Any], slot_dict: dict[Any, int], rows: IntArray, slots: IntArray
 ) -> ListSlots:
-    """The :class:`ListSlots` of ``rows`` (ascending) and their ``slots``."""
-    return ListSlots(sprite_list, slot_dict, rows, slots, as_slice(rows), as_slice(slots))
+    """The :class:`ListSlots` of ``rows`` (ascending) and their ``slots``.
+
+    >>> found = list_slots(arcade.SpriteList(), {}, np.arange(5), np.array([7, 2, 3, 4, 0]))
+    >>> found.row_span, found.block_rows, found.block_slots
+    (slice(0, 5, None), slice(1, 4, None), slice(2, 5, None))
+    >>> found.rest_rows.tolist(), found.rest_slots.tolist()
+    ([0, 4], [7, 0])
+    """
+    # Runs break where the row or the slot does not step by one.
+    breaks = np.flatnonzero((np.diff(rows) != 1) | (np.diff(slots) != 1)) + 1
+    starts = np.concatenate([[0], breaks])
+    ends = np.concatenate([breaks, [len(rows)]])
+    longest = int(np.argmax(ends - starts))
+    first, last = int(starts[longest]), int(ends[longest])
+    row, slot = (int(rows[first]), int(slots[first])) if last else (0, 0)
+    block_rows, block_slots = slice(row, row + last - first), slice(slot, slot + last - first)
+    rest = np.r_[0:first, last:len(rows)]
+    return ListSlots(
+        sprite_list, slot_dict, rows, slots, as_slice(rows), block_rows, block_slots,
+        rows[rest], slots[rest],
+    )  # fmt: skip
 
 
 def slots_in(
@@ -104,10 +127,14 @@ class _Column:
 
     def settled(self) -> ListSlots:
         """The entry with :attr:`dropped` taken out and :attr:`put` put in (rows ascending)."""
-        sprite_list, slot_dict, rows, slots, _, _ = self.entry
+        sprite_list, slot_dict, rows, slots = self.entry[:4]
         if self.dropped:
-            keep = ~np.isin(rows, self.dropped)
-            rows, slots = rows[keep], slots[keep]
+            # rows is ascending: each dropped row is found by bisection (no pass over rows).
+            dropped = np.array(self.dropped, dtype=np.intp)
+            at = np.searchsorted(rows, dropped)
+            held = at < len(rows)
+            held[held] = rows[at[held]] == dropped[held]
+            rows, slots = np.delete(rows, at[held]), np.delete(slots, at[held])
         if self.put:
             new = np.array(sorted(self.put), dtype=np.intp).reshape(-1, 2)
             at = np.searchsorted(rows, new[:, 0])

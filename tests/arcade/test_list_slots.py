@@ -35,9 +35,9 @@ def _kept(world: CollisionWorld) -> dict[int, list[tuple[int, int]]]:
     }
 
 
-def _buffer_xy(sprite_list: arcade.SpriteList, sprite: arcade.Sprite) -> list[float]:
+def _buffer(sprite_list: arcade.SpriteList, sprite: arcade.Sprite) -> list[float]:
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
-    return data[sprite_list.sprite_slot[sprite], 0:2].tolist()
+    return data[sprite_list.sprite_slot[sprite], [0, 1, 3]].tolist()
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -50,7 +50,8 @@ def test_kept_slots_are_those_a_fresh_lookup_finds(seed: int) -> None:
     def spawn() -> arcade.Sprite:
         sprite = arcade.SpriteSolidColor(4, 4, rng.uniform(0, 500), rng.uniform(0, 500))
         lists[0].append(sprite)
-        world.add_sprite(sprite, velocity=(rng.uniform(-60, 60), rng.uniform(-60, 60)))
+        velocity = (rng.uniform(-60, 60), rng.uniform(-60, 60))
+        world.add_sprite(sprite, velocity=velocity, angular=rng.choice([0.0, 45.0]))
         return sprite
 
     held = [spawn() for _ in range(300)]
@@ -79,8 +80,7 @@ def test_kept_slots_are_those_a_fresh_lookup_finds(seed: int) -> None:
             for sprite_list in lists:
                 for sprite in sprite_list:
                     if sprite in world:
-                        assert _buffer_xy(sprite_list, sprite) == np.array(
-                            sprite.position, dtype=np.float32
-                        ).tolist()
+                        pose = (*sprite.position, sprite.angle)
+                        assert _buffer(sprite_list, sprite) == np.float32(pose).tolist()
     finally:
         world.close()
