@@ -35,6 +35,67 @@ def swap_removed(array: NDArray[Any], row: int) -> NDArray[Any]:
     return array[:-1]
 
 
+def appended(array: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
+    """``array`` with the rows ``new`` after it: written into the spare rows of the
+    buffer ``array`` starts when it has room, else into a new buffer twice the size
+    (adding one row at a time copies each row a constant number of times, amortized).
+
+    Only a buffer this function made is grown into, so callers must not keep views of
+    its rows past ``array`` (:func:`swap_removed` leaves the dropped row there).
+
+    >>> grown = appended(np.array([1, 2]), np.array([3]))
+    >>> again = appended(grown, np.array([4]))
+    >>> again.tolist(), again.base is grown.base
+    ([1, 2, 3, 4], True)
+    >>> appended(np.arange(8)[:2], np.array([9])).tolist()  # not a buffer made here
+    [0, 1, 9]
+    """
+    n, m = len(array), len(new)
+    base = _buffer_of(array)
+    if base is not None and len(base) >= n + m:
+        grown = base[: n + m]
+    else:
+        buffer = np.empty((max(2 * (n + m), 16), *array.shape[1:]), dtype=array.dtype)
+        _BUFFERS[id(buffer)] = buffer
+        grown = buffer[: n + m]
+        grown[:n] = array
+    grown[n:] = new
+    return grown
+
+
+_BUFFERS: weakref.WeakValueDictionary[int, NDArray[Any]] = weakref.WeakValueDictionary()
+"""The buffers :func:`appended` made, by ``id`` (arrays are not hashable)."""
+
+
+def _buffer_of(array: NDArray[Any]) -> NDArray[Any] | None:
+    """The buffer :func:`appended` made whose first rows ``array`` is, if it is one."""
+    base = array.base
+    if (
+        isinstance(base, np.ndarray)
+        and _BUFFERS.get(id(base)) is base
+        and base.shape[1:] == array.shape[1:]
+        and base.strides == array.strides
+        and base.ctypes.data == array.ctypes.data
+    ):
+        return base
+    return None
+
+
+def refilled(array: NDArray[Any], values: NDArray[Any]) -> NDArray[Any]:
+    """``values`` copied into ``array`` when :func:`appended` made its buffer and the
+    lengths agree, else into a new such buffer: a copy into memory already in use
+    costs less than fresh memory, and later rows can be appended in place.
+
+    >>> kept = appended(np.zeros(0), np.array([1.0, 2.0]))
+    >>> refilled(kept, np.array([3.0, 4.0])) is kept, kept.tolist()
+    (True, [3.0, 4.0])
+    """
+    if len(array) == len(values) and _buffer_of(array) is not None:
+        array[...] = values
+        return array
+    return appended(values[:0], values)
+
+
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
     """The record ``ref`` holds, if any (None without private fields, or once freed)."""
     return None if ref is None else ref()
@@ -143,13 +204,14 @@ class PoseMirror:
         the arrays, however many: adding a level's tiles one by one would copy them
         once per tile)."""
         m = len(sprites)
-        xy, angle = internals.read_poses(sprites)
+        positions, angles = internals.pose_objects(sprites)
+        xy, angle = internals.as_arrays(positions, angles)
         fast = np.fromiter(map(internals.has_fast_pose, sprites), np.bool_, count=m)
         first = len(self.sprites)
         self.sprites.extend(sprites)
-        self._slow_rows = np.concatenate([self._slow_rows, ~fast])
+        self._slow_rows = appended(self._slow_rows, ~fast)
         self._boxes.extend([None] * m)
-        self._written_boxes = np.concatenate([self._written_boxes, np.zeros(m, dtype=np.bool_)])
+        self._written_boxes = appended(self._written_boxes, np.zeros(m, dtype=np.bool_))
         for row in range(first, first + m):
             self._follow_row(row)
         self._lists.grow(m)
@@ -163,12 +225,12 @@ class PoseMirror:
                     internals.arm([watcher])
             else:
                 self._watchers.append(None)
-        self.xy = np.concatenate([self.xy, xy])
-        self.angle = np.concatenate([self.angle, angle])
-        positions = internals.pose_objects(sprites)[0]
+        self.xy = appended(self.xy, xy)
+        self.angle = appended(self.angle, angle)
         loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
-        self._always = np.concatenate([self._always, loose | ~fast])
-        self._always_rows = np.flatnonzero(self._always)
+        self._always = appended(self._always, loose | ~fast)
+        always = first + np.flatnonzero(~fast | loose)
+        self._always_rows = np.concatenate([self._always_rows, always])
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
@@ -192,7 +254,8 @@ class PoseMirror:
             swap_removed(array, row)
             for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
         )
-        self._always_rows = np.flatnonzero(self._always)
+        if len(self._always_rows):
+            self._always_rows = np.flatnonzero(self._always)
         self._lists.remove(row)
 
     def untouched(self) -> bool:
@@ -317,8 +380,8 @@ class PoseMirror:
         """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
 
         Args:
-            xy: ``(N, 2)`` positions by row; the mirror keeps this array.
-            angle: ``(N,)`` clockwise angles by row; the mirror keeps this array.
+            xy: ``(N, 2)`` positions by row; the mirror keeps a copy.
+            angle: ``(N,)`` clockwise angles by row; the mirror keeps a copy.
 
         Returns:
             The rows whose class's setters stored another pose than the one given
@@ -354,8 +417,8 @@ class PoseMirror:
                     entry, self.sprites, xy, angle, moved, turned, n_moved == n, n_turned > 0
                 )
             internals.report_shared(self._log, self._row_of_watcher, changed)
-        self.xy = xy
-        self.angle = angle
+        self.xy = refilled(self.xy, xy)
+        self.angle = refilled(self.angle, angle)
         return kept
 
     def _setters_changed(self, rows: IntArray, xy: FloatArray, angle: FloatArray) -> IntArray:
