@@ -19,8 +19,6 @@ import arcade
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.storage import as_slice
-
 IntArray = NDArray[np.intp]
 
 _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
@@ -65,9 +63,11 @@ class ListSlots(NamedTuple):
 
 
 def list_slots(
-    sprite_list: arcade.SpriteList[Any], slot_dict: dict[Any, int], rows: IntArray, slots: IntArray
-) -> ListSlots:
-    """The :class:`ListSlots` of ``rows`` (ascending) and their ``slots``.
+    sprite_list: arcade.SpriteList[Any], slot_dict: dict[Any, int], rows: IntArray,
+    slots: IntArray, scratch: IntArray | None = None,
+) -> ListSlots:  # fmt: skip
+    """The :class:`ListSlots` of ``rows`` (ascending, each once) and their ``slots``
+    (``scratch``: at least ``len(rows)`` integers it may overwrite).
 
     >>> found = list_slots(arcade.SpriteList(), {}, np.arange(5), np.array([7, 2, 3, 4, 0]))
     >>> found.row_span, found.block_rows, found.block_slots
@@ -75,17 +75,25 @@ def list_slots(
     >>> found.rest_rows.tolist(), found.rest_slots.tolist()
     ([0, 4], [7, 0])
     """
-    # Runs break where the row or the slot does not step by one.
-    breaks = np.flatnonzero((np.diff(rows) != 1) | (np.diff(slots) != 1)) + 1
+    n = len(rows)
+    # Runs break where the row or the slot does not step by one. The steps go to
+    # scratch: a world-sized temporary per change costs more than the arithmetic.
+    step = (np.empty(n, dtype=np.intp) if scratch is None else scratch)[: max(n - 1, 0)]
+    gap = np.not_equal(np.subtract(rows[1:], rows[:-1], out=step), 1)
+    gap |= np.not_equal(np.subtract(slots[1:], slots[:-1], out=step), 1)
+    breaks = np.flatnonzero(gap) + 1
     starts = np.concatenate([[0], breaks])
-    ends = np.concatenate([breaks, [len(rows)]])
+    ends = np.concatenate([breaks, [n]])
     longest = int(np.argmax(ends - starts))
     first, last = int(starts[longest]), int(ends[longest])
     row, slot = (int(rows[first]), int(slots[first])) if last else (0, 0)
     block_rows, block_slots = slice(row, row + last - first), slice(slot, slot + last - first)
-    rest = np.r_[0:first, last:len(rows)]
+    rest = np.r_[0:first, last:n]
+    # Ascending rows, each once, are consecutive exactly when they span their count.
+    low = int(rows[0]) if n else 0
+    row_span = slice(low, low + n) if n and int(rows[-1]) - low == n - 1 else rows
     return ListSlots(
-        sprite_list, slot_dict, rows, slots, as_slice(rows), block_rows, block_slots,
+        sprite_list, slot_dict, rows, slots, row_span, block_rows, block_slots,
         rows[rest], slots[rest],
     )  # fmt: skip
 
@@ -116,7 +124,7 @@ def slots_in(
 class _Column:
     """One list's :class:`ListSlots`, and the rows to take out and put in before it is read."""
 
-    __slots__ = ("dropped", "entry", "put")
+    __slots__ = ("dropped", "entry", "put", "spare", "used")
 
     def __init__(self, entry: ListSlots) -> None:
         self.entry = entry
@@ -124,23 +132,47 @@ class _Column:
         """Rows whose sprite left the list or the mirror (or that now hold another sprite)."""
         self.put: list[tuple[int, int]] = []
         """``(row, slot)`` of rows joining (after :attr:`dropped` are taken out)."""
+        self.spare = self.used = np.zeros((3, 0), dtype=np.intp)
+        """Room for rows, slots and scratch (a line each): :attr:`entry`
+        views :attr:`used`, the next one is made in :attr:`spare`, and they swap, so
+        no world-sized array is allocated while the list keeps its size."""
 
     def settled(self) -> ListSlots:
         """The entry with :attr:`dropped` taken out and :attr:`put` put in (rows ascending)."""
         sprite_list, slot_dict, rows, slots = self.entry[:4]
+        # (position in rows, 0, row, slot): insert there; (position, 1, 0, 0): drop.
+        cuts: list[tuple[int, int, int, int]] = []
         if self.dropped:
-            # rows is ascending: each dropped row is found by bisection (no pass over rows).
             dropped = np.array(self.dropped, dtype=np.intp)
             at = np.searchsorted(rows, dropped)
             held = at < len(rows)
             held[held] = rows[at[held]] == dropped[held]
-            rows, slots = np.delete(rows, at[held]), np.delete(slots, at[held])
+            cuts.extend((position, 1, 0, 0) for position in set(at[held].tolist()))
         if self.put:
-            new = np.array(sorted(self.put), dtype=np.intp).reshape(-1, 2)
-            at = np.searchsorted(rows, new[:, 0])
-            rows, slots = np.insert(rows, at, new[:, 0]), np.insert(slots, at, new[:, 1])
+            new = sorted(self.put)
+            at = np.searchsorted(rows, np.array([row for row, _ in new], dtype=np.intp))
+            cuts.extend((position, 0, row, slot) for position, (row, slot) in zip(
+                at.tolist(), new, strict=True))  # fmt: skip
+        n = len(rows) + sum(1 if kind == 0 else -1 for _, kind, _, _ in cuts)
+        if self.spare.shape[1] < n:
+            self.spare = np.empty((3, max(2 * n, 16)), dtype=np.intp)
+        buffer, self.spare, self.used = self.spare, self.used, self.spare
+        out_rows, out_slots, scratch = buffer[0, :n], buffer[1, :n], buffer[2]
+        done = taken = 0
+        for position, kind, row, slot in sorted(cuts):
+            count = position - taken
+            out_rows[done : done + count] = rows[taken:position]
+            out_slots[done : done + count] = slots[taken:position]
+            done, taken = done + count, position
+            if kind:
+                taken += 1
+            else:
+                out_rows[done], out_slots[done] = row, slot
+                done += 1
+        out_rows[done:] = rows[taken:]
+        out_slots[done:] = slots[taken:]
         self.dropped, self.put = [], []
-        return list_slots(sprite_list, slot_dict, rows, slots)
+        return list_slots(sprite_list, slot_dict, out_rows, out_slots, scratch)
 
 
 class SlotTable:
