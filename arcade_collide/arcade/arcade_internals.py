@@ -225,14 +225,17 @@ def store_in_sprite_list(
     # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
     # It is dropped before returning, so the list can still grow its buffer later.
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    rest = len(entry.rest_rows)
     if every_moved or moves.all():
         data[entry.block_slots, 0:2] = xy[entry.block_rows]
-        data[entry.rest_slots, 0:2] = xy[entry.rest_rows]
+        if rest:
+            data[entry.rest_slots, 0:2] = xy[entry.rest_rows]
     else:
         data[slots[moves], 0:2] = xy[rows[moves]]
     if any_turned and turns.all():
         data[entry.block_slots, 3] = angle[entry.block_rows]
-        data[entry.rest_slots, 3] = angle[entry.rest_rows]
+        if rest:
+            data[entry.rest_slots, 3] = angle[entry.rest_rows]
     elif any_turned and turns.any():
         data[slots[turns], 3] = angle[rows[turns]]
     del data

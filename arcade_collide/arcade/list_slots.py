@@ -213,18 +213,26 @@ class SlotTable:
         self._in[row] = ()
         self._in.pop()
 
+    def settled(self) -> bool:
+        """Whether :meth:`entries` with no changed rows would just return the entries."""
+        return not (self._whole or self._touched) and all(
+            column.entry.current() for column in self._columns.values()
+        )
+
     def entries(
-        self, sprites: Sequence[arcade.Sprite], eligible: NDArray[np.bool_], changed: list[int]
+        self, sprites: Sequence[arcade.Sprite], ineligible: NDArray[np.bool_], changed: list[int]
     ) -> list[ListSlots]:
-        """Each list's rows (of ``sprites``, among ``eligible`` ones) and slots, with the
-        ``changed`` rows (whose memberships or sprite changed) looked up again."""
+        """Each list's rows (of ``sprites``, leaving out the ``ineligible`` ones) and
+        slots, with the ``changed`` rows (whose memberships or sprite changed) looked up
+        again."""
         columns = self._columns
+        if not (changed or self._whole or self._touched) and self.settled():
+            return self._entries
+        eligible = ~ineligible
         if not self._whole and 8 * len(changed) > len(sprites) + 64:
             self._whole = True  # many changes: one pass over every row costs less
         if self._whole or not all(column.entry.current() for column in columns.values()):
             self._find_all(sprites, eligible)
-            return self._entries
-        if not (changed or self._touched):
             return self._entries
         touched, self._touched = self._touched, set()
         for row in changed:

@@ -68,15 +68,10 @@ _BUFFERS: weakref.WeakValueDictionary[int, NDArray[Any]] = weakref.WeakValueDict
 
 
 def _buffer_of(array: NDArray[Any]) -> NDArray[Any] | None:
-    """The buffer :func:`appended` made whose first rows ``array`` is, if it is one."""
+    """The buffer :func:`appended` made whose first rows ``array`` is, if it is one
+    (the only views of such buffers made here are their first rows)."""
     base = array.base
-    if (
-        isinstance(base, np.ndarray)
-        and _BUFFERS.get(id(base)) is base
-        and base.shape[1:] == array.shape[1:]
-        and base.strides == array.strides
-        and base.ctypes.data == array.ctypes.data
-    ):
+    if _BUFFERS.get(id(base)) is base and base is not None and base.strides == array.strides:
         return base
     return None
 
@@ -518,7 +513,9 @@ class PoseMirror:
         if self._records_dropped:
             self._rewatch()
         regrouped = self._log.regrouped
+        if not regrouped:
+            return self._lists.entries(self.sprites, self._slow_rows, [])
         row_of = self._row_of_watcher.get
         changed = [row for row in map(row_of, regrouped) if row is not None]
         regrouped.clear()
-        return self._lists.entries(self.sprites, ~self._slow_rows, changed)
+        return self._lists.entries(self.sprites, self._slow_rows, changed)
