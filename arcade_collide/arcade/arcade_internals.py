@@ -28,7 +28,7 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import arcade
 import numpy as np
@@ -36,7 +36,8 @@ from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
 
 if TYPE_CHECKING:
-    from arcade_collide.arcade.pose_mirror import ListSlots
+    from arcade_collide.arcade.lifetime import MembershipListener
+    from arcade_collide.arcade.list_slots import ListSlots
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -214,9 +215,9 @@ def store_in_sprite_list(
 
     ``xy``, ``angle``, ``moved``, ``turned`` are indexed by row of ``sprites``;
     ``every_moved``, ``any_turned`` sum up ``moved``, ``turned``."""
-    sprite_list, _, rows, slots, row_span, slot_span = entry
-    # Usually a list holds the world's sprites in the world's order, in consecutive
-    # slots: then slices stand for rows and slots, and numpy copies blocks.
+    sprite_list, rows, slots, row_span = entry.sprite_list, entry.rows, entry.slots, entry.row_span
+    # Usually a list holds the world's sprites in the world's order, mostly in
+    # consecutive slots: numpy copies that block and gathers the few rows left.
     moves = moved[row_span]
     turns = turned[row_span]
     if not (every_moved or moves.any() or (any_turned and turns.any())):
@@ -224,12 +225,17 @@ def store_in_sprite_list(
     # A numpy view of the list's array('f') buffer: 4 floats per slot, x y depth angle.
     # It is dropped before returning, so the list can still grow its buffer later.
     data = np.frombuffer(sprite_list._sprite_pos_angle_data, dtype=np.float32).reshape(-1, 4)
+    rest = len(entry.rest_rows)
     if every_moved or moves.all():
-        data[slot_span, 0:2] = xy[row_span]
+        data[entry.block_slots, 0:2] = xy[entry.block_rows]
+        if rest:
+            data[entry.rest_slots, 0:2] = xy[entry.rest_rows]
     else:
         data[slots[moves], 0:2] = xy[rows[moves]]
     if any_turned and turns.all():
-        data[slot_span, 3] = angle[row_span]
+        data[entry.block_slots, 3] = angle[entry.block_rows]
+        if rest:
+            data[entry.rest_slots, 3] = angle[entry.rest_rows]
     elif any_turned and turns.any():
         data[slots[turns], 3] = angle[rows[turns]]
     del data
@@ -254,19 +260,15 @@ def membership_changes() -> int:
 
 
 class TouchLog(dict[int, "Record"]):
-    """A pose mirror's log: the records that reported a touch, by ``id``. Records hold
-    their logs weakly, so a sprite outliving a world keeps nothing of that world alive."""
+    """A pose mirror's log: the records that reported a touch by ``id`` (``regrouped``: the
+    ids of those that changed). Records hold their logs weakly: a sprite outliving a
+    world keeps no log alive."""
 
-    __slots__ = ("__weakref__",)
+    __slots__ = ("__weakref__", "regrouped")
 
-
-class MembershipListener(Protocol):
-    """What hears of list changes (:class:`~.lifetime.RemovalHook`): ``joined_list`` runs
-    inside Arcade's method and must not raise; ``list_changed`` once it is done."""
-
-    def joined_list(self, sprite_list: Any) -> None: ...
-
-    def list_changed(self, sprite_list: Any, left: list[Any], joined: list[Any]) -> None: ...
+    def __init__(self) -> None:
+        super().__init__()
+        self.regrouped: set[int] = set()
 
 
 class Record(list[Any]):
@@ -275,9 +277,10 @@ class Record(list[Any]):
 
     Arcade changes ``sprite.sprite_lists`` exactly when the sprite joins or leaves a
     sprite list, the only way its slot in a list can change besides
-    ``SpriteList.clear(deep=False)``; so a pose mirror keeps every list's rows and
-    slots while the count stands. While its class is :class:`_Armed`, the record also
-    reports the next iteration over it to the touch logs in :attr:`logs`.
+    ``SpriteList.clear(deep=False)``; so each change also notes the record in the
+    ``regrouped`` of the touch logs in :attr:`logs`, whose pose mirrors look up that
+    sprite's slots again (:mod:`.list_slots`). While its class is :class:`_Armed`, the
+    record also reports the next iteration over it to those logs.
     """
 
     __slots__ = ("__weakref__", "listeners", "logs")
@@ -288,18 +291,26 @@ class Record(list[Any]):
     """The worlds' listeners told of the lists this sprite joins."""
 
     def append(self, sprite_list: Any) -> None:
-        _membership_changes[0] += 1
+        _note_change(self)
         list.append(self, sprite_list)
         for listener in self.listeners:
             listener.joined_list(sprite_list)
 
 
+def _note_change(record: Record) -> None:
+    """Count a change of ``record`` and note it in its logs' ``regrouped``."""
+    _membership_changes[0] += 1
+    for log in [ref() for ref in record.logs]:
+        if log is not None:
+            log.regrouped.add(id(record))
+
+
 def _counted(name: str) -> Any:
-    """The ``list`` method ``name``, counting a change in ``_membership_changes`` first."""
+    """The ``list`` method ``name``, noting a change (:func:`_note_change`) first."""
     method = getattr(list, name)
 
-    def counted(self: list[Any], *args: Any) -> Any:
-        _membership_changes[0] += 1
+    def counted(self: Record, *args: Any) -> Any:
+        _note_change(self)
         return method(self, *args)
 
     counted.__name__ = name
@@ -363,6 +374,7 @@ def unwatch(record: Record, log: TouchLog) -> None:
     if len(record.logs) < 2:
         _SHARED.pop(id(record), None)
     log.pop(id(record), None)
+    log.regrouped.discard(id(record))
 
 
 def arm(records: Iterable[Record | None]) -> None:
@@ -493,15 +505,6 @@ def unwatch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListen
         sprite_list.__class__ = cls.__bases__[0]
 
 
-def lists_of(sprites: Sequence[arcade.Sprite]) -> list[arcade.SpriteList[Any]]:
-    """The sprite lists holding any of ``sprites``, each once, in first-seen order."""
-    # list.copy reads the records without iterating them (which would report touches).
-    return list(dict.fromkeys(chain.from_iterable(map(list.copy, map(_sprite_lists, sprites)))))
-
-
-_sprite_lists = attrgetter("sprite_lists")
-
-
 # --- hit boxes that follow their sprites ---------------------------------------------
 
 
@@ -569,10 +572,8 @@ class FollowingHitBox(RotatableHitBox):
 
 def follow(sprite: arcade.Sprite) -> FollowingHitBox | None:
     """Make ``sprite``'s hit box a :class:`FollowingHitBox` (in place); None if it cannot.
-
-    Only a box of exactly ``RotatableHitBox`` is switched (a game's own subclass keeps
-    its behaviour), and a box already following another sprite is left alone.
-    """
+    Only a box of exactly ``RotatableHitBox`` is switched (a game's own subclass keeps its
+    behaviour), and a box already following another sprite is left alone."""
     box: Any = sprite._hit_box
     if type(box) is FollowingHitBox:
         following: FollowingHitBox | None = box if box.__dict__["_follow"]() is sprite else None

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.arcade_internals import read_sizes, size_marks
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.pose_mirror import swap_removed
+from arcade_collide.arcade.pose_mirror import appended, swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -102,8 +102,8 @@ class DerivedShapes:
                 self._hull_slot[body.entity] = len(self._hulls)
                 self._hulls.append(body)
         sizes = read_sizes([body.sprite for body in bodies])
-        self._size = np.concatenate([self._size, sizes])
-        self._derived = np.concatenate([self._derived, np.array(derived, dtype=np.bool_)])
+        self._size = appended(self._size, sizes)
+        self._derived = appended(self._derived, np.array(derived, dtype=np.bool_))
         self._marks = None
 
     def remove(self, row: int, body: Body) -> None:

@@ -19,6 +19,15 @@ _DROPPED: list[str] = []
 """Own esper worlds of CollisionWorlds garbage collected without ``close()``."""
 
 
+class MembershipListener(Protocol):
+    """What hears of list changes (:class:`RemovalHook`): ``joined_list`` runs inside
+    Arcade's method and must not raise; ``list_changed`` once it is done."""
+
+    def joined_list(self, sprite_list: Any) -> None: ...
+
+    def list_changed(self, sprite_list: Any, left: list[Any], joined: list[Any]) -> None: ...
+
+
 class _Removes(Protocol):
     def remove_sprite(self, sprite: arcade.Sprite) -> None: ...
 

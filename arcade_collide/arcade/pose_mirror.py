@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
-from itertools import repeat
 from typing import Any, NamedTuple
 
 import arcade
@@ -16,7 +15,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
 from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, TouchLog
-from arcade_collide.ecs.storage import as_slice
+from arcade_collide.arcade.list_slots import ListSlots, SlotTable
 from arcade_collide.geometry.pose_changes import pose_changes
 
 FloatArray = NDArray[np.float64]
@@ -34,6 +33,62 @@ def swap_removed(array: NDArray[Any], row: int) -> NDArray[Any]:
     """
     array[row] = array[-1]
     return array[:-1]
+
+
+def appended(array: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
+    """``array`` with the rows ``new`` after it: written into the spare rows of the
+    buffer ``array`` starts when it has room, else into a new buffer twice the size
+    (adding one row at a time copies each row a constant number of times, amortized).
+
+    Only a buffer this function made is grown into, so callers must not keep views of
+    its rows past ``array`` (:func:`swap_removed` leaves the dropped row there).
+
+    >>> grown = appended(np.array([1, 2]), np.array([3]))
+    >>> again = appended(grown, np.array([4]))
+    >>> again.tolist(), again.base is grown.base
+    ([1, 2, 3, 4], True)
+    >>> appended(np.arange(8)[:2], np.array([9])).tolist()  # not a buffer made here
+    [0, 1, 9]
+    """
+    n, m = len(array), len(new)
+    base = _buffer_of(array)
+    if base is not None and len(base) >= n + m:
+        grown = base[: n + m]
+    else:
+        buffer = np.empty((max(2 * (n + m), 16), *array.shape[1:]), dtype=array.dtype)
+        _BUFFERS[id(buffer)] = buffer
+        grown = buffer[: n + m]
+        grown[:n] = array
+    grown[n:] = new
+    return grown
+
+
+_BUFFERS: weakref.WeakValueDictionary[int, NDArray[Any]] = weakref.WeakValueDictionary()
+"""The buffers :func:`appended` made, by ``id`` (arrays are not hashable)."""
+
+
+def _buffer_of(array: NDArray[Any]) -> NDArray[Any] | None:
+    """The buffer :func:`appended` made whose first rows ``array`` is, if it is one
+    (the only views of such buffers made here are their first rows)."""
+    base = array.base
+    if _BUFFERS.get(id(base)) is base and base is not None and base.strides == array.strides:
+        return base
+    return None
+
+
+def refilled(array: NDArray[Any], values: NDArray[Any]) -> NDArray[Any]:
+    """``values`` copied into ``array`` when :func:`appended` made its buffer and the
+    lengths agree, else into a new such buffer: a copy into memory already in use
+    costs less than fresh memory, and later rows can be appended in place.
+
+    >>> kept = appended(np.zeros(0), np.array([1.0, 2.0]))
+    >>> refilled(kept, np.array([3.0, 4.0])) is kept, kept.tolist()
+    (True, [3.0, 4.0])
+    """
+    if len(array) == len(values) and _buffer_of(array) is not None:
+        array[...] = values
+        return array
+    return appended(values[:0], values)
 
 
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
@@ -54,44 +109,6 @@ def _differ(
 def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
     """``(N, 2)`` positions as the Python tuples of floats Arcade stores."""
     return list(zip(xy[:, 0].tolist(), xy[:, 1].tolist(), strict=True))
-
-
-class ListSlots(NamedTuple):
-    """The rows of a pose mirror's sprites that one sprite list holds, and their slots."""
-
-    sprite_list: arcade.SpriteList[Any]
-    slot_dict: dict[Any, int]
-    """The list's ``sprite_slot`` dict when the rows were found (replaced by a shallow clear)."""
-    rows: IntArray
-    slots: IntArray
-    """``slots[k]`` is the list's slot of the sprite of row ``rows[k]``."""
-    row_span: IntArray | slice
-    """:attr:`rows`, or the slice standing for them when they are consecutive."""
-    slot_span: IntArray | slice
-    """:attr:`slots`, or the slice standing for them when they are consecutive."""
-
-    def current(self) -> bool:
-        """Whether the list still has the slot dict the rows were found with."""
-        return self.sprite_list.sprite_slot is self.slot_dict
-
-
-def slots_in(
-    sprite_list: arcade.SpriteList[Any],
-    sprites: Sequence[arcade.Sprite],
-    eligible: NDArray[np.bool_],
-) -> ListSlots:
-    """The rows of ``sprites`` held by ``sprite_list`` (among ``eligible`` ones), and their slots.
-
-    A sprite can name a list that no longer holds it (after ``clear(deep=False)``):
-    it has no slot there and is left out.
-    """
-    slot_of = sprite_list.sprite_slot.get
-    slots = np.fromiter(map(slot_of, sprites, repeat(-1)), np.intp, count=len(sprites))
-    rows = np.flatnonzero((slots >= 0) & eligible)
-    slots = slots[rows]
-    return ListSlots(
-        sprite_list, sprite_list.sprite_slot, rows, slots, as_slice(rows), as_slice(slots)
-    )
 
 
 class HandMoves(NamedTuple):
@@ -178,39 +195,41 @@ class PoseMirror:
         self._quiet_reads = False
         """Whether a query found nothing touched since the log's touches were last taken
         in: reads between moves, which the log answers at no cost, so it stays in use."""
-        self._lists: list[ListSlots] | None = None
-        self._changes_seen = -1
+        self._lists = SlotTable()
+        """The rows and slots of the lists holding the sprites (see :meth:`_sprite_lists`)."""
 
     def add(self, sprites: Sequence[arcade.Sprite]) -> None:
         """Append ``sprites`` as the last rows, at their current poses (one pass over
         the arrays, however many: adding a level's tiles one by one would copy them
         once per tile)."""
         m = len(sprites)
-        xy, angle = internals.read_poses(sprites)
+        positions, angles = internals.pose_objects(sprites)
+        xy, angle = internals.as_arrays(positions, angles)
         fast = np.fromiter(map(internals.has_fast_pose, sprites), np.bool_, count=m)
         first = len(self.sprites)
         self.sprites.extend(sprites)
-        self._slow_rows = np.concatenate([self._slow_rows, ~fast])
+        self._slow_rows = appended(self._slow_rows, ~fast)
         self._boxes.extend([None] * m)
-        self._written_boxes = np.concatenate([self._written_boxes, np.zeros(m, dtype=np.bool_)])
+        self._written_boxes = appended(self._written_boxes, np.zeros(m, dtype=np.bool_))
         for row in range(first, first + m) if self._following else ():
             self._follow_row(row)
+        self._lists.grow(m)
         for sprite in sprites:
             if self._watching:
                 watcher = internals.watch_memberships(sprite, self._log)
                 self._row_of_watcher[id(watcher)] = len(self._watchers)
                 self._watchers.append(weakref.ref(watcher, self._record_dropped))
+                self._log.regrouped.add(id(watcher))  # its slots are looked up
                 if self._armed:
                     internals.arm([watcher])
             else:
                 self._watchers.append(None)
-        self.xy = np.concatenate([self.xy, xy])
-        self.angle = np.concatenate([self.angle, angle])
-        positions = internals.pose_objects(sprites)[0]
+        self.xy = appended(self.xy, xy)
+        self.angle = appended(self.angle, angle)
         loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
-        self._always = np.concatenate([self._always, loose | ~fast])
-        self._always_rows = np.flatnonzero(self._always)
-        self._lists = None
+        self._always = appended(self._always, loose | ~fast)
+        always = first + np.flatnonzero(~fast | loose)
+        self._always_rows = np.concatenate([self._always_rows, always])
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
@@ -224,6 +243,7 @@ class PoseMirror:
         if row != len(self.sprites) - 1:
             if moved is not None:
                 self._row_of_watcher[id(moved)] = row
+                self._log.regrouped.add(id(moved))  # its slots are looked up at its row
             if moved_box is not None:
                 self._box_rows[id(moved_box)] = row
         self.sprites[row], self._boxes[row] = self.sprites[-1], moved_box
@@ -233,8 +253,9 @@ class PoseMirror:
             swap_removed(array, row)
             for array in (self._slow_rows, self._written_boxes, self._always, self.xy, self.angle)
         )
-        self._always_rows = np.flatnonzero(self._always)
-        self._lists = None
+        if len(self._always_rows):
+            self._always_rows = np.flatnonzero(self._always)
+        self._lists.remove(row)
 
     def untouched(self) -> bool:
         """Whether :meth:`hand_moves` would surely find nothing: the log is in use and
@@ -355,14 +376,14 @@ class PoseMirror:
             if watcher is not None
         }
         self._records_dropped = False
-        self._lists = None
+        self._lists.invalidate()
 
     def write(self, xy: FloatArray, angle: FloatArray) -> IntArray:
         """Give each sprite whose pose differs from the mirror's its pose from ``xy``/``angle``.
 
         Args:
-            xy: ``(N, 2)`` positions by row; the mirror keeps this array.
-            angle: ``(N,)`` clockwise angles by row; the mirror keeps this array.
+            xy: ``(N, 2)`` positions by row; the mirror keeps a copy.
+            angle: ``(N,)`` clockwise angles by row; the mirror keeps a copy.
 
         Returns:
             The rows whose class's setters stored another pose than the one given
@@ -402,8 +423,8 @@ class PoseMirror:
                     entry, self.sprites, xy, angle, moved, turned, n_moved == n, n_turned > 0
                 )
             internals.report_shared(self._log, self._row_of_watcher, changed)
-        self.xy = xy
-        self.angle = angle
+        self.xy = refilled(self.xy, xy)
+        self.angle = refilled(self.angle, angle)
         return kept
 
     def _setters_changed(self, rows: IntArray, xy: FloatArray, angle: FloatArray) -> IntArray:
@@ -495,22 +516,17 @@ class PoseMirror:
                 self._follow_row(row)  # a box that could not follow, replaced by one that can
 
     def _sprite_lists(self) -> list[ListSlots]:
-        """The rows and slots of each sprite list holding the sprites: kept while no
-        sprite joined or left a list and each list keeps its slot dict, else found anew."""
-        lists = self._lists
-        if (
-            lists is None
-            or internals.membership_changes() != self._changes_seen
-            or self._records_dropped
-            or not all(entry.current() for entry in lists)
-        ):
-            if self._records_dropped:
-                self._rewatch()
-            self._changes_seen = internals.membership_changes()
-            fast = ~self._slow_rows
-            lists = [
-                slots_in(each, self.sprites, fast)
-                for each in internals.lists_of(self.sprites)
-            ]
-            self._lists = lists
-        return lists
+        """The rows and slots of each sprite list holding the fast sprites: the rows whose
+        sprite joined or left a list (their records noted it in the log's ``regrouped``)
+        or that were added or now hold another sprite are looked up again."""
+        if not self._watching:
+            return []  # no fast rows: every sprite is written through its setters
+        if self._records_dropped:
+            self._rewatch()
+        regrouped = self._log.regrouped
+        if not regrouped:
+            return self._lists.entries(self.sprites, self._slow_rows, [])
+        row_of = self._row_of_watcher.get
+        changed = [row for row in map(row_of, regrouped) if row is not None]
+        regrouped.clear()
+        return self._lists.entries(self.sprites, self._slow_rows, changed)
