@@ -1,11 +1,11 @@
 """Bounding circles of a world's sprites by kind: the quick proof that a sprite touches
-no sprite of a kind, which lets :meth:`~.queries.WorldQueries.overlapping` answer an
-empty list without bringing the shape table up to date or running a query.
+no sprite of a kind, which lets :meth:`~.queries.WorldQueries.overlapping` answer
+without bringing the shape table up to date or running a query.
 
 Every shape lies inside the circle of its ``bounding_radius`` about its pose origin, so
 two sprites whose circles are apart (by more than a rounding allowance) cannot touch.
-Only when some circle of the kind reaches the sprite's does the world run the exact
-query, whose answer is therefore the only one ever returned.
+Only the sprites whose circles reach the queried sprite's are tested exactly
+(:func:`~.sprite_pairs.touching_bodies`), so the exact answer is the only one returned.
 
 A kind's members (bodies, Position rows, radii) are gathered again only when a sprite
 of that kind joins or leaves the world or a member's Shape gets another geometry (a
@@ -27,6 +27,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
+from arcade_collide.arcade.sprite_pairs import touching_bodies
 from arcade_collide.ecs.world_state import WorldState
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -92,15 +93,24 @@ class KindCircles:
         self._radius: dict[int, tuple[AnyShape, float]] = {}
         """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
 
-    def near(self, body: Body, kind: Hashable) -> list[Body] | None:
-        """The other sprites of ``kind`` whose bounding circles meet ``body``'s, at the
-        poses of their Positions, in no set order (the rest surely do not touch
-        ``body``'s sprite); None when a pose is not finite (no circle proves anything)."""
-        return self.near_in(self.circles(kind), body)
+    def touching(self, body: Body, kind: Hashable, mask: int) -> list[Body] | None:
+        """The other sprites of ``kind`` on a layer of ``mask`` whose shapes overlap or
+        touch ``body``'s, at the poses of their Positions, by ascending entity id; None
+        when a pose is not finite (no circle proves anything)."""
+        return self.touching_in(self.circles(kind), body, mask)
 
-    def near_in(self, circles: Circles, body: Body) -> list[Body] | None:
-        """:meth:`near` among ``circles``, which :meth:`circles` gave in this state of
-        the world (one call for many sprites asked about one kind)."""
+    def touching_in(self, circles: Circles, body: Body, mask: int) -> list[Body] | None:
+        """:meth:`touching` among ``circles``, which :meth:`circles` gave in this state
+        of the world (one call for many sprites asked about one kind)."""
+        near = self._near_in(circles, body)
+        if not near:
+            return near
+        return touching_bodies(body, near, mask, self.state.pools.positions.data)
+
+    def _near_in(self, circles: Circles, body: Body) -> list[Body] | None:
+        """The members of ``circles`` other than ``body`` whose circles meet its circle
+        (the rest surely do not touch it), in no set order; None when a pose is not
+        finite."""
         data = self.state.pools.positions.data
         row = body.position.pool_row
         x, y = data.item(row, 0), data.item(row, 1)
@@ -117,10 +127,6 @@ class KindCircles:
             if dx * dx + dy * dy <= reach * reach and bodies[k] is not body:
                 found.append(bodies[k])
         return found
-
-    def positions(self) -> NDArray[np.float64]:
-        """The world's Position table: ``(rows, 3)`` x, y and clockwise angle."""
-        return self.state.pools.positions.data
 
     def circles(self, kind: Hashable) -> Circles:
         """The circles of ``kind``, read again when a Position was written or the

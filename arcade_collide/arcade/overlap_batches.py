@@ -24,7 +24,6 @@ import arcade
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import KindCircles
-from arcade_collide.arcade.sprite_pairs import touching_bodies
 from arcade_collide.ecs.world_state import WorldState
 
 
@@ -106,21 +105,18 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
 
 def answer_all(
-    world: _World, sprites: list[Body], kind: Hashable, mask: int, every: bool
+    world: _World, sprites: list[Body], kind: Hashable, mask: int
 ) -> dict[arcade.Sprite, list[Body]]:
     """For each of ``sprites`` (bodies of the world, read up to date), the bodies of
-    ``kind`` overlapping or touching it, by ascending entity id; ``every``: ``kind``
-    stands for all."""
+    ``kind`` overlapping or touching it, by ascending entity id."""
     circles_of = world._circles
     circles = circles_of.circles(kind)
-    data = circles_of.positions()
     answers: dict[arcade.Sprite, list[Body]] = {}
     for body in sprites:
-        near = circles_of.near_in(circles, body)
-        if near is None:  # a pose is not finite: overlapping() names the sprite
+        found = circles_of.touching_in(circles, body, mask)
+        if found is None:  # a pose is not finite: overlapping() names the sprite
             bodies = world._bodies
-            found = world.overlapping(body.sprite, kind=kind, mask=mask)
-            answers[body.sprite] = [bodies.list[bodies.row_of[other]] for other in found]
-        else:
-            answers[body.sprite] = touching_bodies(body, near, mask, data) if near else []
+            sprites_found = world.overlapping(body.sprite, kind=kind, mask=mask)
+            found = [bodies.list[bodies.row_of[other]] for other in sprites_found]
+        answers[body.sprite] = found
     return answers

@@ -35,7 +35,6 @@ from arcade_collide.arcade.handlers import Router
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
 from arcade_collide.arcade.overlap_batches import Overlaps, answer_all
-from arcade_collide.arcade.sprite_pairs import touching_bodies
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
 from arcade_collide.ecs.queries import Explanation, check_mask
 from arcade_collide.geometry.contact import Contact
@@ -235,11 +234,8 @@ class WorldQueries:
         self._sync()
         # Most sprites are near nothing of the kind: their bounding circles prove it,
         # and the few that are near are tested exactly, pair by pair.
-        near = self._circles.near(body, kind)
-        if near is not None:
-            if not near:
-                return []
-            touching = touching_bodies(body, near, mask, self._circles.positions())
+        touching = self._circles.touching(body, kind, mask)
+        if touching is not None:
             return [other.sprite for other in touching]
         with in_world(self.name):  # a pose is not finite: the ECS query names it
             position = body.position
@@ -304,9 +300,8 @@ class WorldQueries:
             mask = check_mask(mask)
         self._sync()
         bodies.mirror.note_quiet_read()  # its answers are read between moves
-        every = kind is ANY_KIND
-        answers = answer_all(self, asked, kind, mask, every)
-        return Overlaps(self, self._circles.state, kind, mask, every, answers)
+        answers = answer_all(self, asked, kind, mask)
+        return Overlaps(self, self._circles.state, kind, mask, kind is ANY_KIND, answers)
 
     def contacts(self: _World) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step (in the order they met), each with its
