@@ -190,6 +190,22 @@ def stamps(sprites: Sequence[arcade.Sprite]) -> Stamps:
     )
 
 
+def same_stamps(sprites: Sequence[arcade.Sprite], old: Stamps) -> bool:
+    """Whether ``stamps(sprites) == old``, reading one field of every sprite at a time
+    (a moved sprite usually shows in the first).
+
+    >>> sprite = arcade.SpriteSolidColor(4, 4)
+    >>> before = stamps([sprite])
+    >>> same_stamps([sprite], before)
+    True
+    >>> sprite.width = 5.0
+    >>> same_stamps([sprite], before)
+    False
+    """
+    fields = (_POSITION, _ANGLE, _WIDTH, _HEIGHT)
+    return all(list(map(field, sprites)) == kept for field, kept in zip(fields, old, strict=True))
+
+
 def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any]]:
     """The sprites' widths and heights, for a cheap change test.
 

@@ -264,7 +264,7 @@ class PoseMirror:
             return (
                 stamps is not None
                 and not self._records_dropped
-                and internals.stamps(self.sprites) == stamps
+                and internals.same_stamps(self.sprites, stamps)
             )
         return (
             self._armed
@@ -334,7 +334,9 @@ class PoseMirror:
         if now == seen:
             return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], _NO_ROWS, None, [], now)
         moved = _changed(positions, seen[0], angles, seen[1])
-        resized = _changed(widths, seen[2], heights, seen[3])
+        resized = []
+        if widths != seen[2] or heights != seen[3]:
+            resized = _changed(widths, seen[2], heights, seen[3])
         if len(moved) < len(positions):
             positions = [positions[row] for row in moved]
             angles = [angles[row] for row in moved]
