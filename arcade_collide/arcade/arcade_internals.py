@@ -9,7 +9,8 @@ work in bulk:
   listeners the lists joined and reports the next setter call (:class:`Record`,
   :class:`_Armed`);
 * hit boxes: a sprite's ``RotatableHitBox`` becomes a :class:`FollowingHitBox` (a class
-  switch) that reads the sprite's pose, or gets ``_position``, ``_angle`` and
+  switch) that reads the sprite's pose (:mod:`.following_boxes`, the one other module
+  using private names, re-exported here), or gets ``_position``, ``_angle`` and
   ``_adjusted_cache_dirty`` written;
 * sprite lists: ``_sprite_pos_angle_data``, ``_sprite_pos_angle_changed``,
   ``sprite_slot`` and ``spatial_hash.move``; a list a world watches becomes a subclass
@@ -28,12 +29,15 @@ import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import arcade
 import numpy as np
-from arcade.hitbox import RotatableHitBox
 from numpy.typing import NDArray
+
+from arcade_collide.arcade.following_boxes import FollowingHitBox as FollowingHitBox
+from arcade_collide.arcade.following_boxes import can_follow as can_follow
+from arcade_collide.arcade.following_boxes import follow as follow
 
 if TYPE_CHECKING:
     from arcade_collide.arcade.lifetime import MembershipListener
@@ -62,6 +66,8 @@ PRIVATE = False
 _POSITION: attrgetter[Any]
 _ANGLE: attrgetter[Any]
 _SIZE: attrgetter[Any]
+_WIDTH: attrgetter[Any]
+_HEIGHT: attrgetter[Any]
 hit_box_of: attrgetter[Any]
 """``hit_box_of(sprite)``: the hit box ``sprite`` holds now."""
 _fast_classes: dict[type, bool] = {}
@@ -74,13 +80,14 @@ def use_private_fields(enabled: bool) -> None:
     Chosen at import from Arcade's version; tests call it to run the public paths. Call
     it before any CollisionWorld is created: a world keeps the choice it was made with.
     """
-    global PRIVATE, _POSITION, _ANGLE, _SIZE, hit_box_of
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, hit_box_of
     PRIVATE = enabled
     prefix = "_" if enabled else ""
     _POSITION, _ANGLE, hit_box_of = (
         attrgetter(prefix + name) for name in ("position", "angle", "hit_box")
     )
     _SIZE = attrgetter(prefix + "width", prefix + "height")
+    _WIDTH, _HEIGHT = attrgetter(prefix + "width"), attrgetter(prefix + "height")
     _fast_classes.clear()
 
 
@@ -155,6 +162,48 @@ def read_sizes(sprites: Sequence[arcade.Sprite]) -> FloatArray:
     n = len(sprites)
     size = np.fromiter(chain.from_iterable(map(_SIZE, sprites)), np.float64, count=2 * n)
     return size.reshape(n, 2)
+
+
+Stamps = tuple[list[Any], list[Any], list[Any], list[Any]]
+"""The position, angle, width and height objects of some sprites (:func:`stamps`)."""
+
+
+def stamps(sprites: Sequence[arcade.Sprite]) -> Stamps:
+    """The sprites' position, angle, width and height objects, a list of each.
+
+    Two results compare equal (``==`` on lists and tuples: identity, then value)
+    exactly when no sprite's pose or size value changed in between.
+
+    >>> sprite = arcade.SpriteSolidColor(4, 4)
+    >>> before = stamps([sprite])
+    >>> stamps([sprite]) == before
+    True
+    >>> sprite.angle = 10.0
+    >>> [now == then for now, then in zip(stamps([sprite]), before)]
+    [True, False, True, True]
+    """
+    return (
+        list(map(_POSITION, sprites)),
+        list(map(_ANGLE, sprites)),
+        list(map(_WIDTH, sprites)),
+        list(map(_HEIGHT, sprites)),
+    )
+
+
+def same_stamps(sprites: Sequence[arcade.Sprite], old: Stamps) -> bool:
+    """Whether ``stamps(sprites) == old``, reading one field of every sprite at a time
+    (a moved sprite usually shows in the first).
+
+    >>> sprite = arcade.SpriteSolidColor(4, 4)
+    >>> before = stamps([sprite])
+    >>> same_stamps([sprite], before)
+    True
+    >>> sprite.width = 5.0
+    >>> same_stamps([sprite], before)
+    False
+    """
+    fields = (_POSITION, _ANGLE, _WIDTH, _HEIGHT)
+    return all(list(map(field, sprites)) == kept for field, kept in zip(fields, old, strict=True))
 
 
 def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any]]:
@@ -503,97 +552,3 @@ def unwatch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListen
     if not listeners and _WATCHED.get(cls) is cls:
         sprite_list.__dict__.pop(_LISTENERS, None)
         sprite_list.__class__ = cls.__bases__[0]
-
-
-# --- hit boxes that follow their sprites ---------------------------------------------
-
-
-def _from_sprite(name: str) -> Any:
-    """A property reading the sprite's field ``name``; what is stored goes to ``_last<name>``,
-    the value used once the sprite is gone (Arcade's setters store it there too)."""
-    last = "_last" + name
-
-    def get(box: RotatableHitBox) -> Any:
-        fields = box.__dict__
-        sprite = fields["_follow"]()
-        return getattr(sprite, name) if sprite is not None else fields[last]
-
-    def put(box: RotatableHitBox, value: Any) -> None:
-        box.__dict__[last] = value
-
-    return property(get, put)
-
-
-class FollowingHitBox(RotatableHitBox):
-    """A :class:`~arcade.hitbox.RotatableHitBox` whose pose is its sprite's.
-
-    Arcade keeps a sprite's pose on the sprite and on its hit box. A following box
-    reads the sprite's pose on demand and recomputes its adjusted points when the
-    sprite's pose objects are not those they were computed from, so Arcade sees what
-    the setters would have left; it stays correct when the sprite leaves the world.
-    No ``__slots__``: an existing box changes class in place. The instance dict holds
-    ``_follow`` (a weak reference to the sprite), ``_last_position``/``_last_angle``
-    (used once the sprite is gone), ``_dirty``, ``_seen_position`` and ``_seen_angle``.
-
-    >>> sprite = arcade.SpriteSolidColor(2, 2, center_x=10, center_y=0)
-    >>> box = follow(sprite)
-    >>> box is sprite.hit_box, type(box).__name__
-    (True, 'FollowingHitBox')
-    >>> sprite._position = (20.0, 0.0)  # a bulk write: nothing stored on the box
-    >>> sorted(box.get_adjusted_points())
-    [(19.0, -1.0), (19.0, 1.0), (21.0, -1.0), (21.0, 1.0)]
-    """
-
-    _position = _from_sprite("_position")
-    _angle = _from_sprite("_angle")
-
-    @property
-    def _adjusted_cache_dirty(self) -> bool:
-        fields = self.__dict__
-        if fields["_dirty"]:
-            return True
-        sprite = fields["_follow"]()
-        return sprite is not None and (
-            sprite._position is not fields["_seen_position"]
-            or sprite._angle is not fields["_seen_angle"]
-        )
-
-    @_adjusted_cache_dirty.setter
-    def _adjusted_cache_dirty(self, value: bool) -> None:
-        fields = self.__dict__
-        fields["_dirty"] = value
-        if not value:
-            # The points were just computed from the sprite's current pose objects.
-            sprite = fields["_follow"]()
-            if sprite is not None:
-                fields["_seen_position"] = sprite._position
-                fields["_seen_angle"] = sprite._angle
-
-
-def follow(sprite: arcade.Sprite) -> FollowingHitBox | None:
-    """Make ``sprite``'s hit box a :class:`FollowingHitBox` (in place); None if it cannot.
-    Only a box of exactly ``RotatableHitBox`` is switched (a game's own subclass keeps its
-    behaviour), and a box already following another sprite is left alone."""
-    box: Any = sprite._hit_box
-    if type(box) is FollowingHitBox:
-        following: FollowingHitBox | None = box if box.__dict__["_follow"]() is sprite else None
-        return following
-    if type(box) is not RotatableHitBox:
-        return None
-    fields = box.__dict__
-    # The properties answer for these from now on. Adjusted points computed for the
-    # box's pose objects stay good while the sprite holds those same objects.
-    fields["_dirty"] = fields.pop("_adjusted_cache_dirty", True)
-    fields["_last_position"] = fields["_seen_position"] = fields.pop("_position", None)
-    fields["_last_angle"] = fields["_seen_angle"] = fields.pop("_angle", None)
-    if fields["_last_position"] is None or fields["_last_angle"] is None:
-        fields["_last_position"], fields["_last_angle"] = sprite._position, sprite._angle
-        fields["_dirty"] = True
-    fields["_follow"] = weakref.ref(sprite)
-    box.__class__ = FollowingHitBox
-    return cast(FollowingHitBox, box)
-
-
-def can_follow(box: Any) -> bool:
-    """Whether ``box`` is of the one class :func:`follow` switches."""
-    return type(box) is RotatableHitBox

@@ -28,7 +28,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.arcade_internals import read_sizes, size_marks
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.pose_mirror import appended, swap_removed
+from arcade_collide.arcade.row_buffers import appended, swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.geometry.shapes import AnyShape
 

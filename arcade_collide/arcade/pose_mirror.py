@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterable, Sequence
+from itertools import compress
+from operator import ne, or_
 from typing import Any, NamedTuple
 
 import arcade
@@ -14,8 +16,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
-from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, TouchLog
+from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, Stamps, TouchLog
 from arcade_collide.arcade.list_slots import ListSlots, SlotTable
+from arcade_collide.arcade.row_buffers import appended, refilled
+from arcade_collide.arcade.row_buffers import swap_removed as swap_removed
 from arcade_collide.geometry.pose_changes import pose_changes
 
 FloatArray = NDArray[np.float64]
@@ -24,71 +28,16 @@ IntArray = NDArray[np.intp]
 _NO_ROWS: IntArray = np.zeros(0, dtype=np.intp)
 _POSITION_TYPES = frozenset({tuple})
 
+SMALL_WORLD = 64
+"""A mirror of at most this many rows (none of them read every time) may find the
+game's moves without the touch log: each read compares every sprite's
+:func:`~.arcade_internals.stamps` with those of the last read, so the game's setters
+pay nothing extra and a read is a few calls (see :class:`PoseMirror`)."""
 
-def swap_removed(array: NDArray[Any], row: int) -> NDArray[Any]:
-    """``array`` without ``row``, whose place the last row takes (a view, nothing shifted).
-
-    >>> swap_removed(np.array([10, 11, 12, 13]), 1).tolist()
-    [10, 13, 12]
-    """
-    array[row] = array[-1]
-    return array[:-1]
-
-
-def appended(array: NDArray[Any], new: NDArray[Any]) -> NDArray[Any]:
-    """``array`` with the rows ``new`` after it: written into the spare rows of the
-    buffer ``array`` starts when it has room, else into a new buffer twice the size
-    (adding one row at a time copies each row a constant number of times, amortized).
-
-    Only a buffer this function made is grown into, so callers must not keep views of
-    its rows past ``array`` (:func:`swap_removed` leaves the dropped row there).
-
-    >>> grown = appended(np.array([1, 2]), np.array([3]))
-    >>> again = appended(grown, np.array([4]))
-    >>> again.tolist(), again.base is grown.base
-    ([1, 2, 3, 4], True)
-    >>> appended(np.arange(8)[:2], np.array([9])).tolist()  # not a buffer made here
-    [0, 1, 9]
-    """
-    n, m = len(array), len(new)
-    base = _buffer_of(array)
-    if base is not None and len(base) >= n + m:
-        grown = base[: n + m]
-    else:
-        buffer = np.empty((max(2 * (n + m), 16), *array.shape[1:]), dtype=array.dtype)
-        _BUFFERS[id(buffer)] = buffer
-        grown = buffer[: n + m]
-        grown[:n] = array
-    grown[n:] = new
-    return grown
-
-
-_BUFFERS: weakref.WeakValueDictionary[int, NDArray[Any]] = weakref.WeakValueDictionary()
-"""The buffers :func:`appended` made, by ``id`` (arrays are not hashable)."""
-
-
-def _buffer_of(array: NDArray[Any]) -> NDArray[Any] | None:
-    """The buffer :func:`appended` made whose first rows ``array`` is, if it is one
-    (the only views of such buffers made here are their first rows)."""
-    base = array.base
-    if _BUFFERS.get(id(base)) is base and base is not None and base.strides == array.strides:
-        return base
-    return None
-
-
-def refilled(array: NDArray[Any], values: NDArray[Any]) -> NDArray[Any]:
-    """``values`` copied into ``array`` when :func:`appended` made its buffer and the
-    lengths agree, else into a new such buffer: a copy into memory already in use
-    costs less than fresh memory, and later rows can be appended in place.
-
-    >>> kept = appended(np.zeros(0), np.array([1.0, 2.0]))
-    >>> refilled(kept, np.array([3.0, 4.0])) is kept, kept.tolist()
-    (True, [3.0, 4.0])
-    """
-    if len(array) == len(values) and _buffer_of(array) is not None:
-        array[...] = values
-        return array
-    return appended(values[:0], values)
+STAMP_CHECKS = 512
+"""A small mirror compares stamps while its rows times the checks per read (the read
+and the :meth:`PoseMirror.untouched` calls since the last one) stay within this: a
+game that asks many questions between moves is answered more cheaply by the log."""
 
 
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
@@ -104,6 +53,16 @@ def _differ(
     differ: NDArray[np.bool_] = (xy[:, 0] != old_xy[:, 0]) | (xy[:, 1] != old_xy[:, 1])
     differ |= angle != old_angle
     return differ
+
+
+def _changed(a: list[Any], old_a: list[Any], b: list[Any], old_b: list[Any]) -> list[int]:
+    """The indices where ``a`` or ``b`` differs from its old list (``!=``: identity,
+    then value), ascending.
+
+    >>> _changed([1, 2, 3], [1, 0, 3], ["x", "y", "z"], ["x", "y", "w"])
+    [1, 2]
+    """
+    return list(compress(range(len(a)), map(or_, map(ne, a, old_a), map(ne, b, old_b))))
 
 
 def _tuples(xy: FloatArray) -> list[tuple[float, float]]:
@@ -126,6 +85,10 @@ class HandMoves(NamedTuple):
     """Per row read, whether its position is not a tuple; None when all were tuples."""
     reported: list[Any]
     """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
+    stamps: Stamps | None = None
+    """Every row's stamp (:func:`~.arcade_internals.stamps`), for a small mirror's read
+    (then :attr:`read` holds the rows whose size changed, and the touch log was not
+    used); else None."""
 
 
 class PoseMirror:
@@ -143,7 +106,11 @@ class PoseMirror:
       and while the game moves more than a quarter of them by hand.
 
     Moves made by writing Arcade's private fields (``sprite._position = ...``) are not
-    seen while the log is in use.
+    seen while the log is in use. A mirror of at most :data:`SMALL_WORLD` rows, none
+    read every time, uses no log: each read takes every sprite's stamp (its position,
+    angle, width and height objects) and compares it with the last read's, which sees
+    every change of those values, private fields included, as long as the game asks
+    few questions between moves (:data:`STAMP_CHECKS`).
 
     **Writing back.** :meth:`write` touches only the sprites that moved, and the
     sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
@@ -197,6 +164,26 @@ class PoseMirror:
         in: reads between moves, which the log answers at no cost, so it stays in use."""
         self._lists = SlotTable()
         """The rows and slots of the lists holding the sprites (see :meth:`_sprite_lists`)."""
+        self._stamps: Stamps | None = None
+        """Each row's stamp when a small mirror last read or wrote it; None when it is
+        not small, or the next read compares with the poses instead."""
+        self._checks = 0
+        """:meth:`untouched` calls since the last read."""
+        self._checks_per_read = 0
+        """:attr:`_checks` at the last read."""
+
+    def _small(self) -> bool:
+        """Whether reads compare stamps (see :data:`SMALL_WORLD`)."""
+        n = len(self.sprites)
+        return (
+            n <= SMALL_WORLD
+            and n * (1 + self._checks_per_read) <= STAMP_CHECKS
+            and not len(self._always_rows)
+        )
+
+    def _count_checks(self) -> None:
+        """Start counting :meth:`untouched` calls afresh (at a read)."""
+        self._checks_per_read, self._checks = self._checks, 0
 
     def add(self, sprites: Sequence[arcade.Sprite]) -> None:
         """Append ``sprites`` as the last rows, at their current poses (one pass over
@@ -214,6 +201,9 @@ class PoseMirror:
         for row in range(first, first + m) if self._following else ():
             self._follow_row(row)
         self._lists.grow(m)
+        small = self._small()
+        if small:
+            self._armed = False  # a small mirror uses no log (one that grows reads all once)
         for sprite in sprites:
             if self._watching:
                 watcher = internals.watch_memberships(sprite, self._log)
@@ -230,6 +220,11 @@ class PoseMirror:
         self._always = appended(self._always, loose | ~fast)
         always = first + np.flatnonzero(~fast | loose)
         self._always_rows = np.concatenate([self._always_rows, always])
+        if self._stamps is not None and small and self._small():
+            for kept, new in zip(self._stamps, internals.stamps(sprites), strict=True):
+                kept.extend(new)
+        else:
+            self._stamps = None
 
     def remove(self, row: int) -> None:
         """Drop ``row``; the last row takes its place (swap-remove)."""
@@ -256,10 +251,21 @@ class PoseMirror:
         if len(self._always_rows):
             self._always_rows = np.flatnonzero(self._always)
         self._lists.remove(row)
+        for kept in self._stamps or ():
+            kept[row] = kept[-1]
+            del kept[-1]
 
     def untouched(self) -> bool:
         """Whether :meth:`hand_moves` would surely find nothing: the log is in use and
-        empty, and no row is read every time."""
+        empty, and no row is read every time; for a small mirror, no stamp changed."""
+        self._checks += 1
+        if self._small():
+            stamps = self._stamps
+            return (
+                stamps is not None
+                and not self._records_dropped
+                and internals.same_stamps(self.sprites, stamps)
+            )
         return (
             self._armed
             and not self._log
@@ -276,6 +282,9 @@ class PoseMirror:
 
         Changes nothing: call :meth:`accept` to take the moves in.
         """
+        small = self._small_moves() if self._small() else None
+        if small is not None:
+            return small
         sprites = self.sprites
         reported = list(self._log.values())
         read: IntArray | None = None
@@ -314,11 +323,39 @@ class PoseMirror:
         rows = np.flatnonzero(changed) if read is None else read[changed]
         return HandMoves(rows, xy[changed], angle[changed], read, loose, reported)
 
+    def _small_moves(self) -> HandMoves | None:
+        """:meth:`hand_moves` for a small mirror: the rows whose stamp changed since the
+        last read; None when a moved position is not a tuple (the full read decides)."""
+        now = positions, angles, widths, heights = internals.stamps(self.sprites)
+        seen = self._stamps
+        if seen is None:  # compare with the poses; every size is taken as changed
+            n = len(positions)
+            seen = (_tuples(self.xy), self.angle.tolist(), [None] * n, [None] * n)
+        if now == seen:
+            return HandMoves(_NO_ROWS, self.xy[:0], self.angle[:0], _NO_ROWS, None, [], now)
+        moved = _changed(positions, seen[0], angles, seen[1])
+        resized = []
+        if widths != seen[2] or heights != seen[3]:
+            resized = _changed(widths, seen[2], heights, seen[3])
+        if len(moved) < len(positions):
+            positions = [positions[row] for row in moved]
+            angles = [angles[row] for row in moved]
+        if not _POSITION_TYPES.issuperset(map(type, positions)):
+            return None
+        xy, angle = internals.as_arrays(positions, angles)
+        read = np.array(resized, dtype=np.intp)
+        return HandMoves(np.array(moved, dtype=np.intp), xy, angle, read, None, [], now)
+
     def accept(self, moves: HandMoves) -> None:
         """Take in the moves :meth:`hand_moves` found (after the caller checked them).
 
         Call it right after :meth:`hand_moves`: a sprite touched in between is taken as read.
         """
+        if moves.stamps is not None:
+            self._accept_small(moves)
+            return
+        self._stamps = None
+        self._count_checks()
         nothing = moves.read is not None and not (moves.read.size or moves.reported)
         if nothing and not self._records_dropped:
             return  # nothing was touched, nothing read
@@ -352,6 +389,31 @@ class PoseMirror:
             else:
                 self._armed = False
             self._quiet_reads = False
+
+    def _accept_small(self, moves: HandMoves) -> None:
+        """:meth:`accept` for a small mirror's read: the log is left unarmed (records
+        armed before stay so until they next report, which costs once), or armed when
+        the mirror is no longer small."""
+        if moves.rows.size:
+            self.xy[moves.rows] = moves.xy
+            self.angle[moves.rows] = moves.angle
+        if self._records_dropped:
+            self._rewatch()
+        resized = _NO_ROWS if moves.read is None else moves.read
+        if self._following and (moves.rows.size or resized.size):
+            self._mend_boxes(moves.rows.tolist() + resized.tolist())
+        self._log.clear()
+        self._quiet_reads = False
+        self._count_checks()
+        if self._small():
+            self._stamps = moves.stamps
+            self._armed = False
+            return
+        # Many questions between moves, or rows: from now on the log answers them.
+        self._stamps = None
+        self._armed = self._watching
+        if self._armed:
+            internals.arm(map(_record, self._watchers))
 
     def _record_dropped(self, ref: weakref.ref[Record]) -> None:
         """Weak-reference callback: a row's record was freed, so the game replaced it."""
@@ -425,6 +487,9 @@ class PoseMirror:
             internals.report_shared(self._log, self._row_of_watcher, changed)
         self.xy = refilled(self.xy, xy)
         self.angle = refilled(self.angle, angle)
+        if self._stamps is not None:
+            # A small mirror has no slow rows: the sprites hold the poses just given.
+            self._stamps = internals.stamps(self.sprites)
         return kept
 
     def _setters_changed(self, rows: IntArray, xy: FloatArray, angle: FloatArray) -> IntArray:

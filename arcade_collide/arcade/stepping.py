@@ -110,10 +110,12 @@ class Stepping:
         moves = mirror.hand_moves()
         self._rebuild_derived(moves.read)
         if moves.rows.size:
-            finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
-            if not finite.all():
-                bad = bodies.list[int(moves.rows[np.argmin(finite)])].entity
-                raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
+            # One sum is finite when every value is (a huge one may overflow it: look closer).
+            if not math.isfinite(float(moves.xy.sum()) + float(moves.angle.sum())):
+                finite = np.isfinite(moves.xy).all(axis=1) & np.isfinite(moves.angle)
+                if not finite.all():
+                    bad = bodies.list[int(moves.rows[np.argmin(finite)])].entity
+                    raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
             store_poses(bodies.table_rows[moves.rows], moves.xy, moves.angle)
         mirror.accept(moves)
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from arcade_collide import Position
-from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade import CollisionWorld, pose_mirror
 from arcade_collide.arcade.pose_mirror import PoseMirror
 
 DT = 1.0 / 60.0
@@ -264,8 +264,12 @@ def test_a_new_lists_record_is_noticed_after_a_tick_without_writes(
     assert _buffer(second, sprite) == _expected_buffer(sprite)
 
 
-def test_many_hand_moves_switch_to_reading_everything_and_back() -> None:
-    """Past a quarter of the sprites moved by hand, every pose is read; then the log again."""
+def test_many_hand_moves_switch_to_reading_everything_and_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Past a quarter of the sprites moved by hand, every pose is read; then the log again
+    (the touch log's rule: here even 40 sprites use it)."""
+    monkeypatch.setattr(pose_mirror, "SMALL_WORLD", 0)
     mirror = PoseMirror()
     sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(40)]
     for sprite in sprites:
