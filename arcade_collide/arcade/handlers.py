@@ -26,6 +26,8 @@ from itertools import chain
 from typing import Any
 
 import arcade
+import numpy as np
+from numpy.typing import NDArray
 
 from arcade_collide.ecs import CollisionEnded, CollisionStarted, CollisionSystem, Subscription
 from arcade_collide.ecs.delivery import Delivery
@@ -200,24 +202,27 @@ class Router:
         if not self._delivering:
             self.route(None)
 
-    def end_all(self, entities: list[int]) -> None:
-        """End every active pair, with the events removing ``entities`` in this order one
-        by one would give (none when no callback or handler would hear them), delivered
-        once all pairs are gone; the first exception is re-raised."""
-        bodies, partners, active = self.bodies, self._partners, self.active
-        if self._pairs or self.layers or any(b.on_end is not None for b in bodies.values()):
-            gone: set[int] = set()
-            for entity in entities:
-                gone.add(entity)
-                body = bodies[entity]
-                for other in partners.get(entity, ()):
-                    if other not in gone:
-                        pair = (entity, other) if (entity, other) in active else (other, entity)
-                        self._removal_ends.append(
-                            (bodies.get(pair[0], body), bodies.get(pair[1], body))
-                        )
+    def end_all(self, removed: list[Body]) -> None:
+        """End every active pair, with the events removing the bodies ``removed`` in this
+        order one by one would give (none when no callback or handler would hear them),
+        delivered once all pairs are gone; the first exception is re-raised.
+
+        ``removed`` holds every body of :attr:`bodies` (the world is closing), so it
+        holds both bodies of each active pair.
+        """
+        bodies, active = self.bodies, self.active
+        if active and (
+            self._pairs or self.layers or any(b.on_end is not None for b in bodies.values())
+        ):
+            first, second = removal_order(
+                np.fromiter(chain.from_iterable(active), np.int64, 2 * len(active)).reshape(-1, 2),
+                np.fromiter((body.entity for body in removed), np.int64, len(removed)),
+            )
+            self._removal_ends.extend(
+                zip([removed[k] for k in first], [removed[k] for k in second], strict=True)
+            )
         active.clear()
-        partners.clear()
+        self._partners.clear()
         if not self._delivering:
             self.route(None)
 
@@ -293,3 +298,30 @@ class Router:
                 yield handler, body_a, body_b
             elif body_b.layer & layer_a and body_a.layer & layer_b:
                 yield handler, body_b, body_a
+
+
+def removal_order(
+    pairs: NDArray[np.int64], removed: NDArray[np.int64]
+) -> tuple[list[int], list[int]]:
+    """The order in which removing the entities ``removed`` one by one ends ``pairs``.
+
+    Removing an entity ends its pairs whose other entity is still there, in the order
+    the pairs started; so a pair ends with the first of its two entities removed, and the
+    pairs ending together keep their order in ``pairs`` (start order).
+
+    Args:
+        pairs: ``(n, 2)`` entity ids, in the order the pairs started; every id is in
+            ``removed``.
+        removed: The entity ids in removal order, each once.
+
+    Returns:
+        The positions in ``removed`` of each pair's first and second entity, pairs in the
+        order they end.
+
+    >>> removal_order(np.array([[7, 5], [5, 9], [9, 7]]), np.array([9, 5, 7]))
+    ([1, 0, 2], [0, 2, 1])
+    """
+    by_id = np.argsort(removed, kind="stable")
+    at = by_id[np.searchsorted(removed, pairs, sorter=by_id)]
+    ends = np.argsort(at.min(axis=1), kind="stable")
+    return at[ends, 0].tolist(), at[ends, 1].tolist()

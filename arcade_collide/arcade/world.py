@@ -545,7 +545,7 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
             return
         self._closed = True
         closing = Delivery("end callback")
-        closing.call(self._router.end_all, [body.entity for body in self._bodies.list])
+        closing.call(self._router.end_all, self._bodies.list)
         self._memberships.close()
         # The sprites keep the world's hook in their physics_engines: it does nothing
         # now, and the next world a sprite joins drops it (not one list per sprite here).

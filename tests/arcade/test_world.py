@@ -634,3 +634,51 @@ def test_sprites_of_one_hit_box_scale_and_size_share_one_hull(world: CollisionWo
     )
     world.step(DT)
     assert world.shapes()[1] == Rect(6.0, 6.0)  # the new box, at scale 1.5
+
+
+class Logged(arcade.SpriteSolidColor):
+    """A sprite that logs the ends it receives in one shared log, as index pairs."""
+
+    def __init__(self, index: int, log: list[tuple[int, int]], x: float, y: float) -> None:
+        super().__init__(20, 20, center_x=x, center_y=y)
+        self.index, self.log = index, log
+
+    def on_collision_end(self, other: arcade.Sprite) -> None:
+        assert isinstance(other, Logged)
+        self.log.append((self.index, other.index))
+
+
+def _crowd(log: list[tuple[int, int]]) -> tuple[CollisionWorld, list[Logged]]:
+    """A world of 14 overlapping sprites whose pairs started in several steps, one sprite
+    removed (so rows are no longer in the order the sprites were added)."""
+    world = CollisionWorld()
+    sprites = [Logged(k, log, 15 * (k % 5), 12 * (k // 5)) for k in range(15)]
+    for sprite in sprites:
+        world.add_sprite(sprite)
+    world.step(DT)
+    for sprite in sprites[::3]:
+        sprite.center_x += 500
+    world.step(DT)
+    for sprite in sprites[::3]:
+        sprite.center_x -= 500
+    world.step(DT)
+    world.remove_sprite(sprites[4])
+    world.step(DT)
+    log.clear()
+    return world, sprites
+
+
+def test_close_ends_pairs_as_removing_the_sprites_one_by_one_would() -> None:
+    closed_log: list[tuple[int, int]] = []
+    closed, _ = _crowd(closed_log)
+    removed_log: list[tuple[int, int]] = []
+    emptied, _ = _crowd(removed_log)
+    try:
+        assert len(closed.contacts()) > 20
+        closed.close()
+        for sprite in emptied.sprites():
+            emptied.remove_sprite(sprite)
+        assert closed_log == removed_log
+        assert len(closed_log) == 2 * len({frozenset(pair) for pair in closed_log})
+    finally:
+        emptied.close()
