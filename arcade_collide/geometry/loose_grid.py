@@ -241,9 +241,7 @@ def _visit(
                         _list(s, item, partners)
 
 
-@kernel(
-    f"int64(int64[::1], float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})"
-)
+@kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})")
 def _update(
     items: Int64Array,
     boxes: FloatArray,
@@ -479,9 +477,7 @@ class LooseGrid:
 
     def update(self, items: Int64Array) -> None:
         """Follow the boxes of ``items`` (int64), which the caller changed."""
-        changed = _update(
-            items, self.boxes, self.margin, self._inv, self._partners, *self._state()
-        )
+        changed = _update(items, self.boxes, self.margin, self._inv, self._partners, *self._state())
         if changed < 0:
             self._build(2 * len(self._links))
         elif changed:
