@@ -17,9 +17,8 @@ item stays within its fat box, its query reads that list instead of the grid's c
 one short row instead of a walk of linked entries. When an item is put in again, it is
 taken out of its partners' lists and put in the lists of its new ones. A list that
 would outgrow its row is given up until the item is put in again (its queries walk the
-cells). Items spanning many cells are kept in a list of
-their own and tested against every query (Ericson, *Real-Time Collision Detection*,
-7.1.3 and 7.2).
+cells). Items spanning many cells are kept in a list of their own and tested against
+every query (Ericson, *Real-Time Collision Detection*, 7.1.3 and 7.2).
 """
 
 from __future__ import annotations
@@ -68,7 +67,7 @@ ranges, big flags, bucket heads, entries, entry links, each item's first entry, 
 entries (see :func:`_insert`)."""
 
 PARTNERS = 15
-"""Partners an item's list holds (a row of 16 int32 with its count: one cache line)."""
+"""Partners an item's list holds (a row of 16 int32 with its count: 64 bytes)."""
 
 _UNKNOWN = -1
 """An item's partner count when its list was not made yet (or the grid was rebuilt)."""
