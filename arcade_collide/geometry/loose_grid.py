@@ -9,9 +9,16 @@ enlarged AABBs and move buffer). Cells are hashed into a fixed table of buckets,
 doubly linked list of entries, so the grid has no bounds. A query visits the cells
 under a box and tests the current boxes of the items listed there; a pair found in
 several shared cells is reported once, in the cell holding the lower-left corner of
-the overlap of the two cell ranges. Items spanning many cells are kept in a list of
-their own and tested against every query (Ericson, *Real-Time Collision Detection*,
-7.1.3 and 7.2).
+the overlap of the two cell ranges.
+
+Each item also keeps, once it has been queried, the list of its *partners*: the items
+whose fat box meets its own (Box2D keeps the same pairs of enlarged boxes). While an
+item stays within its fat box, its query reads that list instead of the grid's cells:
+one short row instead of a walk of linked entries. When an item is put in again, it is
+taken out of its partners' lists and put in the lists of its new ones. A list that
+would outgrow its row is given up until the item is put in again (its queries walk the
+cells). Items spanning many cells are kept in a list of their own and tested against
+every query (Ericson, *Real-Time Collision Detection*, 7.1.3 and 7.2).
 """
 
 from __future__ import annotations
@@ -58,6 +65,20 @@ _STATE = (
 """Types of the grid's arrays, in the order the kernels take them: fat boxes, cell
 ranges, big flags, bucket heads, entries, entry links, each item's first entry, free
 entries (see :func:`_insert`)."""
+
+PARTNERS = 15
+"""Partners an item's list holds (a row of 16 int32 with its count: 64 bytes)."""
+
+_UNKNOWN = -1
+"""An item's partner count when its list was not made yet (or the grid was rebuilt)."""
+
+_GIVEN_UP = -2
+"""An item's partner count when its list outgrew its row (made again when it is put in
+again)."""
+
+_UNLIST, _LINK, _LEARN = 0, 1, 2
+"""What :func:`_visit` does with each partner found: take the item out of the partner's
+list; put each in the other's list; put the partner in the item's list only."""
 
 
 @kernel(f"boolean(int64, float64[::1], float64, float64, {_STATE})")
@@ -143,12 +164,89 @@ def _remove(
     first[item] = -1
 
 
-@kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, {_STATE})")
+@kernel("void(int64, int64, int32[:, ::1])", inline=True)
+def _unlist(a: int, b: int, partners: NDArray[np.int32]) -> None:
+    """Take ``b`` out of item ``a``'s partner list (when ``a`` has one)."""
+    count = partners[a, 0]
+    for k in range(1, count + 1):
+        if partners[a, k] == b:
+            partners[a, k] = partners[a, count]
+            partners[a, 0] = count - 1
+            return
+
+
+@kernel("void(int64, int64, int32[:, ::1])", inline=True)
+def _list(a: int, b: int, partners: NDArray[np.int32]) -> None:
+    """Put ``b`` in item ``a``'s partner list (when ``a`` has one); a list that would
+    outgrow its row is given up."""
+    count = partners[a, 0]
+    if count < 0:
+        return
+    if count + 1 >= partners.shape[1]:
+        partners[a, 0] = _GIVEN_UP
+        return
+    partners[a, count + 1] = b
+    partners[a, 0] = count + 1
+
+
+@kernel(
+    "void(int64, int64, float64, float64[:, ::1], boolean[::1], int32[::1], int32[:, ::1],"
+    " int32[:, ::1])"
+)
+def _visit(
+    item: int,
+    how: int,
+    inv: float,
+    fat: FloatArray,
+    big: BoolArray,
+    head: NDArray[np.int32],
+    entries: NDArray[np.int32],
+    partners: NDArray[np.int32],
+) -> None:
+    """For each other item in the cells whose fat box meets ``fat[item]`` (each once,
+    as in :func:`_pairs`), do ``how`` (:data:`_UNLIST`, :data:`_LINK` or
+    :data:`_LEARN`) with it."""
+    box = fat[item]
+    x0, y0 = _cell(box[0], inv), _cell(box[1], inv)
+    x1, y1 = _cell(box[2], inv), _cell(box[3], inv)
+    mask = len(head) - 1
+    wide = (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS
+    for y in range(y0, y0 + 1 if wide else y1 + 1):
+        for x in range(x0, x0 + 1 if wide else x1 + 1):
+            e = -1 if wide else head[_bucket(x, y, mask)]
+            s = -1
+            while True:
+                if wide:  # a box bigger than most of the grid: every item once
+                    s += 1
+                    if s == len(fat):
+                        break
+                    if big[s]:
+                        continue
+                elif e < 0:
+                    break
+                else:
+                    s, flags = entries[e, 0], entries[e, 4]
+                    here = entries[e, 2] == x and entries[e, 3] == y
+                    e = entries[e, 1]
+                    if not here or not (x == x0 or flags & 1) or not (y == y0 or flags & 2):
+                        continue
+                if s == item or not boxes_overlap(box, fat[s]):
+                    continue
+                if how == _UNLIST:
+                    _unlist(s, item, partners)
+                else:
+                    _list(item, s, partners)
+                    if how == _LINK:
+                        _list(s, item, partners)
+
+
+@kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})")
 def _update(
     items: Int64Array,
     boxes: FloatArray,
     margin: float,
     inv: float,
+    partners: NDArray[np.int32],
     fat: FloatArray,
     span: Int64Array,
     big: BoolArray,
@@ -158,8 +256,8 @@ def _update(
     first: Int64Array,
     free: Int64Array,
 ) -> int:
-    """Move each of ``items`` whose box left its fat box; return how many big items
-    changed (a negative count: the entries ran out, rebuild)."""
+    """Move each of ``items`` whose box left its fat box, and its partner lists; return
+    how many big items changed (a negative count: the entries ran out, rebuild)."""
     changed_big = 0
     for item in items:
         box = boxes[item]
@@ -173,9 +271,20 @@ def _update(
         ):
             continue
         was_big = big[item]
+        if not was_big:  # (a big item is in no list)
+            count = partners[item, 0]
+            for k in range(1, count + 1):
+                _unlist(partners[item, k], item, partners)
+            if count < 0:  # no list of its own: the lists it is in are found again
+                _visit(item, _UNLIST, inv, fat, big, head, entries, partners)
         _remove(item, head, entries, links, first, free)
+        partners[item, 0] = 0
         if not _insert(item, box, margin, inv, fat, span, big, head, entries, links, first, free):
             return -1
+        if big[item]:
+            partners[item, 0] = _GIVEN_UP
+        else:
+            _visit(item, _LINK, inv, fat, big, head, entries, partners)
         if was_big or big[item]:
             changed_big += 1
     return changed_big
@@ -235,7 +344,8 @@ def _offer(
 
 @kernel(
     "int64(int64[::1], float64[:, ::1], float64, int64[::1], int32[::1], int32[:, ::1],"
-    " boolean[::1], boolean[::1], int64[::1], int64[::1])"
+    " boolean[::1], boolean[::1], float64[:, ::1], boolean[::1], int32[:, ::1], int64[::1],"
+    " int64[::1])"
 )
 def _pairs(
     queries: Int64Array,
@@ -246,17 +356,30 @@ def _pairs(
     entries: NDArray[np.int32],
     moved: BoolArray,
     static: BoolArray,
+    fat: FloatArray,
+    big: BoolArray,
+    partners: NDArray[np.int32],
     out_i: Int64Array,
     out_j: Int64Array,
 ) -> int:
     """Pairs ``(min, max)`` of a query item and an item whose boxes overlap, written
     while there is room; returns how many there are. A pair of two queried items that
-    both moved is reported by the lower one's query only; two static items never pair."""
+    both moved is reported by the lower one's query only; two static items never pair.
+    A query item without a partner list gets one made (from the cells) when it can."""
     n = len(boxes)
     m = 0
     mask = len(head) - 1
     for q in queries:
         box = boxes[q]
+        if partners[q, 0] == _UNKNOWN and not big[q]:
+            partners[q, 0] = 0
+            _visit(q, _LEARN, inv, fat, big, head, entries, partners)
+        if partners[q, 0] >= 0:
+            for k in range(1, partners[q, 0] + 1):
+                m = _offer(q, partners[q, k], box, boxes, moved, static, out_i, out_j, m)
+            for s in bigs:
+                m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+            continue
         x0, y0 = _cell(box[0], inv), _cell(box[1], inv)
         x1, y1 = _cell(box[2], inv), _cell(box[3], inv)
         if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS:
@@ -317,6 +440,9 @@ class LooseGrid:
         self._span = np.empty((n, 4), dtype=np.int64)
         self._big = np.zeros(n, dtype=np.bool_)
         self._first = np.full(n, -1, dtype=np.int64)
+        self._partners = np.empty((n, PARTNERS + 1), dtype=np.int32)
+        """Row ``k``: item ``k``'s partner count (or :data:`_UNKNOWN`,
+        :data:`_GIVEN_UP`), then its partners."""
         self._head = np.full(1 << max(4, int(2 * n).bit_length()), -1, dtype=np.int32)
         self._build(4 * n + 64)
         self._room = 64
@@ -330,6 +456,7 @@ class LooseGrid:
         with np.errstate(invalid="ignore", over="ignore"):
             cells = np.floor((self.boxes[:, :2] - self.margin) * self._inv)
         order = np.lexsort((cells[:, 0], cells[:, 1])).astype(np.int64)
+        self._partners[:, 0] = _UNKNOWN
         while True:
             self._head[:] = -1
             self._entries = np.empty((entries, 5), dtype=np.int32)
@@ -349,7 +476,7 @@ class LooseGrid:
 
     def update(self, items: Int64Array) -> None:
         """Follow the boxes of ``items`` (int64), which the caller changed."""
-        changed = _update(items, self.boxes, self.margin, self._inv, *self._state())
+        changed = _update(items, self.boxes, self.margin, self._inv, self._partners, *self._state())
         if changed < 0:
             self._build(2 * len(self._links))
         elif changed:
@@ -367,7 +494,7 @@ class LooseGrid:
             out_j = np.empty(self._room, dtype=np.int64)
             m = _pairs(
                 queries, self.boxes, self._inv, self._bigs, self._head, self._entries,
-                moved, static, out_i, out_j,
+                moved, static, self._fat, self._big, self._partners, out_i, out_j,
             )  # fmt: skip
             if m <= self._room:
                 return out_i[:m], out_j[:m]

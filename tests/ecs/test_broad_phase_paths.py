@@ -46,3 +46,43 @@ def test_switching_between_paths_misses_no_pair(seed: int) -> None:
                     moved.x += 0.5
         esper.process(1 / 60)
         assert system.touching() == touching_pairs(), tick
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pairs_start_and_end_through_hand_moves_only(seed: int) -> None:
+    # No Velocity anywhere: a random few shapes are nudged by hand each tick (mostly
+    # within their enlarged boxes, now and then far), and every start and end is the
+    # change of the touching pairs.
+    rng = random.Random(seed)
+    system = CollisionSystem()
+    esper.add_processor(system)
+    log: list[tuple[str, int, int]] = []
+    system.subscribe(
+        on_started=lambda e: log.append(("started", e.a, e.b)),
+        on_ended=lambda e: log.append(("ended", e.a, e.b)),
+    )
+    shapes = [
+        esper.create_entity(
+            Position(rng.uniform(0, 120), rng.uniform(0, 120)),
+            Shape(Circle(rng.uniform(3, 6)) if k % 3 else Rect(8, 5)),
+        )
+        for k in range(70)
+    ]
+    esper.process(1 / 60)
+    before = set(touching_pairs())
+    log.clear()
+    for tick in range(120):
+        for entity in rng.sample(shapes, rng.randrange(1, 8)):
+            position = esper.component_for_entity(entity, Position)
+            reach = 40.0 if rng.random() < 0.1 else 0.8
+            position.x += rng.uniform(-reach, reach)
+            position.y += rng.uniform(-reach, reach)
+        esper.process(1 / 60)
+        now = set(touching_pairs())
+        assert set(system.touching()) == now, tick
+        started = {(a, b) for kind, a, b in log if kind == "started"}
+        ended = {(a, b) for kind, a, b in log if kind == "ended"}
+        assert (started, ended) == (now - before, before - now), tick
+        assert len(log) == len(started) + len(ended)
+        before = now
+        log.clear()

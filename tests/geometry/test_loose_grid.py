@@ -51,3 +51,67 @@ def test_pairs_equal_brute_force_after_moves(seed: int, n: int, spread: float) -
         got = list(zip(i.tolist(), j.tolist(), strict=True))
         assert len(got) == len(set(got))  # each pair once
         assert set(got) == _brute_force(boxes, picked, moved, static)
+
+
+def _pairs_of(grid: LooseGrid, boxes: np.ndarray, picked: list[int]) -> set[tuple[int, int]]:
+    n = len(boxes)
+    queries = np.array(picked, dtype=np.int64)
+    grid.update(queries)
+    moved = np.zeros(n, dtype=bool)
+    moved[queries] = True
+    i, j = grid.pairs(queries, moved, np.zeros(n, dtype=bool))
+    got = list(zip(i.tolist(), j.tolist(), strict=True))
+    assert len(got) == len(set(got))
+    return set(got)
+
+
+def test_an_item_moved_within_its_fat_box_finds_a_newcomer() -> None:
+    # Item 0 is queried (it keeps its partners), item 2 comes from far away next to it,
+    # then item 0 moves a little, staying within its fat box: it must find item 2.
+    boxes = np.array([[0, 0, 10, 10], [30, 0, 40, 10], [500, 500, 510, 510.0]])
+    grid = LooseGrid(boxes)
+    assert _pairs_of(grid, boxes, [0]) == set()
+    boxes[2] = (10.8, 0, 20.8, 10)  # out of its fat box: put in again
+    assert _pairs_of(grid, boxes, [2]) == set()
+    boxes[0] += 1.0  # within its fat box (margin 2.5)
+    assert _pairs_of(grid, boxes, [0]) == {(0, 2)}
+    boxes[2] = (500, 500, 510, 510)  # and away again: 0 no longer finds it
+    assert _pairs_of(grid, boxes, [2]) == set()
+    boxes[0] -= 1.0
+    assert _pairs_of(grid, boxes, [0]) == set()
+
+
+def test_a_crowded_item_beyond_its_partner_row_still_finds_every_pair() -> None:
+    # 40 boxes over one spot: more partners than a list holds.
+    rng = np.random.default_rng(5)
+    low = rng.uniform(0.0, 6.0, (40, 2))
+    boxes = np.ascontiguousarray(np.column_stack([low, low + 4.0]))
+    grid = LooseGrid(boxes)
+    none = np.zeros(40, dtype=bool)
+    for step in (0.2, 3.0, 0.2, 30.0, 0.2):
+        picked = [0, 1, 17]
+        boxes[picked] += step
+        expected = _brute_force(boxes, np.array(picked), none, none)
+        assert _pairs_of(grid, boxes, picked) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 2**31), n=st.integers(2, 160), spread=st.sampled_from([20.0, 300.0]))
+def test_long_runs_of_small_moves_equal_brute_force(seed: int, n: int, spread: float) -> None:
+    # Mostly moves within the fat boxes (the partner lists), now and then one out.
+    rng = np.random.default_rng(seed)
+    boxes = _boxes(rng, n, spread)
+    static = rng.random(n) < 0.2
+    grid = LooseGrid(boxes)
+    velocity = rng.normal(0.0, 1.0, (n, 2))
+    for _ in range(25):
+        picked = np.flatnonzero(rng.random(n) < 0.15).astype(np.int64)
+        step = velocity[picked] * rng.choice([0.3, 0.3, 0.3, 8.0])
+        boxes[picked] += np.column_stack([step, step])
+        grid.update(picked)
+        moved = np.zeros(n, dtype=bool)
+        moved[picked] = True
+        i, j = grid.pairs(picked, moved, static)
+        got = list(zip(i.tolist(), j.tolist(), strict=True))
+        assert len(got) == len(set(got))
+        assert set(got) == _brute_force(boxes, picked, moved, static)
