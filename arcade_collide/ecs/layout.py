@@ -14,6 +14,7 @@ once rows were reused.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection
 from operator import itemgetter
@@ -44,6 +45,9 @@ _KINDS = len(ShapeKind)
 _RECT = int(ShapeKind.RECT)
 _POLYGON = int(ShapeKind.POLYGON)
 _NO_ROWS = np.empty(0, dtype=np.int64)
+_FEW = 32
+_known_pose_circles = functools.lru_cache(maxsize=1024)(pose_circles)
+""":func:`pose_circles` of a convex shape, by its value (shapes are immutable values)."""
 
 
 class Layout(NamedTuple):
@@ -230,8 +234,12 @@ class Layout(NamedTuple):
         width = max(map(len, outlines), default=4)
         padded = [v + (v[-1],) * (width - len(v)) for v in outlines]
         local = np.array(padded, dtype=np.float64).reshape(len(outlines), width, 2)
-        if outlines:
+        if len(outlines) > _FEW:
             inner[convex], outer[convex] = convex_pose_circles(local)
+        elif outlines:  # a few (spawned ones): looked up by value, quicker than a pass
+            known = list(map(_known_pose_circles, geoms[convex]))
+            inner[convex] = [pair[0] for pair in known]
+            outer[convex] = [pair[1] for pair in known]
         positions = PooledRows([position for _, (position, _) in live])
         static = _members(entities, statics)
         pool = positions.pools[0] if len(positions.pools) == 1 else None
