@@ -46,8 +46,9 @@ _RECT = int(ShapeKind.RECT)
 _POLYGON = int(ShapeKind.POLYGON)
 _NO_ROWS = np.empty(0, dtype=np.int64)
 _FEW = 32
-_known_pose_circles = functools.lru_cache(maxsize=1024)(pose_circles)
-""":func:`pose_circles` of a convex shape, by its value (shapes are immutable values)."""
+_known_pose_circles = functools.lru_cache(maxsize=64)(pose_circles)
+""":func:`pose_circles` of a convex shape, by its value (shapes are immutable values);
+the last few kept, so that a game spawning the same bullets pays once."""
 
 
 class Layout(NamedTuple):
