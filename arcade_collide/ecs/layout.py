@@ -4,13 +4,17 @@ its components (kind, layer, size, local outline, Position row).
 A :class:`Layout` is built from scratch from a list of entities (:meth:`Layout.build`),
 or from the previous layout and the entities that changed (:meth:`Layout.merged`): the
 unchanged rows move as contiguous runs (one compiled copy per column, the runs found
-from the changes alone) and only the changed entities are read in Python.
-Rows are grouped by :class:`~arcade_collide.geometry.shapes.ShapeKind`, then ordered
-by entity id.
+from the changes alone) and only the changed entities are read in Python. When as
+many entities of each kind came as left, the newcomers take the rows of those that left
+instead and no row moves (:mod:`~arcade_collide.ecs.row_reuse`).
+Rows are grouped by :class:`~arcade_collide.geometry.shapes.ShapeKind`; a layout built
+afresh orders each kind's rows by entity id, and :attr:`Layout.by_entity` finds entities
+once rows were reused.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection
 from operator import itemgetter
@@ -20,6 +24,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.ecs.components import Position, Shape
+from arcade_collide.ecs.entity_index import reindexed
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
@@ -39,6 +44,11 @@ Item = tuple[int, tuple[Position, Shape]]
 _KINDS = len(ShapeKind)
 _RECT = int(ShapeKind.RECT)
 _POLYGON = int(ShapeKind.POLYGON)
+_NO_ROWS = np.empty(0, dtype=np.int64)
+_FEW = 32
+_known_pose_circles = functools.lru_cache(maxsize=64)(pose_circles)
+""":func:`pose_circles` of a convex shape, by its value (shapes are immutable values);
+the last few kept, so that a game spawning the same bullets pays once."""
 
 
 class Layout(NamedTuple):
@@ -85,6 +95,9 @@ class Layout(NamedTuple):
     (-1: dropped). None for a layout built afresh."""
     unplaced: Int64Array | None = None
     """The rows not placed yet (ascending); None: all of them."""
+    by_entity: tuple[Int64Array, Int64Array] | None = None
+    """The rows in entity order and their entity ids (ascending); None while each
+    kind's rows are in entity order (then a search per kind finds them)."""
 
     def poses(self) -> tuple[FloatArray, Int64Array]:
         """The pose table and each row's row in it (the pool itself when there is one)."""
@@ -95,7 +108,14 @@ class Layout(NamedTuple):
     def find_rows(self, entities: Int64Array) -> Int64Array:
         """The row of each of ``entities`` (-1 for those without one)."""
         found = np.full(len(entities), -1, dtype=np.int64)
-        bounds = _bounds(self.kinds)
+        if self.by_entity is not None:
+            order, ids = self.by_entity
+            if len(ids):
+                at = np.minimum(np.searchsorted(ids, entities), len(ids) - 1)
+                hit = ids[at] == entities
+                found[hit] = order[at[hit]]
+            return found
+        bounds = kind_bounds(self.kinds)
         for k in range(_KINDS):
             lo, hi = bounds[k], bounds[k + 1]
             if lo == hi:
@@ -202,7 +222,7 @@ class Layout(NamedTuple):
         geoms = [s._geometry for s in shapes]
         kinds = np.fromiter((g.kind for g in geoms), dtype=np.int8, count=n)
         size_x, size_y, inner, outer = np.zeros((4, n))
-        bounds = _bounds(kinds)
+        bounds = kind_bounds(kinds)
         circles = slice(bounds[ShapeKind.CIRCLE], bounds[ShapeKind.RECT])
         size_x[circles] = [g.radius for g in geoms[circles]]  # type: ignore[union-attr]
         inner[circles], outer[circles] = circle_pose_circles(size_x[circles])
@@ -215,8 +235,12 @@ class Layout(NamedTuple):
         width = max(map(len, outlines), default=4)
         padded = [v + (v[-1],) * (width - len(v)) for v in outlines]
         local = np.array(padded, dtype=np.float64).reshape(len(outlines), width, 2)
-        if outlines:
+        if len(outlines) > _FEW:
             inner[convex], outer[convex] = convex_pose_circles(local)
+        elif outlines:  # a few (spawned ones): looked up by value, quicker than a pass
+            known = list(map(_known_pose_circles, geoms[convex]))
+            inner[convex] = [pair[0] for pair in known]
+            outer[convex] = [pair[1] for pair in known]
         positions = PooledRows([position for _, (position, _) in live])
         static = _members(entities, statics)
         pool = positions.pools[0] if len(positions.pools) == 1 else None
@@ -260,14 +284,18 @@ class Layout(NamedTuple):
             holder = holder[holder >= 0]
             if len(holder) and not np.isin(holder, drop).all():
                 return None  # a kept row reads the same Position: shared
-        # Where each fresh row goes: after the rows of lower kinds and ids, kept or fresh.
-        bounds, fresh_bounds = _bounds(self.kinds), _bounds(fresh.kinds)
+        # Where each fresh row goes: after the rows of lower kinds and ids, kept or fresh
+        # (at the end of its kind's rows once rows were reused: they are out of order).
+        bounds, fresh_bounds = kind_bounds(self.kinds), kind_bounds(fresh.kinds)
         at = np.empty(m, dtype=np.int64)
         for k in range(_KINDS):
             a, b = fresh_bounds[k], fresh_bounds[k + 1]
             if a < b:
                 lo, hi = bounds[k], bounds[k + 1]
-                at[a:b] = lo + np.searchsorted(self.entities[lo:hi], fresh.entities[a:b])
+                if self.by_entity is None:
+                    at[a:b] = lo + np.searchsorted(self.entities[lo:hi], fresh.entities[a:b])
+                else:
+                    at[a:b] = hi
         dest = at - np.searchsorted(drop, at) + np.arange(m)
         runs = _kept_runs(len(self.entities), drop, at)
         size = len(self.entities) - len(drop) + m
@@ -279,22 +307,18 @@ class Layout(NamedTuple):
             return out
 
         merged_kinds = gather(self.kinds, fresh.kinds)
-        local, nlocal = self._merged_outlines(fresh, runs, dest, _bounds(merged_kinds)[_RECT])
-        # The shape map follows the rows; a Shape met twice turns in-place edits off.
-        for sid, entity in zip(
-            self.shape_ids[drop].tolist(), self.entities[drop].tolist(), strict=True
-        ):
-            if owners.get(sid) == entity:
-                del owners[sid]
-        shared = False
-        for sid, entity in zip(fresh.shape_ids.tolist(), fresh.entities.tolist(), strict=True):
-            shared = shared or owners.setdefault(sid, entity) != entity
+        local, nlocal = self._merged_outlines(fresh, runs, dest, kind_bounds(merged_kinds)[_RECT])
+        shared = not moved_owners(owners, self, drop, fresh)
         here = np.full(len(self.entities), -1, dtype=np.int64)
         _number_runs(here, runs)
-        renumbered = here
-        if self.renumbered is not None:  # this one was merged too: map from its source
-            known = self.renumbered >= 0
-            renumbered = np.where(known, here[np.where(known, self.renumbered, 0)], -1)
+        renumbered = composed(self.renumbered, here)
+        index = None
+        if self.by_entity is not None:
+            order, ids = self.by_entity
+            moved = here[order]
+            kept = moved >= 0
+            by_id = np.argsort(fresh.entities)
+            index = reindexed(moved[kept], ids[kept], _NO_ROWS, dest[by_id], fresh.entities[by_id])
         unplaced = None
         # Copying placed rows pays off only for static rows (their grid stays valid);
         # placing every row again costs less than the copy otherwise.
@@ -314,7 +338,7 @@ class Layout(NamedTuple):
         )  # fmt: skip
         if unplaced is not None:
             merged = _carry_placement(self, merged, runs)
-        return merged._replace(renumbered=renumbered, unplaced=unplaced)
+        return merged._replace(renumbered=renumbered, unplaced=unplaced, by_entity=index)
 
     def _merged_outlines(
         self, fresh: Layout, runs: Int64Array, dest: Int64Array, first: int
@@ -323,7 +347,7 @@ class Layout(NamedTuple):
         ``runs`` and ``dest`` say where the kept and fresh rows go), padded to one
         width: this layout's own arrays, uncopied, when its convex rows are all kept
         and none came."""
-        old_first = int(_bounds(self.kinds)[_RECT])
+        old_first = int(kind_bounds(self.kinds)[_RECT])
         old = _clipped(runs, old_first, len(self.entities), first)
         width = max(self.local.shape[1], fresh.local.shape[1])
         if not len(fresh.local) and int(old[:, 2].sum()) == len(self.local):
@@ -331,10 +355,10 @@ class Layout(NamedTuple):
         count = int(runs[:, 2].sum()) + len(dest) - first
         local = np.empty((count, width, 2))
         nlocal = np.empty(count, dtype=np.int64)
-        _copy_runs(local, _widened(self.local, width), old)
+        _copy_runs(local, widened(self.local, width), old)
         _copy_runs(nlocal, self.nlocal, old)
         new_slots = dest[len(dest) - len(fresh.local) :] - first
-        local[new_slots] = _widened(fresh.local, width)
+        local[new_slots] = widened(fresh.local, width)
         nlocal[new_slots] = fresh.nlocal
         return local, nlocal
 
@@ -359,7 +383,7 @@ def _carry_placement(old: Layout, new: Layout, runs: Int64Array) -> Layout:
     _copy_runs(new.aabbs, old.aabbs, runs)
     _copy_runs(new.origin_x, old.origin_x, runs)
     _copy_runs(new.origin_y, old.origin_y, runs)
-    old_bounds, new_bounds = _bounds(old.kinds), _bounds(new.kinds)
+    old_bounds, new_bounds = kind_bounds(old.kinds), kind_bounds(new.kinds)
     shared: dict[str, Any] = {}
     for k, names in enumerate(_PLACED_FIELDS):
         block = _clipped(runs, old_bounds[k], old_bounds[k + 1], new_bounds[k])
@@ -374,11 +398,32 @@ def _carry_placement(old: Layout, new: Layout, runs: Int64Array) -> Layout:
                 shared[name] = values
                 continue
             if values.ndim == 3 and values.shape[1] < into.shape[1]:
-                values = _widened(values, into.shape[1])
+                values = widened(values, into.shape[1])
             elif values.ndim == 3:  # the widest polygon left: every row fits the rest
                 values = values[:, : into.shape[1]]
             _copy_runs(into, values, block)
     return new._replace(rows=new.rows._replace(**shared)) if shared else new
+
+
+def moved_owners(owners: dict[int, int], old: Layout, drop: Int64Array, fresh: Layout) -> bool:
+    """Update the shape map ``owners`` as rows ``drop`` of ``old`` leave and the rows of
+    ``fresh`` come; False when a Shape is then met twice (in-place edits turn off)."""
+    for sid, entity in zip(old.shape_ids[drop].tolist(), old.entities[drop].tolist(), strict=True):
+        if owners.get(sid) == entity:
+            del owners[sid]
+    alone = True
+    for sid, entity in zip(fresh.shape_ids.tolist(), fresh.entities.tolist(), strict=True):
+        alone = owners.setdefault(sid, entity) == entity and alone
+    return alone
+
+
+def composed(renumbered: Int64Array | None, here: Int64Array) -> Int64Array:
+    """:attr:`Layout.renumbered` of a layout made from one whose own is ``renumbered``
+    (None: built afresh or adopted), its rows going to ``here``."""
+    if renumbered is None:
+        return here
+    known = renumbered >= 0
+    return np.where(known, here[np.where(known, renumbered, 0)], -1)
 
 
 def _kept_runs(n: int, drop: Int64Array, at: Int64Array) -> Int64Array:
@@ -494,7 +539,7 @@ def _assemble(
     row_in_pool = np.full(len(mapped.data) if mapped is not None else 0, -1, dtype=np.int64)
     if mapped is not None:
         row_in_pool[pool_rows] = np.arange(n)
-    polygons = nlocal[_bounds(kinds)[_POLYGON] - _bounds(kinds)[_RECT] :]
+    polygons = nlocal[kind_bounds(kinds)[_POLYGON] - kind_bounds(kinds)[_RECT] :]
     return Layout(
         entities, positions, kinds, layer, mask, sensor, static, sweep,
         np.flatnonzero(sweep), np.flatnonzero(static),
@@ -505,12 +550,12 @@ def _assemble(
     )  # fmt: skip
 
 
-def _bounds(kinds: NDArray[np.int8]) -> Int64Array:
+def kind_bounds(kinds: NDArray[np.int8]) -> Int64Array:
     """Where each kind's block of rows starts, and the end: ``_KINDS + 1`` offsets."""
     return np.searchsorted(kinds, np.arange(_KINDS + 1), side="left")
 
 
-def _widened(local: FloatArray, width: int) -> FloatArray:
+def widened(local: FloatArray, width: int) -> FloatArray:
     """``(C, K, 2)`` outlines padded to ``width`` vertices with their last one."""
     if local.shape[1] == width:
         return local

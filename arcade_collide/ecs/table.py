@@ -2,7 +2,8 @@
 
 One :class:`ShapeTable` per esper world holds each collidable entity's world-space
 shape (as the pair kernels read them) and bounding box, rows grouped by
-:class:`~arcade_collide.geometry.shapes.ShapeKind`, then entity id; one compiled pass
+:class:`~arcade_collide.geometry.shapes.ShapeKind` (a row freed by a deletion goes to
+an entity of its kind created in the same change); one compiled pass
 (:func:`~arcade_collide.geometry.query.placement.place_table`) places them all. Only
 :meth:`ShapeTable.refresh` writes it, and does nothing when nothing changed, so
 MovementSystem and CollisionSystem both call it. Per-entity Python work happens only
@@ -21,6 +22,7 @@ import numpy as np
 from arcade_collide.ecs.components import Position, Shape, Static
 from arcade_collide.ecs.esper_internals import ComponentWatch, holders, pending_deletions
 from arcade_collide.ecs.layout import Item, Layout, pair_filter, sorted_unique
+from arcade_collide.ecs.row_reuse import reused
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import FloatArray, IntArray
 from arcade_collide.geometry.bounding_circles import (
@@ -78,7 +80,11 @@ class ShapeTable:
         kept = self._rank
         if kept is None or kept[0] != self.layout:
             entities = self.entities
-            if (entities[1:] > entities[:-1]).all():  # one kind, or kinds in id order
+            index = self._current.by_entity
+            if index is not None:  # rows were reused: the layout keeps them in id order
+                rank = np.empty(len(entities), dtype=np.int64)
+                rank[index[0]] = np.arange(len(entities))
+            elif (entities[1:] > entities[:-1]).all():  # one kind, or kinds in id order
                 rank = np.arange(len(entities))
             else:
                 rank = np.empty(len(entities), dtype=np.int64)
@@ -292,8 +298,9 @@ class ShapeTable:
             if esper.has_component(entity, Static):
                 statics.add(entity)
         drop = base.find_rows(np.sort(ids)) if ids is not None else np.empty(0, np.int64)
+        drop = np.sort(drop[drop >= 0])
         fresh = Layout.build(items, (), (), statics, self._shape_epoch, pool_map=False)
-        merged = base.merged(drop[drop >= 0], fresh)
+        merged = reused(base, drop, fresh) or base.merged(drop, fresh)
         if merged is not None:
             self._source = None  # esper's list no longer tells whether anything changed
         return merged
