@@ -12,7 +12,6 @@ and pairs a swept shape met and left again (crossed). They are ordered by time
 from __future__ import annotations
 
 from functools import partial
-from itertools import compress
 
 import numpy as np
 
@@ -22,6 +21,7 @@ from arcade_collide.ecs.narrow_phase import pair_contacts
 from arcade_collide.ecs.swept import SweptHits
 from arcade_collide.ecs.swept_pairs import find_pairs
 from arcade_collide.ecs.table import ShapeTable
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.query.kernel_base import Int64Array
 
 _new_started = partial(tuple.__new__, CollisionStarted)
@@ -65,51 +65,71 @@ def swept_events(
         want_started: Whether anyone listens to started events (else none is built).
         want_ended: Whether anyone listens to ended events.
     """
-    fresh = np.flatnonzero(hits.fresh)
+    fresh = hits.fresh
     rows_a, rows_b = hits.rows_a[fresh], hits.rows_b[fresh]
     ea, eb = table.entities[rows_a], table.entities[rows_b]
     lo, hi = np.minimum(ea, eb), np.maximum(ea, eb)
     found = hits.found[fresh]
-    # Time order among the hits: by fraction, then by pair.
-    order = np.lexsort((hi, lo, found[:, 0]))
-    lo, hi, ea, found = lo[order], hi[order], ea[order], found[order]
-    sensor = (table.sensor[rows_a] | table.sensor[rows_b])[order]
     at = find_pairs(np.ascontiguousarray(new.keys), lo, hi)
-    still = at >= 0
-    crossed = np.flatnonzero(~still)
-    ends: list[CollisionEnded] = []
-    if want_ended and len(crossed):
-        pairs = (lo[crossed].tolist(), hi[crossed].tolist(), sensor[crossed].tolist())
-        ends = list(map(_new_ended, zip(*pairs, strict=True)))
+    crossed = at < 0
     if not want_started:
+        ends = _crossed_only(table, rows_a, rows_b, lo, hi, found, crossed) if want_ended else []
         return TickEvents([], [], ends)
     # A started pair that a swept shape touched first during the tick takes that hit.
+    still = np.flatnonzero(~crossed)
     hit_of = np.full(len(new.keys), -1, dtype=np.int64)
-    hit_of[at[still]] = np.flatnonzero(still)
+    hit_of[at[still]] = still
     swept_of = hit_of[started]
     plain = started[swept_of < 0]
-    swept = np.concatenate([swept_of[swept_of >= 0], crossed])
-    # The normal from B towards A; the events' from a (the lower id) towards b.
-    sign = np.where(ea[swept] == lo[swept], -1.0, 1.0)
-    normal = [found[swept, 3:5] * sign[:, None] + 0.0]
-    depth, point = [found[swept, 5]], [found[swept, 1:3]]
-    if len(plain) and new.rows is not None:
-        n, d, p = pair_contacts(new.rows, new.rows_i[plain], new.rows_j[plain], new.flip[plain])
-        normal.append(n)
-        depth.append(d)
-        point.append(p)
+    swept = np.concatenate([swept_of[swept_of >= 0], np.flatnonzero(crossed)])
+    n, crossings = len(swept), int(crossed.sum())
     a = np.concatenate([lo[swept], new.keys[plain, 0]])
     b = np.concatenate([hi[swept], new.keys[plain, 1]])
     toi = np.concatenate([found[swept, 0], np.ones(len(plain))])
-    is_plain = np.arange(len(a)) >= len(swept)
-    sensed = np.concatenate([sensor[swept], new.sensor[plain]])
     order = np.lexsort((b, a, toi))
-    contacts = contact_objects(
-        np.concatenate(normal)[order], np.concatenate(depth)[order], np.concatenate(point)[order]
+    normal, depth, point = np.zeros((len(a), 2)), np.zeros(len(a)), np.zeros((len(a), 2))
+    # The hits' normals are from B towards A; the events' from a (the lower id) towards b.
+    sign = np.where(ea[swept] == lo[swept], -1.0, 1.0)
+    np.multiply(found[swept, 3:5], sign[:, None], out=normal[:n])
+    depth[:n], point[:n] = found[swept, 5], found[swept, 1:3]
+    if len(plain) and new.rows is not None:
+        normal[n:], depth[n:], point[n:] = pair_contacts(
+            new.rows, new.rows_i[plain], new.rows_j[plain], new.flip[plain]
+        )
+    normal += 0.0
+    sensor = np.concatenate(
+        [table.sensor[rows_a[swept]] | table.sensor[rows_b[swept]], new.sensor[plain]]
     )
-    is_plain = is_plain[order]
-    tois = toi[order].astype(object)
-    tois[is_plain] = None
-    fields = (a[order].tolist(), b[order].tolist(), contacts, sensed[order].tolist())
-    events = list(map(_new_started, zip(*fields, tois.tolist(), strict=True)))
-    return TickEvents(events, list(compress(events, is_plain.tolist())), ends)
+    contacts = contact_objects(normal[order], depth[order], point[order])
+    a_list, b_list, sensed = a[order].tolist(), b[order].tolist(), sensor[order].tolist()
+    # Where each event lands in the order: the plain ones have no time of impact.
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    plain_at: list[int] = np.sort(rank[n:]).tolist()
+    tois: list[float | None] = toi[order].tolist()
+    for p in plain_at:
+        tois[p] = None
+    events = list(map(_new_started, zip(a_list, b_list, contacts, sensed, tois, strict=True)))
+    ends = []
+    if want_ended and crossings:
+        crossed_at: list[int] = np.sort(rank[n - crossings : n]).tolist()
+        ends = [_new_ended((a_list[p], b_list[p], sensed[p])) for p in crossed_at]
+    return TickEvents(events, [events[p] for p in plain_at], ends)
+
+
+def _crossed_only(
+    table: ShapeTable,
+    rows_a: Int64Array,
+    rows_b: Int64Array,
+    lo: Int64Array,
+    hi: Int64Array,
+    found: FloatArray,
+    crossed: BoolArray,
+) -> list[CollisionEnded]:
+    """The ended events of the ``crossed`` hits, in time order (``found[:, 0]``, then
+    ``(lo, hi)``), when no started event is built."""
+    lo, hi = lo[crossed], hi[crossed]
+    sensor = table.sensor[rows_a[crossed]] | table.sensor[rows_b[crossed]]
+    order = np.lexsort((hi, lo, found[crossed, 0]))
+    pairs = (lo[order].tolist(), hi[order].tolist(), sensor[order].tolist())
+    return list(map(_new_ended, zip(*pairs, strict=True)))

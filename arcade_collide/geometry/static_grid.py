@@ -52,13 +52,15 @@ def _cells(
 
 
 @kernel(
-    "Tuple((int64[::1], int64[::1], int64[::1]))(float64[:, ::1], float64[::1], int64, int64)"
+    "Tuple((int64[::1], int64[::1], float64[:, ::1], int64[::1]))"
+    "(float64[:, ::1], float64[::1], int64, int64)"
 )
 def _build(
     boxes: FloatArray, grid: FloatArray, nx: int, ny: int
-) -> tuple[Int64Array, Int64Array, Int64Array]:
-    """``(starts, items, big)``: cell ``k``'s boxes are ``items[starts[k]:starts[k + 1]]``
-    (``k = row * nx + column``); ``big`` lists the boxes kept apart."""
+) -> tuple[Int64Array, Int64Array, FloatArray, Int64Array]:
+    """``(starts, items, item_boxes, big)``: cell ``k``'s boxes are
+    ``items[starts[k]:starts[k + 1]]`` (``k = row * nx + column``), ``item_boxes`` their
+    boxes in the same order; ``big`` lists the boxes kept apart."""
     inv = 1.0 / grid[2]
     counts = np.zeros(nx * ny + 1, dtype=np.int64)
     nbig = 0
@@ -73,6 +75,7 @@ def _build(
     for k in range(1, len(counts)):
         counts[k] += counts[k - 1]
     items = np.empty(counts[-1], dtype=np.int64)
+    item_boxes = np.empty((counts[-1], 4))
     big = np.empty(nbig, dtype=np.int64)
     fill = counts[:-1].copy()
     nbig = 0
@@ -84,14 +87,16 @@ def _build(
             continue
         for y in range(y0, y1 + 1):
             for x in range(x0, x1 + 1):
-                items[fill[y * nx + x]] = s
+                k = fill[y * nx + x]
+                items[k] = s
+                item_boxes[k] = boxes[s]
                 fill[y * nx + x] += 1
-    return counts, items, big
+    return counts, items, item_boxes, big
 
 
 @kernel(
     "int64(float64[:, ::1], float64[:, ::1], float64[::1], int64, int64, int64[::1],"
-    " int64[::1], int64[::1], int64[::1], int64[::1])"
+    " int64[::1], float64[:, ::1], int64[::1], int64[::1], int64[::1])"
 )
 def _query(
     queries: FloatArray,
@@ -101,12 +106,15 @@ def _query(
     ny: int,
     starts: Int64Array,
     items: Int64Array,
+    item_boxes: FloatArray,
     big: Int64Array,
     out_q: Int64Array,
     out_s: Int64Array,
 ) -> int:
     """Write the overlapping (query, box) pairs into ``out_q``/``out_s`` while they have
-    room; return how many there are."""
+    room; return how many there are. A cell's boxes are read from ``item_boxes``, next
+    to each other in memory (``boxes`` only for those in ``big``): a query is bound by
+    its cache misses."""
     inv = 1.0 / grid[2]
     extent = np.array([grid[0], grid[1], grid[3], grid[4]])
     m = 0
@@ -119,16 +127,16 @@ def _query(
                 for x in range(x0, x1 + 1):
                     cell = y * nx + x
                     for k in range(starts[cell], starts[cell + 1]):
-                        s = items[k]
-                        if not boxes_overlap(box, boxes[s]):
+                        other = item_boxes[k]
+                        if not boxes_overlap(box, other):
                             continue
                         # Report the pair only in the cell of its overlap's lower-left corner.
-                        sx, sy, _, _ = _cells(boxes[s], grid, inv, nx, ny)
+                        sx, sy, _, _ = _cells(other, grid, inv, nx, ny)
                         if max(sx, x0) != x or max(sy, y0) != y:
                             continue
                         if m < room:
                             out_q[m] = q
-                            out_s[m] = s
+                            out_s[m] = items[k]
                         m += 1
         for s in big:
             if boxes_overlap(box, boxes[s]):
@@ -189,7 +197,8 @@ class StaticGrid:
         self._nx = 1 if math.isinf(cell) else int((high[0] - low[0]) / cell) + 1
         self._ny = 1 if math.isinf(cell) else int((high[1] - low[1]) / cell) + 1
         self._grid = np.array([low[0], low[1], cell, high[0], high[1]])
-        self._starts, self._items, self._big = _build(self.boxes, self._grid, self._nx, self._ny)
+        built = _build(self.boxes, self._grid, self._nx, self._ny)
+        self._starts, self._items, self._item_boxes, self._big = built
         self._room = 64
 
     @property
@@ -206,7 +215,7 @@ class StaticGrid:
             out_s = np.empty(self._room, dtype=np.int64)
             m = _query(
                 queries, self.boxes, self._grid, self._nx, self._ny,
-                self._starts, self._items, self._big, out_q, out_s,
+                self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
             )  # fmt: skip
             if m <= self._room:
                 return out_q[:m], out_s[:m]
