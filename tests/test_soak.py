@@ -2,8 +2,9 @@
 
 Each scene runs past its warm-up interval (pools, tables and dictionaries reach their
 working size), then must come out FLAT by the script's own verdict (traced heap and
-RSS at most +10 %, CPU time per tick at most +30 %), while the Position and Velocity
-pools hold no rows beyond the live entities' at every interval.
+RSS at most +10 %, CPU time per tick at most +30 %; a run that fails on CPU time alone
+runs once more), while the Position and Velocity pools hold no rows beyond the live
+entities' at every interval.
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ soak = _load_soak()
 
 def _soak_flat(name: str, make: Any, ticks: int, entities: int) -> Any:
     report = soak.soak(name, make, ticks, intervals=10)
+    failed = [check for check in report.checks if not check.ok]
+    if failed and all(check.name.startswith("cpu") for check in failed):
+        # CPU time per tick also grows with other jobs on a shared machine: a tick
+        # that really grows fails again in a second run, where a burst of load does not.
+        report = soak.soak(name, make, ticks, intervals=10)
     assert len(report.intervals) == 10
     assert report.flat, [check for check in report.checks if not check.ok]
     for point in report.intervals:
