@@ -8,10 +8,10 @@ work in bulk:
   ``sprite_lists`` is replaced by a list subclass that counts its changes, tells
   listeners the lists joined and reports the next setter call (:class:`Record`,
   :class:`_Armed`);
-* hit boxes: a sprite's ``RotatableHitBox`` becomes a :class:`FollowingHitBox` (a class
-  switch) that reads the sprite's pose (:mod:`.following_boxes`, the one other module
-  using private names, re-exported here), or gets ``_position``, ``_angle`` and
-  ``_adjusted_cache_dirty`` written;
+* hit boxes: a sprite's ``RotatableHitBox`` becomes a
+  :class:`~.following_boxes.FollowingHitBox` (a class switch) that reads the sprite's
+  pose (:mod:`.following_boxes`, the one other module using private names), or gets
+  ``_position``, ``_angle`` and ``_adjusted_cache_dirty`` written;
 * sprite lists: ``_sprite_pos_angle_data``, ``_sprite_pos_angle_changed``,
   ``sprite_slot`` and ``spatial_hash.move``; a list a world watches becomes a subclass
   that tells listeners who joined and left (:func:`watch_list`).
@@ -34,10 +34,6 @@ from typing import TYPE_CHECKING, Any
 import arcade
 import numpy as np
 from numpy.typing import NDArray
-
-from arcade_collide.arcade.following_boxes import FollowingHitBox as FollowingHitBox
-from arcade_collide.arcade.following_boxes import can_follow as can_follow
-from arcade_collide.arcade.following_boxes import follow as follow
 
 if TYPE_CHECKING:
     from arcade_collide.arcade.lifetime import MembershipListener

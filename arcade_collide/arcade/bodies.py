@@ -11,7 +11,8 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.derived_shapes import DerivedShapes
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.pose_mirror import PoseMirror, swap_removed
+from arcade_collide.arcade.pose_mirror import PoseMirror
+from arcade_collide.arcade.row_buffers import appended, swap_removed
 from arcade_collide.ecs.world_state import world_pools
 
 FloatArray = NDArray[np.float64]
@@ -54,7 +55,7 @@ class Bodies:
             self.by_entity[body.entity] = body
         self.mirror.add([body.sprite for body in bodies])
         rows = np.array(table_rows, dtype=np.intp)
-        self.table_rows = np.concatenate([self.table_rows, rows])
+        self.table_rows = appended(self.table_rows, rows)
         self.derived.add(bodies, derived)
 
     def pop(self, sprite: arcade.Sprite) -> Body | None:

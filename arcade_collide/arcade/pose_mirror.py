@@ -16,10 +16,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.arcade import arcade_internals as internals
-from arcade_collide.arcade.arcade_internals import FollowingHitBox, Record, Stamps, TouchLog
+from arcade_collide.arcade.arcade_internals import Record, Stamps, TouchLog
+from arcade_collide.arcade.following_boxes import FollowingHitBox, can_follow, follow
 from arcade_collide.arcade.list_slots import ListSlots, SlotTable
-from arcade_collide.arcade.row_buffers import appended, refilled
-from arcade_collide.arcade.row_buffers import swap_removed as swap_removed
+from arcade_collide.arcade.row_buffers import appended, refilled, swap_removed
 from arcade_collide.geometry.pose_changes import pose_changes
 
 FloatArray = NDArray[np.float64]
@@ -115,7 +115,7 @@ class PoseMirror:
     **Writing back.** :meth:`write` touches only the sprites that moved, and the
     sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
     list). The pose is stored on the sprite only, so it logs nothing: its hit box
-    follows the sprite (:func:`~.arcade_internals.follow`; :meth:`_mend_boxes`), and
+    follows the sprite (:func:`~.following_boxes.follow`; :meth:`_mend_boxes`), and
     a box of the game's own class is written every tick. Boxes are made to follow at
     the first write (a world that is only queried keeps Arcade's own boxes, which
     cost the game less to move and read). Without private fields
@@ -542,7 +542,7 @@ class PoseMirror:
         if old is not None:
             self._box_rows.pop(id(old), None)
         fast = not self._slow_rows[row]
-        box = internals.follow(self.sprites[row]) if fast else None
+        box = follow(self.sprites[row]) if fast else None
         if box is None:
             self._boxes[row] = None
             self._written_boxes[row] = fast
@@ -577,7 +577,7 @@ class PoseMirror:
             if ref is not None:
                 if current is not ref():
                     self._follow_row(row)
-            elif written[row] and internals.can_follow(current):
+            elif written[row] and can_follow(current):
                 self._follow_row(row)  # a box that could not follow, replaced by one that can
 
     def _sprite_lists(self) -> list[ListSlots]:

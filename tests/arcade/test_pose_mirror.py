@@ -400,7 +400,7 @@ def _hit_box_matches_setters(sprite: arcade.Sprite) -> bool:
 
 
 def test_hit_boxes_follow_their_sprites_and_new_ones_are_taken_up(world: CollisionWorld) -> None:
-    from arcade_collide.arcade.arcade_internals import FollowingHitBox
+    from arcade_collide.arcade.following_boxes import FollowingHitBox
 
     sprite = arcade.SpriteSolidColor(10, 6, center_x=0, center_y=0)
     world.add_sprite(sprite, velocity=(60, 0), angular=30)
