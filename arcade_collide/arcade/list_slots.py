@@ -51,7 +51,8 @@ class ListSlots(NamedTuple):
     row_span: IntArray | slice
     """:attr:`rows`, or the slice standing for them when they are consecutive."""
     block_rows: slice
-    """The longest run of :attr:`rows` whose slots are consecutive too (:attr:`block_slots`)."""
+    """A run of :attr:`rows` whose slots are consecutive too (:attr:`block_slots`): the
+    longest when the rows were found, kept by later edits outside it."""
     block_slots: slice
     rest_rows: IntArray
     """The rows outside the block, and their slots (:attr:`rest_slots`)."""
@@ -139,6 +140,10 @@ class _Column:
 
     def settled(self) -> ListSlots:
         """The entry with :attr:`dropped` taken out and :attr:`put` put in (rows ascending)."""
+        entry = self._edited_in_place()
+        if entry is not None:
+            self.dropped, self.put = [], []
+            return entry
         sprite_list, slot_dict, rows, slots = self.entry[:4]
         # (position in rows, 0, row, slot): insert there; (position, 1, 0, 0): drop.
         cuts: list[tuple[int, int, int, int]] = []
@@ -173,6 +178,60 @@ class _Column:
         out_slots[done:] = slots[taken:]
         self.dropped, self.put = [], []
         return list_slots(sprite_list, slot_dict, out_rows, out_slots, scratch)
+
+    def _edited_in_place(self) -> ListSlots | None:
+        """The entry with the changes written where they fall, at the cost of the rows
+        outside its block, when no row has to shift: each dropped row is either put
+        back (a swap-remove gave it another sprite) or among the last rows, the other
+        rows put come after every kept row, the block keeps its rows and still covers
+        most rows. None otherwise (nothing was written).
+
+        Bullets fired and removed every tick change only such rows: the newest rows of
+        the mirror, outside the block of the sprites that stay.
+        """
+        entry = self.entry
+        rows, slots, n = entry.rows, entry.slots, len(entry.rows)
+        buffer = self.used
+        if not n or rows.base is not buffer or slots.base is not buffer:
+            return None
+        put = dict(self.put)
+        if len(put) != len(self.put):
+            return None
+        dropped = np.array(sorted(set(self.dropped)), dtype=np.intp)
+        at = np.searchsorted(rows, dropped)
+        held = at < n
+        held[held] = rows[at[held]] == dropped[held]
+        replaced: list[tuple[int, int]] = []
+        removed: list[int] = []
+        for p, row in zip(at[held].tolist(), dropped[held].tolist(), strict=True):
+            if row in put:
+                replaced.append((p, put.pop(row)))
+            else:
+                removed.append(p)
+        kept = n - len(removed)
+        if not kept or (removed and removed[0] < kept):
+            return None  # a row left from the middle: the rows after it shift
+        if put and min(put) <= int(rows[kept - 1]):
+            return None  # a row joins between kept rows
+        size = entry.block_rows.stop - entry.block_rows.start
+        first = int(np.searchsorted(rows, entry.block_rows.start))
+        n_new = kept + len(put)
+        if first + size > kept or 2 * size < n_new or n_new > buffer.shape[1]:
+            return None
+        if any(first <= p < first + size for p, _ in replaced):
+            return None
+        for p, slot in replaced:
+            buffer[1, p] = slot
+        if put:
+            buffer[0:2, kept:n_new] = np.array(sorted(put.items()), dtype=np.intp).T
+        rows, slots = buffer[0, :n_new], buffer[1, :n_new]
+        low = int(rows[0])
+        row_span = slice(low, low + n_new) if int(rows[-1]) - low == n_new - 1 else rows
+        return entry._replace(
+            rows=rows, slots=slots, row_span=row_span,
+            rest_rows=np.concatenate((rows[:first], rows[first + size :])),
+            rest_slots=np.concatenate((slots[:first], slots[first + size :])),
+        )  # fmt: skip
 
 
 class SlotTable:

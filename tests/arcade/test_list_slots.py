@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from arcade_collide.arcade import CollisionWorld
-from arcade_collide.arcade.list_slots import lists_of, slots_in
+from arcade_collide.arcade.list_slots import ListSlots, lists_of, slots_in
 
 DT = 1.0 / 60.0
 
@@ -29,10 +29,28 @@ def _fresh(world: CollisionWorld) -> dict[int, list[tuple[int, int]]]:
 
 
 def _kept(world: CollisionWorld) -> dict[int, list[tuple[int, int]]]:
+    entries = world._bodies.mirror._sprite_lists()
+    for entry in entries:
+        _check_parts(entry)
     return {
         id(entry.sprite_list): list(zip(entry.rows.tolist(), entry.slots.tolist(), strict=True))
-        for entry in world._bodies.mirror._sprite_lists()
+        for entry in entries
     }
+
+
+def _check_parts(entry: ListSlots) -> None:
+    """The entry's span, block and rest describe its rows and slots."""
+    rows, slots = entry.rows.tolist(), entry.slots.tolist()
+    assert rows == sorted(set(rows))
+    span = entry.row_span
+    if isinstance(span, slice):
+        assert list(range(span.start, span.stop)) == rows
+    else:
+        assert span.tolist() == rows
+    block = list(zip(range(entry.block_rows.start, entry.block_rows.stop),
+                     range(entry.block_slots.start, entry.block_slots.stop), strict=True))
+    rest = list(zip(entry.rest_rows.tolist(), entry.rest_slots.tolist(), strict=True))
+    assert sorted(block + rest) == list(zip(rows, slots, strict=True))
 
 
 def _buffer(sprite_list: arcade.SpriteList, sprite: arcade.Sprite) -> list[float]:
@@ -82,5 +100,33 @@ def test_kept_slots_are_those_a_fresh_lookup_finds(seed: int) -> None:
                     if sprite in world:
                         pose = (*sprite.position, sprite.angle)
                         assert _buffer(sprite_list, sprite) == np.float32(pose).tolist()
+    finally:
+        world.close()
+
+
+def test_bullets_fired_and_removed_keep_slots_and_buffer() -> None:
+    """Bullets appended to the drawn list and the oldest removed, tick after tick (the
+    rows that change are the newest, outside the block of the sprites that stay)."""
+    world = CollisionWorld()
+    drawn = arcade.SpriteList()
+    for k in range(200):
+        rock = arcade.SpriteSolidColor(8, 8, 20.0 * (k % 20), 20.0 * (k // 20))
+        drawn.append(rock)
+        world.add_sprite(rock, velocity=(1.0, 0.0))
+    bullets: list[arcade.Sprite] = []
+    try:
+        for tick in range(40):
+            for k in range(3):
+                bullet = arcade.SpriteSolidColor(2, 6, 7.0 * tick + k, 5.0 * k)
+                drawn.append(bullet)
+                world.add_sprite(bullet, velocity=(0.0, 600.0))
+                bullets.append(bullet)
+            while len(bullets) > 10:
+                bullets.pop(tick % 3).remove_from_sprite_lists()
+            world.step(DT)
+            assert _kept(world) == _fresh(world)
+            for sprite in drawn:
+                pose = (*sprite.position, sprite.angle)
+                assert _buffer(drawn, sprite) == np.float32(pose).tolist()
     finally:
         world.close()
