@@ -140,8 +140,11 @@ class Memberships:
         """Take out of ``world`` the sprites of ``left`` that leave it, and add the
         sprites that ``joined`` a registered list (one that cannot be added is taken
         out of the list again); then raise the first error."""
+        going = self.leavers(left) if left else left
+        if not going and (not joined or self.options_for(sprite_list) is None):
+            return  # (a sprite appended to a list that is not registered, say)
         changing = Delivery("end callback")
-        for sprite in self.leavers(left):
+        for sprite in going:
             changing.call(world.remove_sprite, sprite)
         options = self.options_for(sprite_list)
         if options is not None:

@@ -149,8 +149,9 @@ def sprite_options(
         raise ValueError(STATIC_MOVES)
     if "layer" in shape_options:
         require_layer(shape_options["layer"], "layer")
-    # Refuses unknown options and bad masks before any sprite is added.
-    Shape(shape if shape is not None else Point(), **shape_options)
+    if shape is not None or shape_options:
+        # Refuses unknown options and bad masks before any sprite is added.
+        Shape(shape if shape is not None else Point(), **shape_options)
     return {
         "shape": shape, "velocity": moves, "kind": kind, "hull": bool(hull),
         "static": bool(static), "shape_options": dict(shape_options),
