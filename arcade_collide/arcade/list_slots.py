@@ -197,13 +197,13 @@ class _Column:
         put = dict(self.put)
         if len(put) != len(self.put):
             return None
-        dropped = np.array(sorted(set(self.dropped)), dtype=np.intp)
-        at = np.searchsorted(rows, dropped)
-        held = at < n
-        held[held] = rows[at[held]] == dropped[held]
+        # (Lists: a numpy call costs more than these few numbers.)
+        dropped = sorted(set(self.dropped))
         replaced: list[tuple[int, int]] = []
         removed: list[int] = []
-        for p, row in zip(at[held].tolist(), dropped[held].tolist(), strict=True):
+        for p, row in zip(np.searchsorted(rows, dropped).tolist(), dropped, strict=True):
+            if p == n or int(rows[p]) != row:
+                continue  # not held
             if row in put:
                 replaced.append((p, put.pop(row)))
             else:
@@ -213,8 +213,8 @@ class _Column:
             return None  # a row left from the middle: the rows after it shift
         if put and min(put) <= int(rows[kept - 1]):
             return None  # a row joins between kept rows
-        size = entry.block_rows.stop - entry.block_rows.start
-        first = int(np.searchsorted(rows, entry.block_rows.start))
+        start, size = entry.block_rows.start, entry.block_rows.stop - entry.block_rows.start
+        first = 0 if int(rows[0]) == start else int(np.searchsorted(rows, start))
         n_new = kept + len(put)
         if first + size > kept or 2 * size < n_new or n_new > buffer.shape[1]:
             return None
@@ -227,10 +227,13 @@ class _Column:
         rows, slots = buffer[0, :n_new], buffer[1, :n_new]
         low = int(rows[0])
         row_span = slice(low, low + n_new) if int(rows[-1]) - low == n_new - 1 else rows
-        return entry._replace(
-            rows=rows, slots=slots, row_span=row_span,
-            rest_rows=np.concatenate((rows[:first], rows[first + size :])),
-            rest_slots=np.concatenate((slots[:first], slots[first + size :])),
+        rest_rows, rest_slots = rows[size:], slots[size:]  # views: the block comes first
+        if first:
+            rest_rows = np.concatenate((rows[:first], rest_rows[first:]))
+            rest_slots = np.concatenate((slots[:first], rest_slots[first:]))
+        return ListSlots(
+            entry.sprite_list, entry.slot_dict, rows, slots, row_span, entry.block_rows,
+            entry.block_slots, rest_rows, rest_slots,
         )  # fmt: skip
 
 
@@ -287,18 +290,17 @@ class SlotTable:
         columns = self._columns
         if not (changed or self._whole or self._touched) and self.settled():
             return self._entries
-        eligible = ~ineligible
         if not self._whole and 8 * len(changed) > len(sprites) + 64:
             self._whole = True  # many changes: one pass over every row costs less
         if self._whole or not all(column.entry.current() for column in columns.values()):
-            self._find_all(sprites, eligible)
+            self._find_all(sprites, ~ineligible)
             return self._entries
         touched, self._touched = self._touched, set()
         for row in changed:
             touched.update(self._in[row])
             for key in self._in[row]:
                 columns[key].dropped.append(row)
-            self._in[row] = self._join(row, sprites[row], touched) if eligible[row] else ()
+            self._in[row] = () if ineligible[row] else self._join(row, sprites[row], touched)
         for key in touched:
             entry = columns[key].settled()
             if len(entry.rows):
