@@ -129,19 +129,24 @@ class BroadPhase:
             renumbered = np.where(hit, at, -1)
         self._sweep.renumber(renumbered, len(table.dynamic_rows))
 
-    def carried(self, rows_i: IntArray, rows_j: IntArray) -> BoolArray:
-        """Which of last tick's touching pairs ``(rows_i[k], rows_j[k])`` still touch
-        without a test: neither row moved (all False after a change of layout)."""
+    def touched(self, rows_i: IntArray, rows_j: IntArray) -> IntArray | None:
+        """Positions of last tick's touching pairs ``(rows_i[k], rows_j[k])`` that have a
+        row that moved, ascending; the others still touch without a test (None after a
+        change of layout, or when most rows moved: every pair is tested again)."""
         if self.moved is None:
-            return np.zeros(len(rows_i), dtype=np.bool_)
-        return _still_pairs(self.moved, rows_i, rows_j)
+            return None
+        return _moved_pairs(self.moved, rows_i, rows_j)
 
 
-@kernel("boolean[::1](boolean[::1], int64[::1], int64[::1])")
-def _still_pairs(moved: BoolArray, rows_i: IntArray, rows_j: IntArray) -> BoolArray:
-    """Per pair ``(rows_i[k], rows_j[k])``, whether neither row ``moved``, in one pass
-    (several numpy passes over the pairs cost more than a small tick's whole stage)."""
-    still = np.empty(len(rows_i), dtype=np.bool_)
+@kernel("int64[::1](boolean[::1], int64[::1], int64[::1])")
+def _moved_pairs(moved: BoolArray, rows_i: IntArray, rows_j: IntArray) -> IntArray:
+    """The positions ``k`` where ``rows_i[k]`` or ``rows_j[k]`` ``moved``, ascending, in
+    one pass (several numpy passes over the pairs cost more than a small tick's whole
+    stage)."""
+    out = np.empty(len(rows_i), dtype=np.int64)
+    count = 0
     for k in range(len(rows_i)):
-        still[k] = not (moved[rows_i[k]] or moved[rows_j[k]])
-    return still
+        if moved[rows_i[k]] or moved[rows_j[k]]:
+            out[count] = k
+            count += 1
+    return out[:count]

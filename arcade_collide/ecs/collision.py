@@ -516,12 +516,12 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         i, j = touching_pairs(table, i, j)
         old = self._state
         # Pairs of rows that did not move still touch: they are not keyed again.
-        carried = self._broad.carried(old.rows_i, old.rows_j)
-        any_carried = bool(carried.any())
-        old_keys = old.keys[~carried] if any_carried else old.keys
-        keyed = keyed_pairs(i, j, table.entities, table.entity_rank(), table.sensor, old_keys)
-        if any_carried:
-            keyed = with_carried(old, carried, keyed)
+        touched = self._broad.touched(old.rows_i, old.rows_j)
+        rows = (i, j, table.entities, table.entity_rank(), table.sensor)
+        if touched is not None and len(touched) < len(old):
+            keyed = with_carried(old, touched, keyed_pairs(*rows, old.keys[touched]))
+        else:
+            keyed = keyed_pairs(*rows, old.keys)
         new = TouchingPairs(keyed, table.kernel_view()[0])
         ended: list[CollisionEnded] = []
         if len(keyed.ended) and self._listening(ON_COLLISION_ENDED):

@@ -203,54 +203,75 @@ def keyed_pairs(
     return KeyedPairs(*_keyed(i, j, entities, rank, sensor, old_keys))
 
 
-_KEYS = "int64[:, ::1]"
 _FIELDS = f"{_KEYS}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1]"
 
 
-@kernel(f"Tuple(({_FIELDS}, {_INDEX}))({_FIELDS}, boolean[::1], {_FIELDS})")
-def _merged(
+@kernel(f"Tuple(({_FIELDS}, {_INDEX}))({_FIELDS}, {_INDEX}, {_FIELDS})")
+def _spliced(
     keys: Int64Array, rows_i: Int64Array, rows_j: Int64Array, flip: BoolArray,
-    sensor: BoolArray, carried: BoolArray, new_keys: Int64Array, new_i: Int64Array,
+    sensor: BoolArray, touched: Int64Array, new_keys: Int64Array, new_i: Int64Array,
     new_j: Int64Array, new_flip: BoolArray, new_sensor: BoolArray,
 ) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array]:  # fmt: skip
-    """The union, in key order, of the ``carried`` old pairs and the new ones (both
-    sorted, disjoint), and where each new pair went in it."""
-    size = int(carried.sum()) + len(new_keys)
+    """The union, in key order, of the old pairs not at the positions ``touched``
+    (ascending) and the new ones (both sorted, disjoint), and where each new pair went
+    in it: one streaming pass over the old pairs (a binary search for each new pair's
+    place would jump ahead of the stream and wait on memory)."""
+    n_old = len(keys)
+    m = len(new_keys)
+    size = n_old - len(touched) + m
     out_keys = np.empty((size, 2), dtype=np.int64)
     out_i = np.empty(size, dtype=np.int64)
     out_j = np.empty(size, dtype=np.int64)
     out_flip = np.empty(size, dtype=np.bool_)
     out_sensor = np.empty(size, dtype=np.bool_)
-    at_new = np.empty(len(new_keys), dtype=np.int64)
-    f = 0
+    at_new = np.empty(m, dtype=np.int64)
+    q = 0
     g = 0
-    for q in range(size):
-        while f < len(keys) and not carried[f]:
-            f += 1
-        if g == len(new_keys) or (
-            f < len(keys) and (keys[f, 0], keys[f, 1]) < (new_keys[g, 0], new_keys[g, 1])
+    t = 0
+    for p in range(n_old + 1):
+        if p < n_old and t < len(touched) and touched[t] == p:
+            t += 1
+            continue
+        while g < m and (
+            p == n_old
+            or new_keys[g, 0] < keys[p, 0]
+            or (new_keys[g, 0] == keys[p, 0] and new_keys[g, 1] < keys[p, 1])
         ):
-            out_keys[q, 0], out_keys[q, 1] = keys[f, 0], keys[f, 1]
-            out_i[q], out_j[q] = rows_i[f], rows_j[f]
-            out_flip[q], out_sensor[q] = flip[f], sensor[f]
-            f += 1
-        else:
             out_keys[q, 0], out_keys[q, 1] = new_keys[g, 0], new_keys[g, 1]
             out_i[q], out_j[q] = new_i[g], new_j[g]
             out_flip[q], out_sensor[q] = new_flip[g], new_sensor[g]
             at_new[g] = q
+            q += 1
             g += 1
+        if p < n_old:
+            out_keys[q, 0], out_keys[q, 1] = keys[p, 0], keys[p, 1]
+            out_i[q], out_j[q] = rows_i[p], rows_j[p]
+            out_flip[q], out_sensor[q] = flip[p], sensor[p]
+            q += 1
     return out_keys, out_i, out_j, out_flip, out_sensor, at_new
 
 
-def with_carried(old: TouchingPairs, carried: BoolArray, keyed: KeyedPairs) -> KeyedPairs:
-    """``keyed`` (pairs found this tick, diffed with the old pairs not ``carried``) with
-    the ``carried`` old pairs added, still sorted; ``started`` becomes positions in the
-    union and ``ended`` positions in all of ``old``."""
+def with_carried(old: TouchingPairs, touched: Int64Array, keyed: KeyedPairs) -> KeyedPairs:
+    """``keyed`` (pairs found this tick, diffed with ``old``'s pairs at the positions
+    ``touched``, ascending) with the other old pairs carried over, still sorted;
+    ``started`` becomes positions in the union and ``ended`` positions in all of
+    ``old``.
+
+    >>> old = TouchingPairs(keyed_pairs(
+    ...     np.array([0, 1, 2]), np.array([1, 2, 3]), np.array([10, 11, 12, 13]),
+    ...     np.arange(4), np.zeros(4, dtype=bool), np.empty((0, 2), dtype=np.int64)))
+    >>> touched = np.array([1])  # the pair (11, 12): its rows moved
+    >>> found = keyed_pairs(np.array([1]), np.array([3]), np.array([10, 11, 12, 13]),
+    ...     np.arange(4), np.zeros(4, dtype=bool), old.keys[touched])
+    >>> out = with_carried(old, touched, found)
+    >>> out.keys.tolist(), out.started.tolist(), out.ended.tolist()
+    ([[10, 11], [11, 13], [12, 13]], [1], [1])
+    """
     held = (old.keys, old.rows_i, old.rows_j, old.flip, old.sensor)
-    keys, rows_i, rows_j, flip, sensor, at_new = _merged(*held, carried, *keyed[:5])
-    ended = np.flatnonzero(~carried)[keyed.ended]
-    return KeyedPairs(keys, rows_i, rows_j, flip, sensor, at_new[keyed.started], ended)
+    keys, rows_i, rows_j, flip, sensor, at_new = _spliced(*held, touched, *keyed[:5])
+    return KeyedPairs(
+        keys, rows_i, rows_j, flip, sensor, at_new[keyed.started], touched[keyed.ended]
+    )
 
 
 class TouchingPairs:

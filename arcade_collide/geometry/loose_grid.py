@@ -11,7 +11,8 @@ under a box and tests the current boxes of the items listed there; a pair found 
 several shared cells is reported once, in the cell holding the lower-left corner of
 the overlap of the two cell ranges.
 
-Each item also keeps, once it has been queried, the list of its *partners*: the items
+Each item also keeps the list of its *partners*, made for every item when the grid is
+built (in the cells' order, so that neighbours' rows are read close together): the items
 whose fat box meets its own (Box2D keeps the same pairs of enlarged boxes). While an
 item stays within its fat box, its query reads that list instead of the grid's cells:
 one short row instead of a walk of linked entries. When an item is put in again, it is
@@ -68,9 +69,6 @@ entries (see :func:`_insert`)."""
 
 PARTNERS = 15
 """Partners an item's list holds (a row of 16 int32 with its count: 64 bytes)."""
-
-_UNKNOWN = -1
-"""An item's partner count when its list was not made yet (or the grid was rebuilt)."""
 
 _GIVEN_UP = -2
 """An item's partner count when its list outgrew its row (made again when it is put in
@@ -290,12 +288,13 @@ def _update(
     return changed_big
 
 
-@kernel(f"boolean(float64[:, ::1], int64[::1], float64, float64, {_STATE})")
+@kernel(f"boolean(float64[:, ::1], int64[::1], float64, float64, int32[:, ::1], {_STATE})")
 def _update_all(
     boxes: FloatArray,
     order: Int64Array,
     margin: float,
     inv: float,
+    partners: NDArray[np.int32],
     fat: FloatArray,
     span: Int64Array,
     big: BoolArray,
@@ -305,13 +304,21 @@ def _update_all(
     first: Int64Array,
     free: Int64Array,
 ) -> bool:
-    """Put every item in, in ``order`` (on empty buckets); False when the entries ran
-    out."""
+    """Put every item in, in ``order`` (on empty buckets), then make every item's
+    partner list (a big item has none); False when the entries ran out."""
     for item in order:
         if not _insert(
             item, boxes[item], margin, inv, fat, span, big, head, entries, links, first, free
         ):
             return False
+    # Every list is made here, in the cells' order: a walk of the cells at an item's
+    # first query instead would read cold memory in the middle of a tick.
+    for item in order:
+        if big[item]:
+            partners[item, 0] = _GIVEN_UP
+        else:
+            partners[item, 0] = 0
+            _visit(item, _LEARN, inv, fat, big, head, entries, partners)
     return True
 
 
@@ -365,15 +372,12 @@ def _pairs(
     """Pairs ``(min, max)`` of a query item and an item whose boxes overlap, written
     while there is room; returns how many there are. A pair of two queried items that
     both moved is reported by the lower one's query only; two static items never pair.
-    A query item without a partner list gets one made (from the cells) when it can."""
+    A query item with a partner list reads it; the others walk the cells."""
     n = len(boxes)
     m = 0
     mask = len(head) - 1
     for q in queries:
         box = boxes[q]
-        if partners[q, 0] == _UNKNOWN and not big[q]:
-            partners[q, 0] = 0
-            _visit(q, _LEARN, inv, fat, big, head, entries, partners)
         if partners[q, 0] >= 0:
             for k in range(1, partners[q, 0] + 1):
                 m = _offer(q, partners[q, k], box, boxes, moved, static, out_i, out_j, m)
@@ -441,8 +445,8 @@ class LooseGrid:
         self._big = np.zeros(n, dtype=np.bool_)
         self._first = np.full(n, -1, dtype=np.int64)
         self._partners = np.empty((n, PARTNERS + 1), dtype=np.int32)
-        """Row ``k``: item ``k``'s partner count (or :data:`_UNKNOWN`,
-        :data:`_GIVEN_UP`), then its partners."""
+        """Row ``k``: item ``k``'s partner count (or :data:`_GIVEN_UP`), then
+        its partners."""
         self._head = np.full(1 << max(4, int(2 * n).bit_length()), -1, dtype=np.int32)
         self._build(4 * n + 64)
         self._room = 64
@@ -456,13 +460,13 @@ class LooseGrid:
         with np.errstate(invalid="ignore", over="ignore"):
             cells = np.floor((self.boxes[:, :2] - self.margin) * self._inv)
         order = np.lexsort((cells[:, 0], cells[:, 1])).astype(np.int64)
-        self._partners[:, 0] = _UNKNOWN
         while True:
             self._head[:] = -1
             self._entries = np.empty((entries, 5), dtype=np.int32)
             self._links = np.empty((entries, 2), dtype=np.int64)
             self._free = np.concatenate(([entries], np.arange(entries, dtype=np.int64)))
-            if _update_all(self.boxes, order, self.margin, self._inv, *self._state()):
+            grid = (self.boxes, order, self.margin, self._inv, self._partners)
+            if _update_all(*grid, *self._state()):
                 break
             entries *= 2
         self._bigs = np.flatnonzero(self._big)

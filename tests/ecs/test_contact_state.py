@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.ecs.contact_state import TouchingPairs, keyed_pairs
+from arcade_collide.ecs.contact_state import KeyedPairs, TouchingPairs, keyed_pairs, with_carried
 
 MAX_ID = 2**63 - 1
 """The largest entity id a table holds (int64)."""
@@ -135,3 +135,48 @@ def test_forget_drops_exactly_the_pairs_named(case: tuple[np.ndarray, ...],
     assert list(zip(state.rows_i.tolist(), state.rows_j.tolist(), strict=True)) == [
         rows[pair] for pair in kept
     ]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_carried_pairs_and_new_ones_match_the_sort_and_the_diff(data: st.DataObject) -> None:
+    # Last tick's pairs on rows of a table; some rows moved: the pairs with a moved row
+    # are tested again (this tick's pairs all have one), the others carry over.
+    ids = data.draw(st.lists(ids_st, min_size=2, max_size=30, unique=True))
+    n = len(ids)
+    entities = np.array(ids, dtype=np.int64)
+    rank = np.empty(n, dtype=np.int64)
+    rank[np.argsort(entities, kind="stable")] = np.arange(n)
+    sensor = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    pair_st = st.tuples(st.integers(0, n - 1), st.integers(0, n - 1)).filter(
+        lambda p: p[0] != p[1]
+    )
+    unique = {"unique_by": lambda p: (min(p), max(p))}
+    before = data.draw(st.lists(pair_st, max_size=60, **unique))
+    none = np.empty((0, 2), dtype=np.int64)
+    old = TouchingPairs(keyed_pairs(*_sides(before), entities, rank, sensor, none))
+    moved = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), dtype=bool)
+    now = data.draw(st.lists(pair_st.filter(lambda p: moved[p[0]] or moved[p[1]]),
+                             max_size=40, **unique))
+    touched = np.flatnonzero(moved[old.rows_i] | moved[old.rows_j])
+    found = keyed_pairs(*_sides(now), entities, rank, sensor, old.keys[touched])
+    out = with_carried(old, touched, found)
+
+    def fields(state: TouchingPairs | KeyedPairs, at: int) -> tuple[object, ...]:
+        return (int(state.rows_i[at]), int(state.rows_j[at]), bool(state.flip[at]),
+                bool(state.sensor[at]))
+
+    union = {tuple(key): fields(old, k) for k, key in enumerate(old.keys.tolist())
+             if k not in set(touched.tolist())}
+    union |= {tuple(key): fields(found, k) for k, key in enumerate(found.keys.tolist())}
+    order = sorted(union)
+    assert [tuple(key) for key in out.keys.tolist()] == order
+    assert [fields(out, k) for k in range(len(order))] == [union[key] for key in order]
+    held = [tuple(key) for key in old.keys.tolist()]
+    assert out.started.tolist() == [k for k, key in enumerate(order) if key not in set(held)]
+    assert out.ended.tolist() == [k for k, key in enumerate(held) if key not in union]
+
+
+def _sides(pairs: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+    return (np.array([p[0] for p in pairs], dtype=np.int64),
+            np.array([p[1] for p in pairs], dtype=np.int64))
