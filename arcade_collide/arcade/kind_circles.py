@@ -12,6 +12,15 @@ of that kind joins or leaves the world or a member's Shape gets another geometry
 bullet removed leaves the rocks' members as they were); their circles, sorted by x so
 that each query looks only at the circles within its reach in x, only when a Position
 was written since.
+
+In a small world (:data:`~.pose_mirror.SMALL_WORLD`) whose Position table still holds
+the poses the world last read from or wrote to its sprites, :meth:`KindCircles.now`
+reads the sprites' poses straight from them and :meth:`KindCircles.touching_now`
+answers many sprites at once from those: one numpy pass over every (asked, member)
+pair of circles, then the exact test of the few pairs left. No esper world is switched
+to and nothing is stored: the answers are those the world gives after reading the
+sprites, since the shapes are the same (no sprite's size or hit box changed since the
+last read), and so are the poses (the values a read would store).
 """
 
 from __future__ import annotations
@@ -22,12 +31,16 @@ from collections.abc import Hashable
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+import arcade
 import numpy as np
 from numpy.typing import NDArray
 
+from arcade_collide.arcade import arcade_internals as internals
+from arcade_collide.arcade.arcade_internals import Stamps
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.sprite_pairs import touching_bodies
+from arcade_collide.arcade.pose_mirror import SMALL_WORLD
+from arcade_collide.arcade.sprite_pairs import Pose, touching_bodies
 from arcade_collide.ecs.world_state import WorldState
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -35,7 +48,11 @@ ROUNDING_ALLOWANCE = 1e-9
 """Circles nearer than this fraction of their reach (their radii and coordinates) are
 taken to meet: millions of times the rounding of the exact tests' world coordinates."""
 
-_geometry = attrgetter("geometry")
+_geometry = attrgetter("_geometry")
+"""A Shape's geometry, read from the slot behind ``Shape.geometry`` (whose getter is a
+Python call per shape; :meth:`KindCircles._members_of` reads every member's)."""
+_TUPLE = frozenset({tuple})
+_pool_row = attrgetter("position.pool_row")
 
 _MAX_RADII = 4096
 """Radii remembered by geometry before the memo starts afresh (sprites resized often)."""
@@ -74,6 +91,20 @@ class Circles(NamedTuple):
     """Whether every pose is finite (else the exact query is left to name the sprite)."""
 
 
+class SpritesNow(NamedTuple):
+    """A small world's sprites and their poses, read straight from them
+    (:meth:`KindCircles.now`)."""
+
+    sprites: list[arcade.Sprite]
+    """The sprites, row for row with the world's bodies when read."""
+    stamps: Stamps
+    """Their stamps then (:func:`~.arcade_internals.stamps`): what a change shows in."""
+    xy: NDArray[np.float64]
+    """``(N, 2)`` their positions."""
+    angle: NDArray[np.float64]
+    """``(N,)`` their clockwise angles."""
+
+
 class KindCircles:
     """The bounding circles of one world's sprites by kind.
 
@@ -92,6 +123,104 @@ class KindCircles:
         self._circles: dict[Hashable, Circles] = {}
         self._radius: dict[int, tuple[AnyShape, float]] = {}
         """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
+        self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp]]] = {}
+        """Per kind, the members' rows among the bodies, with the bodies' revision and
+        the members they were found for."""
+        self.synced: tuple[object, int] | None = None
+        """The Position table (its array) and its version when the world last made it
+        hold its sprites' poses (a read, a step); None when it may not."""
+
+    def note_synced(self) -> None:
+        """Record the Position table's version when it holds the poses the pose mirror
+        of a small world last saw on or gave to the sprites (after a read or a step)."""
+        bodies = self._bodies
+        mirror = bodies.mirror
+        pool = self.state.pools.positions
+        self.synced = None
+        if len(mirror.sprites) > SMALL_WORLD:
+            return
+        poses = pool.data[bodies.table_rows]
+        if np.array_equal(poses[:, 0:2], mirror.xy) and np.array_equal(poses[:, 2], mirror.angle):
+            self.synced = (pool.data, pool.version)
+
+    def now(self) -> SpritesNow | None:
+        """The sprites' poses read straight from them; None unless the world is small
+        (its pose mirror compares stamps), the Position table holds what the world
+        last made it hold, no sprite's size or hit box changed since the last read,
+        and every position is a tuple and every pose finite (the world's read then
+        decides)."""
+        bodies = self._bodies
+        seen = bodies.mirror.stamps_for(read=True)
+        pool = self.state.pools.positions
+        synced = self.synced
+        if (
+            seen is None
+            or synced is None
+            or synced[0] is not pool.data
+            or synced[1] != pool.version
+            or bodies.derived.boxes_freed()
+        ):
+            return None
+        sprites = list(bodies.mirror.sprites)
+        stamps = internals.stamps(sprites)
+        positions = stamps[0]
+        if stamps[2] != seen[2] or stamps[3] != seen[3]:
+            return None  # resized: the derived shapes are rebuilt by a read
+        if not _TUPLE.issuperset(map(type, positions)):
+            return None
+        xy, angle = internals.as_arrays(positions, stamps[1])
+        if not math.isfinite(float(xy.sum()) + float(angle.sum())):
+            return None
+        return SpritesNow(sprites, stamps, xy, angle)
+
+    def touching_now(
+        self, now: SpritesNow, asked: list[Body], kind: Hashable, mask: int
+    ) -> list[list[Body]]:
+        """For each of ``asked``, the other sprites of ``kind`` on a layer of ``mask``
+        whose shapes overlap or touch its own at the poses ``now`` (which :meth:`now`
+        just gave), by ascending entity id."""
+        members = self._members_of(kind)
+        rows = self._rows_of(kind, members)
+        answers: list[list[Body]] = [[] for _ in asked]
+        if not asked or not rows.size:
+            return answers
+        row_of = self._bodies.row_of
+        mine = np.fromiter([row_of[body.sprite] for body in asked], np.intp, len(asked))
+        radii = [self._radius_of(_geometry(body.shape)) for body in asked]
+        own = np.array(radii)
+        xy = now.xy
+        points = xy.view(np.complex128).ravel()  # x + iy: one subtraction, one abs
+        # One allowance for all pairs, at least each pair's (see _near_in): the test
+        # only needs to keep every pair that may touch.
+        reach = float(np.abs(points).max()) * 2.0 + max(radii) + members.max_radius
+        allowance = ROUNDING_ALLOWANCE * (1.0 + reach)
+        apart = np.abs(points[rows] - points[mine, None])
+        which, other = np.nonzero(apart <= members.radii + (own + allowance)[:, None])
+        found: dict[int, list[tuple[Body, Pose]]] = {}
+        bodies, angle = members.bodies, now.angle
+        for k, j in zip(which.tolist(), other.tolist(), strict=True):
+            if bodies[j] is not asked[k]:
+                row = int(rows[j])
+                pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
+                found.setdefault(k, []).append((bodies[j], pose))
+        for k, others in found.items():
+            row = int(mine[k])
+            pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
+            answers[k] = touching_bodies(asked[k], pose, others, mask)
+        return answers
+
+    def _rows_of(self, kind: Hashable, members: _Members) -> NDArray[np.intp]:
+        """The rows among the bodies of ``members`` (of ``kind``), found again when a
+        sprite joined or left the world."""
+        bodies = self._bodies
+        known = self._rows.get(kind)
+        if known is not None and known[0] == bodies.revision and known[1] is members:
+            return known[2]
+        row_of = bodies.row_of
+        rows = np.fromiter([row_of[b.sprite] for b in members.bodies], np.intp,
+                           len(members.bodies))  # fmt: skip
+        self._rows[kind] = (bodies.revision, members, rows)
+        return rows
 
     def touching(self, body: Body, kind: Hashable, mask: int) -> list[Body] | None:
         """The other sprites of ``kind`` on a layer of ``mask`` whose shapes overlap or
@@ -105,7 +234,11 @@ class KindCircles:
         near = self._near_in(circles, body)
         if not near:
             return near
-        return touching_bodies(body, near, mask, self.state.pools.positions.data)
+        item = self.state.pools.positions.data.item
+        poses = [(item(r, 0), item(r, 1), item(r, 2)) for r in map(_pool_row, near)]
+        position = body.position
+        pose = (position.x, position.y, position.angle)
+        return touching_bodies(body, pose, list(zip(near, poses, strict=True)), mask)
 
     def _near_in(self, circles: Circles, body: Body) -> list[Body] | None:
         """The members of ``circles`` other than ``body`` whose circles meet its circle

@@ -41,8 +41,7 @@ game that asks many questions between moves is answered more cheaply by the log.
 
 
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
-    """The record ``ref`` holds, if any (None without private fields, or once freed)."""
-    return None if ref is None else ref()
+    return None if ref is None else ref()  # None without private fields, or once freed
 
 
 def _differ(
@@ -87,8 +86,7 @@ class HandMoves(NamedTuple):
     """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
     stamps: Stamps | None = None
     """Every row's stamp (:func:`~.arcade_internals.stamps`), for a small mirror's read
-    (then :attr:`read` holds the rows whose size changed, and the touch log was not
-    used); else None."""
+    (then :attr:`read` holds the rows whose size changed; no log used); else None."""
 
 
 class PoseMirror:
@@ -168,22 +166,14 @@ class PoseMirror:
         """Each row's stamp when a small mirror last read or wrote it; None when it is
         not small, or the next read compares with the poses instead."""
         self._checks = 0
-        """:meth:`untouched` calls since the last read."""
+        """:meth:`untouched` calls (and :meth:`stamps_for` checks) since the last read."""
         self._checks_per_read = 0
         """:attr:`_checks` at the last read."""
 
     def _small(self) -> bool:
         """Whether reads compare stamps (see :data:`SMALL_WORLD`)."""
-        n = len(self.sprites)
-        return (
-            n <= SMALL_WORLD
-            and n * (1 + self._checks_per_read) <= STAMP_CHECKS
-            and not len(self._always_rows)
-        )
-
-    def _count_checks(self) -> None:
-        """Start counting :meth:`untouched` calls afresh (at a read)."""
-        self._checks_per_read, self._checks = self._checks, 0
+        n, checks = len(self.sprites), self._checks_per_read
+        return n <= SMALL_WORLD and n * (1 + checks) <= STAMP_CHECKS and not len(self._always_rows)
 
     def add(self, sprites: Sequence[arcade.Sprite]) -> None:
         """Append ``sprites`` as the last rows, at their current poses (one pass over
@@ -273,6 +263,19 @@ class PoseMirror:
             and not len(self._always_rows)
         )
 
+    def stamps_for(self, read: bool) -> Stamps | None:
+        """A small mirror's stamps of its last read or write (else None), to answer from
+        the sprites: a ``read`` of them counts checks afresh, else it is one more check."""
+        per_read, checks = (self._checks, 0) if read else (self._checks_per_read, self._checks + 1)
+        self._checks += not read
+        n = len(self.sprites)
+        if n > SMALL_WORLD or n * (1 + max(per_read, checks)) > STAMP_CHECKS or len(
+            self._always_rows
+        ) or self._records_dropped:
+            return None  # the world reads the sprites (a read counts the checks afresh)
+        self._checks_per_read, self._checks = per_read, checks
+        return self._stamps
+
     def note_quiet_read(self) -> None:
         """Record that a read found the mirror :meth:`untouched` (see :meth:`accept`)."""
         self._quiet_reads = True
@@ -355,7 +358,7 @@ class PoseMirror:
             self._accept_small(moves)
             return
         self._stamps = None
-        self._count_checks()
+        self._checks_per_read, self._checks = self._checks, 0  # counted afresh
         nothing = moves.read is not None and not (moves.read.size or moves.reported)
         if nothing and not self._records_dropped:
             return  # nothing was touched, nothing read
@@ -404,7 +407,7 @@ class PoseMirror:
             self._mend_boxes(moves.rows.tolist() + resized.tolist())
         self._log.clear()
         self._quiet_reads = False
-        self._count_checks()
+        self._checks_per_read, self._checks = self._checks, 0  # counted afresh
         if self._small():
             self._stamps = moves.stamps
             self._armed = False
