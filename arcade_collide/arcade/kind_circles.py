@@ -39,7 +39,6 @@ from arcade_collide.arcade import arcade_internals as internals
 from arcade_collide.arcade.arcade_internals import Stamps
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.pose_mirror import SMALL_WORLD
 from arcade_collide.arcade.sprite_pairs import Pose, touching_bodies
 from arcade_collide.ecs.world_state import WorldState
 from arcade_collide.geometry.shapes import AnyShape
@@ -126,22 +125,25 @@ class KindCircles:
         self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp]]] = {}
         """Per kind, the members' rows among the bodies, with the bodies' revision and
         the members they were found for."""
-        self.synced: tuple[object, int] | None = None
-        """The Position table (its array) and its version when the world last made it
-        hold its sprites' poses (a read, a step); None when it may not."""
+        self._synced: tuple[object, int] | None = None
+        """The Position table (its array) and its version when it was last found to
+        hold the poses the pose mirror holds (:meth:`_poses_held`)."""
 
-    def note_synced(self) -> None:
-        """Record the Position table's version when it holds the poses the pose mirror
-        of a small world last saw on or gave to the sprites (after a read or a step)."""
+    def _poses_held(self) -> bool:
+        """Whether the Position table holds the poses the pose mirror of a small world
+        last saw on or gave to the sprites, compared again only when the table was
+        written since it last did."""
         bodies = self._bodies
         mirror = bodies.mirror
         pool = self.state.pools.positions
-        self.synced = None
-        if len(mirror.sprites) > SMALL_WORLD:
-            return
+        synced = self._synced
+        if synced is not None and synced[0] is pool.data and synced[1] == pool.version:
+            return True
+        self._synced = None
         poses = pool.data[bodies.table_rows]
         if np.array_equal(poses[:, 0:2], mirror.xy) and np.array_equal(poses[:, 2], mirror.angle):
-            self.synced = (pool.data, pool.version)
+            self._synced = (pool.data, pool.version)
+        return self._synced is not None
 
     def now(self) -> SpritesNow | None:
         """The sprites' poses read straight from them; None unless the world is small
@@ -151,15 +153,7 @@ class KindCircles:
         decides)."""
         bodies = self._bodies
         seen = bodies.mirror.stamps_for(read=True)
-        pool = self.state.pools.positions
-        synced = self.synced
-        if (
-            seen is None
-            or synced is None
-            or synced[0] is not pool.data
-            or synced[1] != pool.version
-            or bodies.derived.boxes_freed()
-        ):
+        if seen is None or bodies.derived.boxes_freed() or not self._poses_held():
             return None
         sprites = list(bodies.mirror.sprites)
         stamps = internals.stamps(sprites)

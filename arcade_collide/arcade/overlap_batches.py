@@ -38,7 +38,6 @@ class _World(Protocol):
     _bodies: Bodies
     _circles: KindCircles
     _closed: bool
-    _stepping: bool
     _sweeping: bool
 
     def overlapping(
@@ -129,10 +128,10 @@ def answers_now(
     """For each of ``sprites`` (bodies of the world), the bodies of ``kind``
     overlapping or touching it, by ascending entity id, from the sprites' poses read
     straight from them, and those poses; None when the world must read them first
-    (:meth:`~.kind_circles.KindCircles.now`), as it must for swept sprites and within
-    a step (the Positions may be ahead of the sprites until the write-back)."""
+    (:meth:`~.kind_circles.KindCircles.now`), as it must for swept sprites (a read
+    keeps where new ones start)."""
     circles = world._circles
-    now = None if world._sweeping or world._stepping else circles.now()
+    now = None if world._sweeping else circles.now()
     if now is None:
         return None
     return circles.touching_now(now, sprites, kind, mask), now

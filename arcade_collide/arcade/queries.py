@@ -65,7 +65,6 @@ class _World(Protocol):
     _collisions: CollisionSystem
     _router: Router
     _closed: bool
-    _stepping: bool
     _sweeping: bool
 
     def _check_open(self) -> None: ...

@@ -19,7 +19,6 @@ from numpy.typing import NDArray
 
 from arcade_collide.arcade.bodies import Bodies, store_poses
 from arcade_collide.arcade.handlers import Router
-from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import delete_dropped_worlds
 from arcade_collide.arcade.validation import require_real
 from arcade_collide.ecs import Position, Subscription
@@ -36,7 +35,6 @@ class Stepping:
     """:meth:`step` and the write-back of a :class:`~.world.CollisionWorld`."""
 
     _bodies: Bodies
-    _circles: KindCircles
     _router: Router
     _subscription: Subscription
     _stepping: bool
@@ -82,7 +80,6 @@ class Stepping:
                         _, rows, xy, angle = self._kept
                         self._kept = None
                         store_poses(rows, xy, angle)
-                self._circles.note_synced()  # the sprites hold their Positions' poses
         finally:
             if self._closed:  # by a collision callback
                 self._release_esper_world()
@@ -121,7 +118,6 @@ class Stepping:
                     raise ValueError(f"a sprite (entity {bad}) was moved to a non-finite pose")
             store_poses(bodies.table_rows[moves.rows], moves.xy, moves.angle)
         mirror.accept(moves)
-        self._circles.note_synced()
 
     def _rebuild_derived(self, touched: IntArray | None) -> None:
         """Give the Shapes of derived shapes whose sprite changed their new geometry
