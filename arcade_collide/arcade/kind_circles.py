@@ -102,6 +102,10 @@ class SpritesNow(NamedTuple):
     """``(N, 2)`` their positions."""
     angle: NDArray[np.float64]
     """``(N,)`` their clockwise angles."""
+    points: NDArray[np.complex128]
+    """``(N,)`` their positions as ``x + iy`` (a distance is one subtraction, one abs)."""
+    extent: float
+    """The largest ``abs`` of a position (for the rounding allowance)."""
 
 
 class KindCircles:
@@ -125,6 +129,8 @@ class KindCircles:
         self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp]]] = {}
         """Per kind, the members' rows among the bodies, with the bodies' revision and
         the members they were found for."""
+        self._last: tuple[Stamps, SpritesNow] | None = None
+        """The last :meth:`now`, with the mirror's stamps it was read against."""
         self._synced: tuple[object, int] | None = None
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
@@ -147,15 +153,24 @@ class KindCircles:
 
     def now(self) -> SpritesNow | None:
         """The sprites' poses read straight from them; None unless the world is small
-        (its pose mirror compares stamps), the Position table holds what the world
-        last made it hold, no sprite's size or hit box changed since the last read,
-        and every position is a tuple and every pose finite (the world's read then
-        decides)."""
+        (its pose mirror compares stamps), the Position table holds the mirror's poses,
+        no sprite's size or hit box changed since the last read, and every position is
+        a tuple and every pose finite (the world's read then decides). The last result
+        is given again while no stamp changed and the world read nothing since."""
         bodies = self._bodies
         seen = bodies.mirror.stamps_for(read=True)
         if seen is None or bodies.derived.boxes_freed() or not self._poses_held():
             return None
-        sprites = list(bodies.mirror.sprites)
+        sprites = bodies.mirror.sprites
+        last, self._last = self._last, None
+        if (
+            last is not None
+            and last[0] is seen
+            and last[1].sprites == sprites
+            and internals.same_stamps(sprites, last[1].stamps)
+        ):
+            self._last = last
+            return last[1]
         stamps = internals.stamps(sprites)
         positions = stamps[0]
         if stamps[2] != seen[2] or stamps[3] != seen[3]:
@@ -165,7 +180,10 @@ class KindCircles:
         xy, angle = internals.as_arrays(positions, stamps[1])
         if not math.isfinite(float(xy.sum()) + float(angle.sum())):
             return None
-        return SpritesNow(sprites, stamps, xy, angle)
+        points = xy.view(np.complex128).ravel()
+        now = SpritesNow(list(sprites), stamps, xy, angle, points, float(np.abs(points).max()))
+        self._last = (seen, now)
+        return now
 
     def touching_now(
         self, now: SpritesNow, asked: list[Body], kind: Hashable, mask: int
@@ -182,12 +200,10 @@ class KindCircles:
         mine = np.fromiter([row_of[body.sprite] for body in asked], np.intp, len(asked))
         radii = [self._radius_of(_geometry(body.shape)) for body in asked]
         own = np.array(radii)
-        xy = now.xy
-        points = xy.view(np.complex128).ravel()  # x + iy: one subtraction, one abs
+        xy, points = now.xy, now.points
         # One allowance for all pairs, at least each pair's (see _near_in): the test
         # only needs to keep every pair that may touch.
-        reach = float(np.abs(points).max()) * 2.0 + max(radii) + members.max_radius
-        allowance = ROUNDING_ALLOWANCE * (1.0 + reach)
+        allowance = ROUNDING_ALLOWANCE * (1.0 + 2.0 * now.extent + max(radii) + members.max_radius)
         apart = np.abs(points[rows] - points[mine, None])
         which, other = np.nonzero(apart <= members.radii + (own + allowance)[:, None])
         found: dict[int, list[tuple[Body, Pose]]] = {}
