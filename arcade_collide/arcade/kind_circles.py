@@ -53,6 +53,10 @@ Python call per shape; :meth:`KindCircles._members_of` reads every member's)."""
 _TUPLE = frozenset({tuple})
 _pool_row = attrgetter("position.pool_row")
 
+PYTHON_PAIRS = 256
+"""A question about this many (asked, member) pairs or fewer finds its near pairs in a
+Python loop: numpy's dozen calls cost more than the loop below it."""
+
 _MAX_RADII = 4096
 """Radii remembered by geometry before the memo starts afresh (sprites resized often)."""
 
@@ -70,6 +74,8 @@ class _Members(NamedTuple):
     rows: NDArray[np.intp]
     """Each one's row in the Position table."""
     radii: NDArray[np.float64]
+    radius_list: list[float]
+    """:attr:`radii` as Python floats."""
     max_radius: float
 
 
@@ -126,7 +132,7 @@ class KindCircles:
         self._circles: dict[Hashable, Circles] = {}
         self._radius: dict[int, tuple[AnyShape, float]] = {}
         """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
-        self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp]]] = {}
+        self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp], list[int]]] = {}
         """Per kind, the members' rows among the bodies, with the bodies' revision and
         the members they were found for."""
         self._last: tuple[Stamps, SpritesNow] | None = None
@@ -192,45 +198,41 @@ class KindCircles:
         whose shapes overlap or touch its own at the poses ``now`` (which :meth:`now`
         just gave), by ascending entity id."""
         members = self._members_of(kind)
-        rows = self._rows_of(kind, members)
+        rows, row_list = self._rows_of(kind, members)
         answers: list[list[Body]] = [[] for _ in asked]
-        if not asked or not rows.size:
+        if not asked or not row_list:
             return answers
         row_of = self._bodies.row_of
-        mine = np.fromiter([row_of[body.sprite] for body in asked], np.intp, len(asked))
+        mine = [row_of[body.sprite] for body in asked]
         radii = [self._radius_of(_geometry(body.shape)) for body in asked]
-        own = np.array(radii)
-        xy, points = now.xy, now.points
         # One allowance for all pairs, at least each pair's (see _near_in): the test
         # only needs to keep every pair that may touch.
         allowance = ROUNDING_ALLOWANCE * (1.0 + 2.0 * now.extent + max(radii) + members.max_radius)
-        apart = np.abs(points[rows] - points[mine, None])
-        which, other = np.nonzero(apart <= members.radii + (own + allowance)[:, None])
-        found: dict[int, list[tuple[Body, Pose]]] = {}
-        bodies, angle = members.bodies, now.angle
-        for k, j in zip(which.tolist(), other.tolist(), strict=True):
-            if bodies[j] is not asked[k]:
-                row = int(rows[j])
-                pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
-                found.setdefault(k, []).append((bodies[j], pose))
-        for k, others in found.items():
-            row = int(mine[k])
+        if len(asked) * len(row_list) <= PYTHON_PAIRS:
+            near = _near_listed(now, asked, mine, radii, members, row_list, allowance)
+        else:
+            near = _near_arrays(now, asked, mine, radii, members, rows, allowance)
+        xy, angle = now.xy, now.angle
+        for k, others in near.items():
+            row = mine[k]
             pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
             answers[k] = touching_bodies(asked[k], pose, others, mask)
         return answers
 
-    def _rows_of(self, kind: Hashable, members: _Members) -> NDArray[np.intp]:
-        """The rows among the bodies of ``members`` (of ``kind``), found again when a
-        sprite joined or left the world."""
+    def _rows_of(
+        self, kind: Hashable, members: _Members
+    ) -> tuple[NDArray[np.intp], list[int]]:
+        """The rows among the bodies of ``members`` (of ``kind``), as an array and a
+        list, found again when a sprite joined or left the world."""
         bodies = self._bodies
         known = self._rows.get(kind)
         if known is not None and known[0] == bodies.revision and known[1] is members:
-            return known[2]
+            return known[2], known[3]
         row_of = bodies.row_of
-        rows = np.fromiter([row_of[b.sprite] for b in members.bodies], np.intp,
-                           len(members.bodies))  # fmt: skip
-        self._rows[kind] = (bodies.revision, members, rows)
-        return rows
+        row_list = [row_of[b.sprite] for b in members.bodies]
+        rows = np.array(row_list, dtype=np.intp)
+        self._rows[kind] = (bodies.revision, members, rows, row_list)
+        return rows, row_list
 
     def touching(self, body: Body, kind: Hashable, mask: int) -> list[Body] | None:
         """The other sprites of ``kind`` on a layer of ``mask`` whose shapes overlap or
@@ -324,6 +326,7 @@ class KindCircles:
             geometries,
             np.array([body.position.pool_row for body in chosen], dtype=np.intp),
             np.array(radii, dtype=np.float64),
+            radii,
             max(radii, default=0.0),
         )
         self._members[kind] = members
@@ -339,3 +342,60 @@ class KindCircles:
         radius = float(geometry.bounding_radius)
         self._radius[id(geometry)] = (geometry, radius)
         return radius
+
+
+_Near = dict[int, list[tuple[Body, Pose]]]
+"""Per index of a sprite asked about, the members near it with their poses."""
+
+
+def _near_listed(
+    now: SpritesNow,
+    asked: list[Body],
+    mine: list[int],
+    radii: list[float],
+    members: _Members,
+    rows: list[int],
+    allowance: float,
+) -> _Near:
+    """The members (at ``rows``) whose bounding circles meet each asked sprite's (at
+    row ``mine[k]``, of radius ``radii[k]``) in one Python loop over the pairs."""
+    positions = now.stamps[0]
+    member_radii, bodies = members.radius_list, members.bodies
+    xy, angle = now.xy, now.angle
+    found: _Near = {}
+    for k, (row, own) in enumerate(zip(mine, radii, strict=True)):
+        x, y = positions[row]
+        reach = own + allowance
+        body = asked[k]
+        for j, other in enumerate(rows):
+            ox, oy = positions[other]
+            dx, dy, limit = ox - x, oy - y, member_radii[j] + reach
+            if dx * dx + dy * dy <= limit * limit and bodies[j] is not body:
+                pose = (xy.item(other, 0), xy.item(other, 1), angle.item(other))
+                found.setdefault(k, []).append((bodies[j], pose))
+    return found
+
+
+def _near_arrays(
+    now: SpritesNow,
+    asked: list[Body],
+    mine: list[int],
+    radii: list[float],
+    members: _Members,
+    rows: NDArray[np.intp],
+    allowance: float,
+) -> _Near:
+    """:func:`_near_listed` in one numpy pass over every pair (many pairs)."""
+    points, xy, angle = now.points, now.xy, now.angle
+    mine_rows = np.array(mine, dtype=np.intp)
+    apart = np.abs(points[rows] - points[mine_rows, None])
+    reach = np.array(radii) + allowance
+    which, other = np.nonzero(apart <= members.radii + reach[:, None])
+    found: _Near = {}
+    bodies = members.bodies
+    for k, j in zip(which.tolist(), other.tolist(), strict=True):
+        if bodies[j] is not asked[k]:
+            row = int(rows[j])
+            pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
+            found.setdefault(k, []).append((bodies[j], pose))
+    return found

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.arcade import CollisionWorld, pose_mirror
+from arcade_collide.arcade import CollisionWorld, kind_circles, pose_mirror
 from arcade_collide.arcade.arcade_internals import PRIVATE
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.queries import ANY_KIND
@@ -72,10 +72,14 @@ def _act(world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite]
             esper.component_for_entity(world.entity(sprite), Position).x += 3.0
 
 
+@pytest.mark.parametrize("pairs", [0, 10_000])  # near pairs found by numpy, by a loop
 @settings(max_examples=40, deadline=None)
-@given(st.randoms(use_true_random=False))
-def test_answers_from_the_sprites_equal_the_worlds_after_a_read(rng: random.Random) -> None:
+@given(rng=st.randoms(use_true_random=False))
+def test_answers_from_the_sprites_equal_the_worlds_after_a_read(
+    rng: random.Random, pairs: int
+) -> None:
     world = CollisionWorld()
+    kept, kind_circles.PYTHON_PAIRS = kind_circles.PYTHON_PAIRS, pairs
     try:
         sprites: list[arcade.Sprite] = []
         for _ in range(rng.randrange(2, 14)):
@@ -95,6 +99,7 @@ def test_answers_from_the_sprites_equal_the_worlds_after_a_read(rng: random.Rand
                 assert one[sprite] == expected
                 assert many[sprite] == expected
     finally:
+        kind_circles.PYTHON_PAIRS = kept
         world.close()
 
 
