@@ -28,6 +28,8 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable
+from functools import cached_property
+from itertools import chain
 from operator import attrgetter
 from typing import Any, NamedTuple
 
@@ -96,22 +98,52 @@ class Circles(NamedTuple):
     """Whether every pose is finite (else the exact query is left to name the sprite)."""
 
 
-class SpritesNow(NamedTuple):
+class SpritesNow:
     """A small world's sprites and their poses, read straight from them
-    (:meth:`KindCircles.now`)."""
+    (:meth:`KindCircles.now`); the arrays are made on first use (a question about a
+    few pairs needs none).
 
-    sprites: list[arcade.Sprite]
-    """The sprites, row for row with the world's bodies when read."""
-    stamps: Stamps
-    """Their stamps then (:func:`~.arcade_internals.stamps`): what a change shows in."""
-    xy: NDArray[np.float64]
-    """``(N, 2)`` their positions."""
-    angle: NDArray[np.float64]
-    """``(N,)`` their clockwise angles."""
-    points: NDArray[np.complex128]
-    """``(N,)`` their positions as ``x + iy`` (a distance is one subtraction, one abs)."""
-    extent: float
-    """The largest ``abs`` of a position (for the rounding allowance)."""
+    Args:
+        sprites: The sprites, row for row with the world's bodies when read.
+        stamps: Their stamps then (:func:`~.arcade_internals.stamps`), every position
+            a tuple and every pose finite.
+    """
+
+    def __init__(self, sprites: list[arcade.Sprite], stamps: Stamps) -> None:
+        self.sprites = sprites
+        """The sprites, row for row with the world's bodies when read."""
+        self.stamps = stamps
+        """Their stamps then: what a change shows in."""
+
+    def pose(self, row: int) -> Pose:
+        """Row ``row``'s pose as floats (as :attr:`xy` and :attr:`angle` hold it)."""
+        x, y = self.stamps[0][row]
+        return (float(x), float(y), float(self.stamps[1][row]))
+
+    @cached_property
+    def _arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return internals.as_arrays(self.stamps[0], self.stamps[1])
+
+    @property
+    def xy(self) -> NDArray[np.float64]:
+        """``(N, 2)`` the positions."""
+        return self._arrays[0]
+
+    @property
+    def angle(self) -> NDArray[np.float64]:
+        """``(N,)`` the clockwise angles."""
+        return self._arrays[1]
+
+    @cached_property
+    def points(self) -> NDArray[np.complex128]:
+        """``(N,)`` the positions as ``x + iy`` (a distance is one subtraction, one abs)."""
+        points: NDArray[np.complex128] = self.xy.view(np.complex128).ravel()
+        return points
+
+    @cached_property
+    def extent(self) -> float:
+        """The largest ``abs`` of a position (for the rounding allowance)."""
+        return float(np.abs(self.points).max())
 
 
 class KindCircles:
@@ -183,11 +215,9 @@ class KindCircles:
             return None  # resized: the derived shapes are rebuilt by a read
         if not _TUPLE.issuperset(map(type, positions)):
             return None
-        xy, angle = internals.as_arrays(positions, stamps[1])
-        if not math.isfinite(float(xy.sum()) + float(angle.sum())):
+        if not math.isfinite(sum(chain.from_iterable(positions), 0.0) + sum(stamps[1], 0.0)):
             return None
-        points = xy.view(np.complex128).ravel()
-        now = SpritesNow(list(sprites), stamps, xy, angle, points, float(np.abs(points).max()))
+        now = SpritesNow(list(sprites), stamps)
         self._last = (seen, now)
         return now
 
@@ -205,23 +235,15 @@ class KindCircles:
         row_of = self._bodies.row_of
         mine = [row_of[body.sprite] for body in asked]
         radii = [self._radius_of(_geometry(body.shape)) for body in asked]
-        # One allowance for all pairs, at least each pair's (see _near_in): the test
-        # only needs to keep every pair that may touch.
-        allowance = ROUNDING_ALLOWANCE * (1.0 + 2.0 * now.extent + max(radii) + members.max_radius)
         if len(asked) * len(row_list) <= PYTHON_PAIRS:
-            near = _near_listed(now, asked, mine, radii, members, row_list, allowance)
+            near = _near_listed(now, asked, mine, radii, members, row_list)
         else:
-            near = _near_arrays(now, asked, mine, radii, members, rows, allowance)
-        xy, angle = now.xy, now.angle
+            near = _near_arrays(now, asked, mine, radii, members, rows)
         for k, others in near.items():
-            row = mine[k]
-            pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
-            answers[k] = touching_bodies(asked[k], pose, others, mask)
+            answers[k] = touching_bodies(asked[k], now.pose(mine[k]), others, mask)
         return answers
 
-    def _rows_of(
-        self, kind: Hashable, members: _Members
-    ) -> tuple[NDArray[np.intp], list[int]]:
+    def _rows_of(self, kind: Hashable, members: _Members) -> tuple[NDArray[np.intp], list[int]]:
         """The rows among the bodies of ``members`` (of ``kind``), as an array and a
         list, found again when a sprite joined or left the world."""
         bodies = self._bodies
@@ -355,24 +377,24 @@ def _near_listed(
     radii: list[float],
     members: _Members,
     rows: list[int],
-    allowance: float,
 ) -> _Near:
     """The members (at ``rows``) whose bounding circles meet each asked sprite's (at
     row ``mine[k]``, of radius ``radii[k]``) in one Python loop over the pairs."""
     positions = now.stamps[0]
     member_radii, bodies = members.radius_list, members.bodies
-    xy, angle = now.xy, now.angle
+    largest = members.max_radius
     found: _Near = {}
     for k, (row, own) in enumerate(zip(mine, radii, strict=True)):
         x, y = positions[row]
-        reach = own + allowance
+        # At least each pair's allowance (see KindCircles._near_in): a member near
+        # enough to touch lies within own + largest of (x, y).
+        reach = own + ROUNDING_ALLOWANCE * (1.0 + 2.0 * (abs(x) + abs(y)) + 2.0 * (own + largest))
         body = asked[k]
         for j, other in enumerate(rows):
             ox, oy = positions[other]
             dx, dy, limit = ox - x, oy - y, member_radii[j] + reach
             if dx * dx + dy * dy <= limit * limit and bodies[j] is not body:
-                pose = (xy.item(other, 0), xy.item(other, 1), angle.item(other))
-                found.setdefault(k, []).append((bodies[j], pose))
+                found.setdefault(k, []).append((bodies[j], now.pose(other)))
     return found
 
 
@@ -383,10 +405,12 @@ def _near_arrays(
     radii: list[float],
     members: _Members,
     rows: NDArray[np.intp],
-    allowance: float,
 ) -> _Near:
     """:func:`_near_listed` in one numpy pass over every pair (many pairs)."""
     points, xy, angle = now.points, now.xy, now.angle
+    # One allowance for all pairs, at least each pair's (see KindCircles._near_in): the
+    # test only needs to keep every pair that may touch.
+    allowance = ROUNDING_ALLOWANCE * (1.0 + 2.0 * now.extent + max(radii) + members.max_radius)
     mine_rows = np.array(mine, dtype=np.intp)
     apart = np.abs(points[rows] - points[mine_rows, None])
     reach = np.array(radii) + allowance
