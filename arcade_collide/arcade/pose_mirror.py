@@ -182,17 +182,18 @@ class PoseMirror:
         m = len(sprites)
         positions, angles = internals.pose_objects(sprites)
         xy, angle = internals.as_arrays(positions, angles)
-        fast = np.fromiter(map(internals.has_fast_pose, sprites), np.bool_, count=m)
+        slow = [not internals.has_fast_pose(sprite) for sprite in sprites]
+        # Read every time: slow sprites, positions not tuples (lists: few sprites per call).
+        always = [s or type(p) not in _POSITION_TYPES for s, p in zip(slow, positions, strict=True)]
         first = len(self.sprites)
         self.sprites.extend(sprites)
-        self._slow_rows = appended(self._slow_rows, ~fast)
+        self._slow_rows = appended(self._slow_rows, np.array(slow, dtype=np.bool_))
         self._boxes.extend([None] * m)
         self._written_boxes = appended(self._written_boxes, np.zeros(m, dtype=np.bool_))
         for row in range(first, first + m) if self._following else ():
             self._follow_row(row)
         self._lists.grow(m)
-        small = self._small()
-        if small:
+        if small := self._small():
             self._armed = False  # a small mirror uses no log (one that grows reads all once)
         for sprite in sprites:
             if self._watching:
@@ -206,10 +207,9 @@ class PoseMirror:
                 self._watchers.append(None)
         self.xy = appended(self.xy, xy)
         self.angle = appended(self.angle, angle)
-        loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
-        self._always = appended(self._always, loose | ~fast)
-        always = first + np.flatnonzero(~fast | loose)
-        self._always_rows = np.concatenate([self._always_rows, always])
+        self._always = appended(self._always, np.array(always, dtype=np.bool_))
+        if any(always):
+            self._always_rows = np.concatenate([self._always_rows, first + np.flatnonzero(always)])
         if self._stamps is not None and small and self._small():
             for kept, new in zip(self._stamps, internals.stamps(sprites), strict=True):
                 kept.extend(new)
