@@ -134,17 +134,6 @@ class SpritesNow:
         """``(N,)`` the clockwise angles."""
         return self._arrays[1]
 
-    @cached_property
-    def points(self) -> NDArray[np.complex128]:
-        """``(N,)`` the positions as ``x + iy`` (a distance is one subtraction, one abs)."""
-        points: NDArray[np.complex128] = self.xy.view(np.complex128).ravel()
-        return points
-
-    @cached_property
-    def extent(self) -> float:
-        """The largest ``abs`` of a position (for the rounding allowance)."""
-        return float(np.abs(self.points).max())
-
 
 class KindCircles:
     """The bounding circles of one world's sprites by kind.
@@ -238,7 +227,9 @@ class KindCircles:
         if len(asked) * len(row_list) <= PYTHON_PAIRS:
             near = _near_listed(now, asked, mine, radii, members, row_list)
         else:
-            near = _near_arrays(now, asked, mine, radii, members, rows)
+            xy, angle = now.xy, now.angle
+            poses = np.column_stack((xy[rows], angle[rows]))
+            near = _near_arrays(asked, xy[mine], radii, members, poses)
         for k, others in near.items():
             answers[k] = touching_bodies(asked[k], now.pose(mine[k]), others, mask)
         return answers
@@ -273,6 +264,29 @@ class KindCircles:
         position = body.position
         pose = (position.x, position.y, position.angle)
         return touching_bodies(body, pose, list(zip(near, poses, strict=True)), mask)
+
+    def touching_batch(
+        self, asked: list[Body], kind: Hashable, mask: int
+    ) -> list[list[Body]] | None:
+        """:meth:`touching` for each of ``asked`` at once, by one numpy pass over every
+        (asked, member) pair; None when a position is not finite (then
+        :meth:`touching_in`, sprite by sprite, says which answer it spoils)."""
+        members = self._members_of(kind)
+        answers: list[list[Body]] = [[] for _ in asked]
+        if not asked or not members.bodies:
+            return answers
+        data = self.state.pools.positions.data
+        mine = data[[body.position.pool_row for body in asked], 0:3]
+        poses = data[members.rows, 0:3]
+        if not (np.isfinite(mine[:, 0:2]).all() and np.isfinite(poses[:, 0:2]).all()):
+            return None
+        radii = [self._radius_of(_geometry(body.shape)) for body in asked]
+        near = _near_arrays(asked, mine[:, 0:2], radii, members, poses)
+        item = mine.item
+        for k, others in near.items():
+            pose = (item(k, 0), item(k, 1), item(k, 2))
+            answers[k] = touching_bodies(asked[k], pose, others, mask)
+        return answers
 
     def _near_in(self, circles: Circles, body: Body) -> list[Body] | None:
         """The members of ``circles`` other than ``body`` whose circles meet its circle
@@ -323,6 +337,10 @@ class KindCircles:
         )
         self._circles[kind] = circles
         return circles
+
+    def member_count(self, kind: Hashable) -> int:
+        """How many sprites of ``kind`` the world holds."""
+        return len(self._members_of(kind).bodies)
 
     def _members_of(self, kind: Hashable) -> _Members:
         """The members of ``kind``, gathered again when one joined or left the world or
@@ -399,27 +417,26 @@ def _near_listed(
 
 
 def _near_arrays(
-    now: SpritesNow,
     asked: list[Body],
-    mine: list[int],
+    mine: NDArray[np.float64],
     radii: list[float],
     members: _Members,
-    rows: NDArray[np.intp],
+    poses: NDArray[np.float64],
 ) -> _Near:
-    """:func:`_near_listed` in one numpy pass over every pair (many pairs)."""
-    points, xy, angle = now.points, now.xy, now.angle
+    """:func:`_near_listed` in one numpy pass over every pair (many pairs): the asked
+    sprites' positions are ``mine`` (``(K, 2)``), the members' poses ``poses`` (``(M,
+    3)``: x, y, clockwise angle; every position finite)."""
     # One allowance for all pairs, at least each pair's (see KindCircles._near_in): the
     # test only needs to keep every pair that may touch.
-    allowance = ROUNDING_ALLOWANCE * (1.0 + 2.0 * now.extent + max(radii) + members.max_radius)
-    mine_rows = np.array(mine, dtype=np.intp)
-    apart = np.abs(points[rows] - points[mine_rows, None])
-    reach = np.array(radii) + allowance
-    which, other = np.nonzero(apart <= members.radii + reach[:, None])
+    extent = max(float(np.abs(poses[:, 0:2]).max()), float(np.abs(mine).max()))
+    allowance = ROUNDING_ALLOWANCE * (1.0 + 4.0 * extent + max(radii) + members.max_radius)
+    dx = poses[:, 0] - mine[:, 0, None]
+    dy = poses[:, 1] - mine[:, 1, None]
+    reach = members.radii + (np.array(radii) + allowance)[:, None]
+    which, other = np.nonzero(dx * dx + dy * dy <= reach * reach)
     found: _Near = {}
-    bodies = members.bodies
+    bodies, item = members.bodies, poses.item
     for k, j in zip(which.tolist(), other.tolist(), strict=True):
         if bodies[j] is not asked[k]:
-            row = int(rows[j])
-            pose = (xy.item(row, 0), xy.item(row, 1), angle.item(row))
-            found.setdefault(k, []).append((bodies[j], pose))
+            found.setdefault(k, []).append((bodies[j], (item(j, 0), item(j, 1), item(j, 2))))
     return found

@@ -31,6 +31,15 @@ from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow
 from arcade_collide.ecs.world_state import WorldState
 
+BATCH_ASKED = 8
+"""From this many sprites asked about at once, the world's answers find the near pairs
+in one numpy pass over every pair (:meth:`~.kind_circles.KindCircles.touching_batch`)
+rather than a Python loop per sprite..."""
+
+BATCH_PAIRS = 1 << 16
+"""...while the pairs are at most this many (a pass over more costs memory and time
+that the loop's sort by x saves)."""
+
 
 class _World(Protocol):
     """What the answers use of ``CollisionWorld``."""
@@ -158,6 +167,10 @@ def answer_all(
     """For each of ``sprites`` (bodies of the world, read up to date), the bodies of
     ``kind`` overlapping or touching it, by ascending entity id."""
     circles_of = world._circles
+    if len(sprites) >= BATCH_ASKED and len(sprites) * circles_of.member_count(kind) <= BATCH_PAIRS:
+        batch = circles_of.touching_batch(sprites, kind, mask)
+        if batch is not None:
+            return {body.sprite: found for body, found in zip(sprites, batch, strict=True)}
     circles = circles_of.circles(kind)
     answers: dict[arcade.Sprite, list[Body]] = {}
     for body in sprites:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.arcade import CollisionWorld, kind_circles, pose_mirror
+from arcade_collide.arcade import CollisionWorld, kind_circles, overlap_batches, pose_mirror
 from arcade_collide.arcade.arcade_internals import PRIVATE
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.queries import ANY_KIND
@@ -193,3 +193,30 @@ def test_the_same_answers_with_and_without_reading_first(
         traces.append(trace)
     assert traces[0] == traces[1]
     assert traces[0]  # hits happen
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Random) -> None:
+    """After a read, many sprites asked at once get the answers asked one by one."""
+    world = CollisionWorld()
+    kept = overlap_batches.BATCH_ASKED, KindCircles.now
+    KindCircles.now = lambda self: None  # type: ignore[method-assign]  # read first
+    try:
+        sprites: list[arcade.Sprite] = []
+        for _ in range(rng.randrange(8, 30)):
+            _add(world, rng, sprites)
+        for _ in range(6):
+            _act(world, rng, sprites)
+            kind = rng.choice((ANY_KIND, "a", "b"))
+            mask = rng.choice((0xFFFF_FFFF, 1, 2))
+            answers = []
+            for batch in (1, 10_000):
+                overlap_batches.BATCH_ASKED = batch
+                many = world.overlapping_many(sprites, kind=kind, mask=mask)
+                answers.append([many[sprite] for sprite in sprites])
+            assert answers[0] == answers[1]
+            assert answers[0] == [world.overlapping(s, kind=kind, mask=mask) for s in sprites]
+    finally:
+        overlap_batches.BATCH_ASKED, KindCircles.now = kept  # type: ignore[method-assign]
+        world.close()
