@@ -6,7 +6,7 @@ world must read them first whenever the poses or shapes it holds may differ."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 
 import arcade
 import esper
@@ -72,6 +72,17 @@ def _act(world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite]
             esper.component_for_entity(world.entity(sprite), Position).x += 3.0
 
 
+def _questions(
+    world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite], count: int, acts: int
+) -> Iterator[tuple[Hashable, int]]:
+    """Add ``count`` sprites, then ``acts`` times act and give a kind and mask to ask."""
+    for _ in range(count):
+        _add(world, rng, sprites)
+    for _ in range(acts):
+        _act(world, rng, sprites)
+        yield rng.choice((ANY_KIND, "a", "b")), rng.choice((0xFFFF_FFFF, 1, 2))
+
+
 @pytest.mark.parametrize("pairs", [0, 10_000])  # near pairs found by numpy, by a loop
 @settings(max_examples=40, deadline=None)
 @given(rng=st.randoms(use_true_random=False))
@@ -82,12 +93,7 @@ def test_answers_from_the_sprites_equal_the_worlds_after_a_read(
     kept, kind_circles.PYTHON_PAIRS = kind_circles.PYTHON_PAIRS, pairs
     try:
         sprites: list[arcade.Sprite] = []
-        for _ in range(rng.randrange(2, 14)):
-            _add(world, rng, sprites)
-        for _ in range(12):
-            _act(world, rng, sprites)
-            kind = rng.choice((ANY_KIND, "a", "b"))
-            mask = rng.choice((0xFFFF_FFFF, 1, 2))
+        for kind, mask in _questions(world, rng, sprites, rng.randrange(2, 14), 12):
             asked = rng.sample(sprites, k=min(len(sprites), 5))
             many = world.overlapping_many(asked, kind=kind, mask=mask)
             one = {sprite: world.overlapping(sprite, kind=kind, mask=mask) for sprite in asked}
@@ -204,12 +210,7 @@ def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Ra
     KindCircles.now = lambda self: None  # type: ignore[method-assign]  # read first
     try:
         sprites: list[arcade.Sprite] = []
-        for _ in range(rng.randrange(8, 30)):
-            _add(world, rng, sprites)
-        for _ in range(6):
-            _act(world, rng, sprites)
-            kind = rng.choice((ANY_KIND, "a", "b"))
-            mask = rng.choice((0xFFFF_FFFF, 1, 2))
+        for kind, mask in _questions(world, rng, sprites, rng.randrange(8, 30), 6):
             answers = []
             for batch in (1, 10_000):
                 overlap_batches.BATCH_ASKED = batch
