@@ -84,7 +84,8 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         self._answers = answers
         self._read = now
         """The poses the answers were given for, when read straight from the sprites."""
-        self._stamp = self._now()
+        self._mirror, self._data, self._counts = self._now()
+        self._revision = world._bodies.revision
 
     def _now(self) -> tuple[object, object, tuple[int, int, int]]:
         """What a change of would make an answer given in the batch stale: the pose
@@ -100,14 +101,13 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         world = self._world
         bodies = world._bodies
         mirror = bodies.mirror
-        (mirror_then, data_then, counts_then), (_, data, counts) = self._stamp, self._now()
         read = self._read
         fresh = (
             not world._closed
             and sprite in bodies.row_of
-            and mirror is mirror_then
-            and data is data_then
-            and counts == counts_then
+            and mirror is self._mirror
+            and self._state.pools.positions.data is self._data
+            and self._now()[2] == self._counts
             and not bodies.derived.boxes_freed()
             and (mirror.untouched() if read is None else self._unchanged(read))
         )
@@ -115,6 +115,8 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
         if read is None:
             mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
+        if bodies.revision == self._revision:  # none joined or left since: all still held
+            return [other.sprite for other in found]
         by_entity = bodies.by_entity
         return [other.sprite for other in found if by_entity.get(other.entity) is other]
 
