@@ -227,9 +227,8 @@ class KindCircles:
         if len(asked) * len(row_list) <= PYTHON_PAIRS:
             near = _near_listed(now, asked, mine, radii, members, row_list)
         else:
-            xy, angle = now.xy, now.angle
-            poses = np.column_stack((xy[rows], angle[rows]))
-            near = _near_arrays(asked, xy[mine], radii, members, poses)
+            poses = np.column_stack((now.xy[rows], now.angle[rows]))
+            near = _near_arrays(asked, [now.pose(row) for row in mine], radii, members, poses)
         for k, others in near.items():
             answers[k] = touching_bodies(asked[k], now.pose(mine[k]), others, mask)
         return answers
@@ -276,16 +275,15 @@ class KindCircles:
         if not asked or not members.bodies:
             return answers
         data = self.state.pools.positions.data
-        mine = data[[body.position.pool_row for body in asked], 0:3]
+        mine: list[Pose] = [tuple(p) for p in data[list(map(_pool_row, asked)), 0:3].tolist()]
         poses = data[members.rows, 0:3]
-        if not (np.isfinite(mine[:, 0:2]).all() and np.isfinite(poses[:, 0:2]).all()):
+        # One sum is finite when every value is (a huge one may overflow it: the loop decides).
+        if not math.isfinite(sum(x + y for x, y, _ in mine) + float(poses[:, 0:2].sum())):
             return None
         radii = [self._radius_of(_geometry(body.shape)) for body in asked]
-        near = _near_arrays(asked, mine[:, 0:2], radii, members, poses)
-        item = mine.item
+        near = _near_arrays(asked, mine, radii, members, poses)
         for k, others in near.items():
-            pose = (item(k, 0), item(k, 1), item(k, 2))
-            answers[k] = touching_bodies(asked[k], pose, others, mask)
+            answers[k] = touching_bodies(asked[k], mine[k], others, mask)
         return answers
 
     def _near_in(self, circles: Circles, body: Body) -> list[Body] | None:
@@ -404,9 +402,7 @@ def _near_listed(
     found: _Near = {}
     for k, (row, own) in enumerate(zip(mine, radii, strict=True)):
         x, y = positions[row]
-        # At least each pair's allowance (see KindCircles._near_in): a member near
-        # enough to touch lies within own + largest of (x, y).
-        reach = own + ROUNDING_ALLOWANCE * (1.0 + 2.0 * (abs(x) + abs(y)) + 2.0 * (own + largest))
+        reach = _reach(x, y, own, largest)
         body = asked[k]
         for j, other in enumerate(rows):
             ox, oy = positions[other]
@@ -418,25 +414,33 @@ def _near_listed(
 
 def _near_arrays(
     asked: list[Body],
-    mine: NDArray[np.float64],
+    mine: list[Pose],
     radii: list[float],
     members: _Members,
     poses: NDArray[np.float64],
 ) -> _Near:
     """:func:`_near_listed` in one numpy pass over every pair (many pairs): the asked
-    sprites' positions are ``mine`` (``(K, 2)``), the members' poses ``poses`` (``(M,
-    3)``: x, y, clockwise angle; every position finite)."""
-    # One allowance for all pairs, at least each pair's (see KindCircles._near_in): the
-    # test only needs to keep every pair that may touch.
-    extent = max(float(np.abs(poses[:, 0:2]).max()), float(np.abs(mine).max()))
-    allowance = ROUNDING_ALLOWANCE * (1.0 + 4.0 * extent + max(radii) + members.max_radius)
-    dx = poses[:, 0] - mine[:, 0, None]
-    dy = poses[:, 1] - mine[:, 1, None]
-    reach = members.radii + (np.array(radii) + allowance)[:, None]
-    which, other = np.nonzero(dx * dx + dy * dy <= reach * reach)
+    sprites' poses are ``mine``, the members' ``poses`` (``(M, 3)``: x, y, clockwise
+    angle), every position finite."""
+    largest = members.max_radius
+    reach = np.array(
+        [_reach(x, y, own, largest) for (x, y, _), own in zip(mine, radii, strict=True)]
+    )
+    at = np.array(mine)
+    dx = poses[:, 0] - at[:, 0:1]
+    dy = poses[:, 1] - at[:, 1:2]
+    limit = members.radii + reach[:, None]
+    which, other = np.nonzero(dx * dx + dy * dy <= limit * limit)
     found: _Near = {}
     bodies, item = members.bodies, poses.item
     for k, j in zip(which.tolist(), other.tolist(), strict=True):
         if bodies[j] is not asked[k]:
             found.setdefault(k, []).append((bodies[j], (item(j, 0), item(j, 1), item(j, 2))))
     return found
+
+
+def _reach(x: float, y: float, own: float, largest: float) -> float:
+    """How far from ``(x, y)`` the circle of a sprite there of radius ``own`` reaches,
+    with at least each pair's rounding allowance (see :meth:`KindCircles._near_in`: a
+    member near enough to touch lies within ``own + largest`` of it)."""
+    return own + ROUNDING_ALLOWANCE * (1.0 + 2.0 * (abs(x) + abs(y)) + 2.0 * (own + largest))

@@ -31,7 +31,7 @@ from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow
 from arcade_collide.ecs.world_state import WorldState
 
-BATCH_ASKED = 8
+BATCH_ASKED = 32
 """From this many sprites asked about at once, the world's answers find the near pairs
 in one numpy pass over every pair (:meth:`~.kind_circles.KindCircles.touching_batch`)
 rather than a Python loop per sprite..."""
