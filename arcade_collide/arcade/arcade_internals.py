@@ -198,8 +198,12 @@ def same_stamps(sprites: Sequence[arcade.Sprite], old: Stamps) -> bool:
     >>> same_stamps([sprite], before)
     False
     """
-    fields = (_POSITION, _ANGLE, _WIDTH, _HEIGHT)
-    return all(list(map(field, sprites)) == kept for field, kept in zip(fields, old, strict=True))
+    return (
+        list(map(_POSITION, sprites)) == old[0]
+        and list(map(_ANGLE, sprites)) == old[1]
+        and list(map(_WIDTH, sprites)) == old[2]
+        and list(map(_HEIGHT, sprites)) == old[3]
+    )
 
 
 def size_marks(sprites: Sequence[arcade.Sprite]) -> list[tuple[Any, Any]]:

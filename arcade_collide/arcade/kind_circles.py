@@ -12,6 +12,15 @@ of that kind joins or leaves the world or a member's Shape gets another geometry
 bullet removed leaves the rocks' members as they were); their circles, sorted by x so
 that each query looks only at the circles within its reach in x, only when a Position
 was written since.
+
+In a small world (:data:`~.pose_mirror.SMALL_WORLD`) whose Position table still holds
+the poses the world last read from or wrote to its sprites, :meth:`KindCircles.now`
+reads the sprites' poses straight from them and :meth:`KindCircles.touching_now`
+answers many sprites at once from those: one numpy pass over every (asked, member)
+pair of circles, then the exact test of the few pairs left. No esper world is switched
+to and nothing is stored: the answers are those the world gives after reading the
+sprites, since the shapes are the same (no sprite's size or hit box changed since the
+last read), and so are the poses (the values a read would store).
 """
 
 from __future__ import annotations
@@ -19,15 +28,20 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable
+from functools import cached_property
+from itertools import chain
 from operator import attrgetter
 from typing import Any, NamedTuple
 
+import arcade
 import numpy as np
 from numpy.typing import NDArray
 
+from arcade_collide.arcade import arcade_internals as internals
+from arcade_collide.arcade.arcade_internals import Stamps
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.sprite_pairs import touching_bodies
+from arcade_collide.arcade.sprite_pairs import Pose, touching_bodies
 from arcade_collide.ecs.world_state import WorldState
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -35,7 +49,15 @@ ROUNDING_ALLOWANCE = 1e-9
 """Circles nearer than this fraction of their reach (their radii and coordinates) are
 taken to meet: millions of times the rounding of the exact tests' world coordinates."""
 
-_geometry = attrgetter("geometry")
+_geometry = attrgetter("_geometry")
+"""A Shape's geometry, read from the slot behind ``Shape.geometry`` (whose getter is a
+Python call per shape; :meth:`KindCircles._members_of` reads every member's)."""
+_TUPLE = frozenset({tuple})
+_pool_row = attrgetter("position.pool_row")
+
+PYTHON_PAIRS = 256
+"""A question about this many (asked, member) pairs or fewer finds its near pairs in a
+Python loop: numpy's dozen calls cost more than the loop below it."""
 
 _MAX_RADII = 4096
 """Radii remembered by geometry before the memo starts afresh (sprites resized often)."""
@@ -54,6 +76,8 @@ class _Members(NamedTuple):
     rows: NDArray[np.intp]
     """Each one's row in the Position table."""
     radii: NDArray[np.float64]
+    radius_list: list[float]
+    """:attr:`radii` as Python floats."""
     max_radius: float
 
 
@@ -74,6 +98,43 @@ class Circles(NamedTuple):
     """Whether every pose is finite (else the exact query is left to name the sprite)."""
 
 
+class SpritesNow:
+    """A small world's sprites and their poses, read straight from them
+    (:meth:`KindCircles.now`); the arrays are made on first use (a question about a
+    few pairs needs none).
+
+    Args:
+        sprites: The sprites, row for row with the world's bodies when read.
+        stamps: Their stamps then (:func:`~.arcade_internals.stamps`), every position
+            a tuple and every pose finite.
+    """
+
+    def __init__(self, sprites: list[arcade.Sprite], stamps: Stamps) -> None:
+        self.sprites = sprites
+        """The sprites, row for row with the world's bodies when read."""
+        self.stamps = stamps
+        """Their stamps then: what a change shows in."""
+
+    def pose(self, row: int) -> Pose:
+        """Row ``row``'s pose as floats (as :attr:`xy` and :attr:`angle` hold it)."""
+        x, y = self.stamps[0][row]
+        return (float(x), float(y), float(self.stamps[1][row]))
+
+    @cached_property
+    def _arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
+        return internals.as_arrays(self.stamps[0], self.stamps[1])
+
+    @property
+    def xy(self) -> NDArray[np.float64]:
+        """``(N, 2)`` the positions."""
+        return self._arrays[0]
+
+    @property
+    def angle(self) -> NDArray[np.float64]:
+        """``(N,)`` the clockwise angles."""
+        return self._arrays[1]
+
+
 class KindCircles:
     """The bounding circles of one world's sprites by kind.
 
@@ -92,6 +153,98 @@ class KindCircles:
         self._circles: dict[Hashable, Circles] = {}
         self._radius: dict[int, tuple[AnyShape, float]] = {}
         """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
+        self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp], list[int]]] = {}
+        """Per kind, the members' rows among the bodies, with the bodies' revision and
+        the members they were found for."""
+        self._last: tuple[Stamps, SpritesNow] | None = None
+        """The last :meth:`now`, with the mirror's stamps it was read against."""
+        self._synced: tuple[object, int] | None = None
+        """The Position table (its array) and its version when it was last found to
+        hold the poses the pose mirror holds (:meth:`_poses_held`)."""
+
+    def _poses_held(self) -> bool:
+        """Whether the Position table holds the poses the pose mirror of a small world
+        last saw on or gave to the sprites, compared again only when the table was
+        written since it last did."""
+        bodies = self._bodies
+        mirror = bodies.mirror
+        pool = self.state.pools.positions
+        synced = self._synced
+        if synced is not None and synced[0] is pool.data and synced[1] == pool.version:
+            return True
+        self._synced = None
+        poses = pool.data[bodies.table_rows]
+        if np.array_equal(poses[:, 0:2], mirror.xy) and np.array_equal(poses[:, 2], mirror.angle):
+            self._synced = (pool.data, pool.version)
+        return self._synced is not None
+
+    def now(self) -> SpritesNow | None:
+        """The sprites' poses read straight from them; None unless the world is small
+        (its pose mirror compares stamps), the Position table holds the mirror's poses,
+        no sprite's size or hit box changed since the last read, and every position is
+        a tuple and every pose finite (the world's read then decides). The last result
+        is given again while no stamp changed and the world read nothing since."""
+        bodies = self._bodies
+        seen = bodies.mirror.stamps_for(read=True)
+        if seen is None or bodies.derived.boxes_freed() or not self._poses_held():
+            return None
+        sprites = bodies.mirror.sprites
+        last, self._last = self._last, None
+        if (
+            last is not None
+            and last[0] is seen
+            and last[1].sprites == sprites
+            and internals.same_stamps(sprites, last[1].stamps)
+        ):
+            self._last = last
+            return last[1]
+        stamps = internals.stamps(sprites)
+        positions = stamps[0]
+        if stamps[2] != seen[2] or stamps[3] != seen[3]:
+            return None  # resized: the derived shapes are rebuilt by a read
+        if not _TUPLE.issuperset(map(type, positions)):
+            return None
+        if not math.isfinite(sum(chain.from_iterable(positions), 0.0) + sum(stamps[1], 0.0)):
+            return None
+        now = SpritesNow(list(sprites), stamps)
+        self._last = (seen, now)
+        return now
+
+    def touching_now(
+        self, now: SpritesNow, asked: list[Body], kind: Hashable, mask: int
+    ) -> list[list[Body]]:
+        """For each of ``asked``, the other sprites of ``kind`` on a layer of ``mask``
+        whose shapes overlap or touch its own at the poses ``now`` (which :meth:`now`
+        just gave), by ascending entity id."""
+        members = self._members_of(kind)
+        rows, row_list = self._rows_of(kind, members)
+        answers: list[list[Body]] = [[] for _ in asked]
+        if not asked or not row_list:
+            return answers
+        row_of = self._bodies.row_of
+        mine = [row_of[body.sprite] for body in asked]
+        radii = [self._radius_of(_geometry(body.shape)) for body in asked]
+        if len(asked) * len(row_list) <= PYTHON_PAIRS:
+            near = _near_listed(now, asked, mine, radii, members, row_list)
+        else:
+            poses = np.column_stack((now.xy[rows], now.angle[rows]))
+            near = _near_arrays(asked, [now.pose(row) for row in mine], radii, members, poses)
+        for k, others in near.items():
+            answers[k] = touching_bodies(asked[k], now.pose(mine[k]), others, mask)
+        return answers
+
+    def _rows_of(self, kind: Hashable, members: _Members) -> tuple[NDArray[np.intp], list[int]]:
+        """The rows among the bodies of ``members`` (of ``kind``), as an array and a
+        list, found again when a sprite joined or left the world."""
+        bodies = self._bodies
+        known = self._rows.get(kind)
+        if known is not None and known[0] == bodies.revision and known[1] is members:
+            return known[2], known[3]
+        row_of = bodies.row_of
+        row_list = [row_of[b.sprite] for b in members.bodies]
+        rows = np.array(row_list, dtype=np.intp)
+        self._rows[kind] = (bodies.revision, members, rows, row_list)
+        return rows, row_list
 
     def touching(self, body: Body, kind: Hashable, mask: int) -> list[Body] | None:
         """The other sprites of ``kind`` on a layer of ``mask`` whose shapes overlap or
@@ -105,7 +258,33 @@ class KindCircles:
         near = self._near_in(circles, body)
         if not near:
             return near
-        return touching_bodies(body, near, mask, self.state.pools.positions.data)
+        item = self.state.pools.positions.data.item
+        poses = [(item(r, 0), item(r, 1), item(r, 2)) for r in map(_pool_row, near)]
+        position = body.position
+        pose = (position.x, position.y, position.angle)
+        return touching_bodies(body, pose, list(zip(near, poses, strict=True)), mask)
+
+    def touching_batch(
+        self, asked: list[Body], kind: Hashable, mask: int
+    ) -> list[list[Body]] | None:
+        """:meth:`touching` for each of ``asked`` at once, by one numpy pass over every
+        (asked, member) pair; None when a position is not finite (then
+        :meth:`touching_in`, sprite by sprite, says which answer it spoils)."""
+        members = self._members_of(kind)
+        answers: list[list[Body]] = [[] for _ in asked]
+        if not asked or not members.bodies:
+            return answers
+        data = self.state.pools.positions.data
+        mine: list[Pose] = [tuple(p) for p in data[list(map(_pool_row, asked)), 0:3].tolist()]
+        poses = data[members.rows, 0:3]
+        # One sum is finite when every value is (a huge one may overflow it: the loop decides).
+        if not math.isfinite(sum(x + y for x, y, _ in mine) + float(poses[:, 0:2].sum())):
+            return None
+        radii = [self._radius_of(_geometry(body.shape)) for body in asked]
+        near = _near_arrays(asked, mine, radii, members, poses)
+        for k, others in near.items():
+            answers[k] = touching_bodies(asked[k], mine[k], others, mask)
+        return answers
 
     def _near_in(self, circles: Circles, body: Body) -> list[Body] | None:
         """The members of ``circles`` other than ``body`` whose circles meet its circle
@@ -157,6 +336,10 @@ class KindCircles:
         self._circles[kind] = circles
         return circles
 
+    def member_count(self, kind: Hashable) -> int:
+        """How many sprites of ``kind`` the world holds."""
+        return len(self._members_of(kind).bodies)
+
     def _members_of(self, kind: Hashable) -> _Members:
         """The members of ``kind``, gathered again when one joined or left the world or
         a member's Shape got another geometry."""
@@ -181,6 +364,7 @@ class KindCircles:
             geometries,
             np.array([body.position.pool_row for body in chosen], dtype=np.intp),
             np.array(radii, dtype=np.float64),
+            radii,
             max(radii, default=0.0),
         )
         self._members[kind] = members
@@ -196,3 +380,67 @@ class KindCircles:
         radius = float(geometry.bounding_radius)
         self._radius[id(geometry)] = (geometry, radius)
         return radius
+
+
+_Near = dict[int, list[tuple[Body, Pose]]]
+"""Per index of a sprite asked about, the members near it with their poses."""
+
+
+def _near_listed(
+    now: SpritesNow,
+    asked: list[Body],
+    mine: list[int],
+    radii: list[float],
+    members: _Members,
+    rows: list[int],
+) -> _Near:
+    """The members (at ``rows``) whose bounding circles meet each asked sprite's (at
+    row ``mine[k]``, of radius ``radii[k]``) in one Python loop over the pairs."""
+    positions = now.stamps[0]
+    member_radii, bodies = members.radius_list, members.bodies
+    largest = members.max_radius
+    found: _Near = {}
+    for k, (row, own) in enumerate(zip(mine, radii, strict=True)):
+        x, y = positions[row]
+        reach = _reach(x, y, own, largest)
+        body = asked[k]
+        for j, other in enumerate(rows):
+            ox, oy = positions[other]
+            dx, dy, limit = ox - x, oy - y, member_radii[j] + reach
+            if dx * dx + dy * dy <= limit * limit and bodies[j] is not body:
+                found.setdefault(k, []).append((bodies[j], now.pose(other)))
+    return found
+
+
+def _near_arrays(
+    asked: list[Body],
+    mine: list[Pose],
+    radii: list[float],
+    members: _Members,
+    poses: NDArray[np.float64],
+) -> _Near:
+    """:func:`_near_listed` in one numpy pass over every pair (many pairs): the asked
+    sprites' poses are ``mine``, the members' ``poses`` (``(M, 3)``: x, y, clockwise
+    angle), every position finite."""
+    largest = members.max_radius
+    reach = np.array(
+        [_reach(x, y, own, largest) for (x, y, _), own in zip(mine, radii, strict=True)]
+    )
+    at = np.array(mine)
+    dx = poses[:, 0] - at[:, 0:1]
+    dy = poses[:, 1] - at[:, 1:2]
+    limit = members.radii + reach[:, None]
+    which, other = np.nonzero(dx * dx + dy * dy <= limit * limit)
+    found: _Near = {}
+    bodies, item = members.bodies, poses.item
+    for k, j in zip(which.tolist(), other.tolist(), strict=True):
+        if bodies[j] is not asked[k]:
+            found.setdefault(k, []).append((bodies[j], (item(j, 0), item(j, 1), item(j, 2))))
+    return found
+
+
+def _reach(x: float, y: float, own: float, largest: float) -> float:
+    """How far from ``(x, y)`` the circle of a sprite there of radius ``own`` reaches,
+    with at least each pair's rounding allowance (see :meth:`KindCircles._near_in`: a
+    member near enough to touch lies within ``own + largest`` of it)."""
+    return own + ROUNDING_ALLOWANCE * (1.0 + 2.0 * (abs(x) + abs(y)) + 2.0 * (own + largest))

@@ -12,6 +12,10 @@ each bullet's few near rocks tested exactly), and each answer it gives is the on
 * when a sprite of the kind joined (a rock split in two), a sprite was touched (moved,
   resized) or a Shape was edited since, the answer is asked afresh with
   :meth:`~.queries.WorldQueries.overlapping`.
+
+A small world answers from its sprites' poses read straight from them
+(:meth:`~.kind_circles.KindCircles.now`), without reading them into the world first;
+an answer is then looked up as given while no sprite's stamp changed since.
 """
 
 from __future__ import annotations
@@ -21,10 +25,20 @@ from typing import Protocol
 
 import arcade
 
+from arcade_collide.arcade.arcade_internals import same_stamps
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.kind_circles import KindCircles
+from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow
 from arcade_collide.ecs.world_state import WorldState
+
+BATCH_ASKED = 32
+"""From this many sprites asked about at once, the world's answers find the near pairs
+in one numpy pass over every pair (:meth:`~.kind_circles.KindCircles.touching_batch`)
+rather than a Python loop per sprite..."""
+
+BATCH_PAIRS = 1 << 16
+"""...while the pairs are at most this many (a pass over more costs memory and time
+that the loop's sort by x saves)."""
 
 
 class _World(Protocol):
@@ -33,10 +47,12 @@ class _World(Protocol):
     _bodies: Bodies
     _circles: KindCircles
     _closed: bool
+    _sweeping: bool
 
     def overlapping(
         self, sprite: arcade.Sprite, kind: Hashable = ..., mask: int = ...
     ) -> list[arcade.Sprite]: ...
+    def _sync(self) -> None: ...
 
 
 class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
@@ -58,6 +74,7 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         mask: int,
         every: bool,
         answers: dict[arcade.Sprite, list[Body]],
+        now: SpritesNow | None = None,
     ) -> None:
         self._world = world
         self._state = state
@@ -65,7 +82,10 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         self._mask = mask
         self._every = every
         self._answers = answers
-        self._stamp = self._now()
+        self._read = now
+        """The poses the answers were given for, when read straight from the sprites."""
+        self._mirror, self._data, self._counts = self._now()
+        self._revision = world._bodies.revision
 
     def _now(self) -> tuple[object, object, tuple[int, int, int]]:
         """What a change of would make an answer given in the batch stale: the pose
@@ -81,21 +101,30 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         world = self._world
         bodies = world._bodies
         mirror = bodies.mirror
-        (mirror_then, data_then, counts_then), (_, data, counts) = self._stamp, self._now()
+        read = self._read
         fresh = (
             not world._closed
             and sprite in bodies.row_of
-            and mirror is mirror_then
-            and data is data_then
-            and counts == counts_then
-            and mirror.untouched()
+            and mirror is self._mirror
+            and self._state.pools.positions.data is self._data
+            and self._now()[2] == self._counts
             and not bodies.derived.boxes_freed()
+            and (mirror.untouched() if read is None else self._unchanged(read))
         )
         if not fresh:
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
-        mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
+        if read is None:
+            mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
+        if bodies.revision == self._revision:  # none joined or left since: all still held
+            return [other.sprite for other in found]
         by_entity = bodies.by_entity
         return [other.sprite for other in found if by_entity.get(other.entity) is other]
+
+    def _unchanged(self, read: SpritesNow) -> bool:
+        """Whether no sprite's stamp changed since ``read``, while the world is still
+        answered from the sprites (the check counts as the world's checks count)."""
+        mirror = self._world._bodies.mirror
+        return mirror.stamps_for(read=False) is not None and same_stamps(read.sprites, read.stamps)
 
     def __iter__(self) -> Iterator[arcade.Sprite]:
         return iter(self._answers)
@@ -104,12 +133,46 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         return len(self._answers)
 
 
+def answers_now(
+    world: _World, sprites: list[Body], kind: Hashable, mask: int
+) -> tuple[list[list[Body]], SpritesNow] | None:
+    """For each of ``sprites`` (bodies of the world), the bodies of ``kind``
+    overlapping or touching it, by ascending entity id, from the sprites' poses read
+    straight from them, and those poses; None when the world must read them first
+    (:meth:`~.kind_circles.KindCircles.now`), as it must for swept sprites (a read
+    keeps where new ones start)."""
+    circles = world._circles
+    now = None if world._sweeping else circles.now()
+    if now is None:
+        return None
+    return circles.touching_now(now, sprites, kind, mask), now
+
+
+def answer_batch(
+    world: _World, sprites: list[Body], kind: Hashable, mask: int, every: bool
+) -> Overlaps:
+    """What :meth:`~.queries.WorldQueries.overlapping_many` returns for ``sprites``
+    (bodies of the world; ``mask`` checked, ``every``: ``kind`` is ``ANY_KIND``)."""
+    state = world._circles.state
+    found = answers_now(world, sprites, kind, mask)
+    if found is not None:
+        answers = {body.sprite: touching for body, touching in zip(sprites, found[0], strict=True)}
+        return Overlaps(world, state, kind, mask, every, answers, found[1])
+    world._sync()
+    world._bodies.mirror.note_quiet_read()  # its answers are read between moves
+    return Overlaps(world, state, kind, mask, every, answer_all(world, sprites, kind, mask))
+
+
 def answer_all(
     world: _World, sprites: list[Body], kind: Hashable, mask: int
 ) -> dict[arcade.Sprite, list[Body]]:
     """For each of ``sprites`` (bodies of the world, read up to date), the bodies of
     ``kind`` overlapping or touching it, by ascending entity id."""
     circles_of = world._circles
+    if len(sprites) >= BATCH_ASKED and len(sprites) * circles_of.member_count(kind) <= BATCH_PAIRS:
+        batch = circles_of.touching_batch(sprites, kind, mask)
+        if batch is not None:
+            return {body.sprite: found for body, found in zip(sprites, batch, strict=True)}
     circles = circles_of.circles(kind)
     answers: dict[arcade.Sprite, list[Body]] = {}
     for body in sprites:

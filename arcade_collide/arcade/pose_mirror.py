@@ -41,8 +41,7 @@ game that asks many questions between moves is answered more cheaply by the log.
 
 
 def _record(ref: weakref.ref[Record] | None) -> Record | None:
-    """The record ``ref`` holds, if any (None without private fields, or once freed)."""
-    return None if ref is None else ref()
+    return None if ref is None else ref()  # None without private fields, or once freed
 
 
 def _differ(
@@ -87,8 +86,7 @@ class HandMoves(NamedTuple):
     """The membership records that reported a touch, read here (see :class:`PoseMirror`)."""
     stamps: Stamps | None = None
     """Every row's stamp (:func:`~.arcade_internals.stamps`), for a small mirror's read
-    (then :attr:`read` holds the rows whose size changed, and the touch log was not
-    used); else None."""
+    (then :attr:`read` holds the rows whose size changed; no log used); else None."""
 
 
 class PoseMirror:
@@ -168,22 +166,14 @@ class PoseMirror:
         """Each row's stamp when a small mirror last read or wrote it; None when it is
         not small, or the next read compares with the poses instead."""
         self._checks = 0
-        """:meth:`untouched` calls since the last read."""
+        """:meth:`untouched` calls (and :meth:`stamps_for` checks) since the last read."""
         self._checks_per_read = 0
         """:attr:`_checks` at the last read."""
 
     def _small(self) -> bool:
         """Whether reads compare stamps (see :data:`SMALL_WORLD`)."""
-        n = len(self.sprites)
-        return (
-            n <= SMALL_WORLD
-            and n * (1 + self._checks_per_read) <= STAMP_CHECKS
-            and not len(self._always_rows)
-        )
-
-    def _count_checks(self) -> None:
-        """Start counting :meth:`untouched` calls afresh (at a read)."""
-        self._checks_per_read, self._checks = self._checks, 0
+        n, checks = len(self.sprites), self._checks_per_read
+        return n <= SMALL_WORLD and n * (1 + checks) <= STAMP_CHECKS and not len(self._always_rows)
 
     def add(self, sprites: Sequence[arcade.Sprite]) -> None:
         """Append ``sprites`` as the last rows, at their current poses (one pass over
@@ -192,17 +182,18 @@ class PoseMirror:
         m = len(sprites)
         positions, angles = internals.pose_objects(sprites)
         xy, angle = internals.as_arrays(positions, angles)
-        fast = np.fromiter(map(internals.has_fast_pose, sprites), np.bool_, count=m)
+        slow = [not internals.has_fast_pose(sprite) for sprite in sprites]
+        # Read every time: slow sprites, positions not tuples (lists: few sprites per call).
+        always = [s or type(p) not in _POSITION_TYPES for s, p in zip(slow, positions, strict=True)]
         first = len(self.sprites)
         self.sprites.extend(sprites)
-        self._slow_rows = appended(self._slow_rows, ~fast)
+        self._slow_rows = appended(self._slow_rows, np.array(slow, dtype=np.bool_))
         self._boxes.extend([None] * m)
         self._written_boxes = appended(self._written_boxes, np.zeros(m, dtype=np.bool_))
         for row in range(first, first + m) if self._following else ():
             self._follow_row(row)
         self._lists.grow(m)
-        small = self._small()
-        if small:
+        if small := self._small():
             self._armed = False  # a small mirror uses no log (one that grows reads all once)
         for sprite in sprites:
             if self._watching:
@@ -216,10 +207,9 @@ class PoseMirror:
                 self._watchers.append(None)
         self.xy = appended(self.xy, xy)
         self.angle = appended(self.angle, angle)
-        loose = np.fromiter((type(p) not in _POSITION_TYPES for p in positions), np.bool_, m)
-        self._always = appended(self._always, loose | ~fast)
-        always = first + np.flatnonzero(~fast | loose)
-        self._always_rows = np.concatenate([self._always_rows, always])
+        self._always = appended(self._always, np.array(always, dtype=np.bool_))
+        if any(always):
+            self._always_rows = np.concatenate([self._always_rows, first + np.flatnonzero(always)])
         if self._stamps is not None and small and self._small():
             for kept, new in zip(self._stamps, internals.stamps(sprites), strict=True):
                 kept.extend(new)
@@ -272,6 +262,19 @@ class PoseMirror:
             and not self._records_dropped
             and not len(self._always_rows)
         )
+
+    def stamps_for(self, read: bool) -> Stamps | None:
+        """A small mirror's stamps of its last read or write (else None), to answer from
+        the sprites: a ``read`` of them counts checks afresh, else it is one more check."""
+        per_read, checks = (self._checks, 0) if read else (self._checks_per_read, self._checks + 1)
+        self._checks += not read
+        n = len(self.sprites)
+        if n > SMALL_WORLD or n * (1 + max(per_read, checks)) > STAMP_CHECKS or len(
+            self._always_rows
+        ) or self._records_dropped:
+            return None  # the world reads the sprites (a read counts the checks afresh)
+        self._checks_per_read, self._checks = per_read, checks
+        return self._stamps
 
     def note_quiet_read(self) -> None:
         """Record that a read found the mirror :meth:`untouched` (see :meth:`accept`)."""
@@ -355,7 +358,7 @@ class PoseMirror:
             self._accept_small(moves)
             return
         self._stamps = None
-        self._count_checks()
+        self._checks_per_read, self._checks = self._checks, 0  # counted afresh
         nothing = moves.read is not None and not (moves.read.size or moves.reported)
         if nothing and not self._records_dropped:
             return  # nothing was touched, nothing read
@@ -404,7 +407,7 @@ class PoseMirror:
             self._mend_boxes(moves.rows.tolist() + resized.tolist())
         self._log.clear()
         self._quiet_reads = False
-        self._count_checks()
+        self._checks_per_read, self._checks = self._checks, 0  # counted afresh
         if self._small():
             self._stamps = moves.stamps
             self._armed = False

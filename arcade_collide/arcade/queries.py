@@ -34,7 +34,7 @@ from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Router
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
-from arcade_collide.arcade.overlap_batches import Overlaps, answer_all
+from arcade_collide.arcade.overlap_batches import Overlaps, answer_batch, answers_now
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
 from arcade_collide.ecs.queries import Explanation, check_mask
 from arcade_collide.geometry.contact import Contact
@@ -65,6 +65,7 @@ class _World(Protocol):
     _collisions: CollisionSystem
     _router: Router
     _closed: bool
+    _sweeping: bool
 
     def _check_open(self) -> None: ...
     def overlapping(
@@ -231,6 +232,9 @@ class WorldQueries:
         body = self._bodies.list[self._bodies.row(sprite)]
         if mask is not ALL_LAYERS:
             mask = check_mask(mask)
+        now = answers_now(self, [body], kind, mask)  # a small world: from the sprites
+        if now is not None:
+            return [other.sprite for other in now[0][0]]
         self._sync()
         # Most sprites are near nothing of the kind: their bounding circles prove it,
         # and the few that are near are tested exactly, pair by pair.
@@ -298,10 +302,7 @@ class WorldQueries:
         asked = [bodies.list[bodies.row(sprite)] for sprite in sprites]
         if mask is not ALL_LAYERS:
             mask = check_mask(mask)
-        self._sync()
-        bodies.mirror.note_quiet_read()  # its answers are read between moves
-        answers = answer_all(self, asked, kind, mask)
-        return Overlaps(self, self._circles.state, kind, mask, kind is ANY_KIND, answers)
+        return answer_batch(self, asked, kind, mask, kind is ANY_KIND)
 
     def contacts(self: _World) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step (in the order they met), each with its
