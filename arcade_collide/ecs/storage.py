@@ -71,8 +71,8 @@ class RowPool:
         """The single rows written since then (component setters write one row at a
         time: a list of ints is read in one call)."""
 
-    def allocate(self) -> int:
-        """Reserve a row (zeroed) and return its index."""
+    def allocate(self, values: Sequence[float] | None = None) -> int:
+        """Reserve a row, holding ``values`` (default: zeros), and return its index."""
         if not self._free:
             old = len(self.data)
             grown = np.zeros((old * 2, self.data.shape[1]), dtype=np.float64)
@@ -80,7 +80,7 @@ class RowPool:
             self.data = grown
             self._free = list(range(old, old * 2))  # ascending: already a heap
         row = self._pop(self._free)
-        self.data[row] = 0.0
+        self.data[row] = 0.0 if values is None else values
         return row
 
     def release(self, row: int) -> None:
