@@ -19,9 +19,10 @@ from collections.abc import Set as AbstractSet
 import esper
 import numpy as np
 
+from arcade_collide.ecs.columns import Item, columns
 from arcade_collide.ecs.components import Position, Shape, Static
 from arcade_collide.ecs.esper_internals import ComponentWatch, holders, pending_deletions
-from arcade_collide.ecs.layout import Item, Layout, pair_filter, sorted_unique
+from arcade_collide.ecs.layout import Layout, pair_filter, sorted_unique
 from arcade_collide.ecs.row_reuse import reused
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import FloatArray, IntArray
@@ -299,7 +300,7 @@ class ShapeTable:
                 statics.add(entity)
         drop = base.find_rows(np.sort(ids)) if ids is not None else np.empty(0, np.int64)
         drop = np.sort(drop[drop >= 0])
-        fresh = Layout.build(items, (), (), statics, self._shape_epoch, pool_map=False)
+        fresh = columns(items, statics, self._shape_epoch)
         merged = reused(base, drop, fresh) or base.merged(drop, fresh)
         if merged is not None:
             self._source = None  # esper's list no longer tells whether anything changed
