@@ -12,7 +12,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.ecs.components import Position, Velocity
-from arcade_collide.ecs.esper_internals import ComponentWatch
+from arcade_collide.ecs.esper_internals import ComponentWatch, components_of
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.arrays import FloatArray, IntArray
@@ -175,11 +175,12 @@ class MovementSystem(esper.Processor):
         positions, _, velocities, _ = direct
         fresh = []
         for entity in sorted(changed):
-            found = esper.try_components(entity, Position, Velocity)
-            if found is not None:
-                if found[0]._pool is not positions or found[1]._pool is not velocities:
+            found = components_of(entity)
+            position, velocity = found.get(Position), found.get(Velocity)
+            if position is not None and velocity is not None:
+                if position._pool is not positions or velocity._pool is not velocities:
                     return False
-                fresh.append((entity, found[0]._row, found[1]._row))
+                fresh.append((entity, position._row, velocity._row))
         slots = self._slots
         if slots is None:
             slots = self._slots = _Slots(self._entities, direct[1], direct[3])

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from arcade_collide.ecs import MovementSystem, Position, Shape, Velocity
+from arcade_collide.ecs.esper_internals import components_of, use_private_state
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
 
@@ -135,10 +136,21 @@ def test_random_structural_changes_move_exactly_the_entities_with_a_velocity(
             assert (position.x, position.y) == (x + step, y + 2 * step), entity
 
 
+@pytest.mark.parametrize("private", [True, False])
 @pytest.mark.parametrize("seed", range(3))
-def test_batches_of_leavers_and_newcomers_keep_every_entity_moving_once(seed: int) -> None:
+def test_batches_of_leavers_and_newcomers_keep_every_entity_moving_once(
+    seed: int, private: bool
+) -> None:
     # More leave than come, then more come than leave (past the slots' room), Positions
     # replaced and shared: each tick every entity with both components moved once.
+    previous = use_private_state(private)
+    try:
+        _batches(seed)
+    finally:
+        use_private_state(previous)
+
+
+def _batches(seed: int) -> None:
     rng = np.random.default_rng(seed)
     esper.add_processor(MovementSystem())
     live: dict[int, Position] = {}
@@ -187,3 +199,18 @@ def test_overflow_after_changes_names_the_lowest_entity() -> None:
         esper.component_for_entity(entity, Velocity).x = 1.7e308
     with pytest.raises(ValueError, match=f"entity {first[4]}: Position would not be finite"):
         esper.process(1.0)
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_components_of_reads_an_entity_like_esper(private: bool) -> None:
+    previous = use_private_state(private)
+    try:
+        position, velocity = Position(1, 2), Velocity(3, 4)
+        entity = esper.create_entity(position, velocity)
+        assert dict(components_of(entity)) == {Position: position, Velocity: velocity}
+        esper.delete_entity(entity)  # marked dead: its components stay until removed
+        assert components_of(entity).get(Position) is position
+        esper.clear_dead_entities()
+        assert dict(components_of(entity)) == {}
+    finally:
+        use_private_state(previous)
