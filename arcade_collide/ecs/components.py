@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Callable
 from functools import partial
@@ -22,6 +23,9 @@ ALL_LAYERS = 0xFFFF_FFFF
 
 _T = TypeVar("_T")
 
+_PLAIN = frozenset((float, int))
+"""The types whose values :meth:`_Pooled._store` converts without :func:`check_number`."""
+
 
 class _Pooled:
     """A component whose three numbers live in a row of its world's pool."""
@@ -31,15 +35,31 @@ class _Pooled:
     _third: str
     """The name of the third number (the first two are ``x`` and ``y``)."""
 
-    def _store(self, pool: RowPool, values: tuple[float, float, float]) -> None:
-        """Validate ``values`` (x, y, third) and write them to a new row of ``pool``."""
-        names = ("x", "y", self._third)
-        name = type(self).__name__
-        checked = [check_number(v, f"{name}.{n}") for v, n in zip(values, names, strict=True)]
+    def _store(self, pool: RowPool, x: object, y: object, third: object) -> None:
+        """Validate ``x``, ``y`` and the third number and write them to a new row of ``pool``."""
+        if type(x) in _PLAIN and type(y) in _PLAIN and type(third) in _PLAIN:
+            # Plain floats and ints: a finite sum proves each is finite (an int too
+            # large for a float raises OverflowError). Anything else is checked one by
+            # one below, which also words the errors.
+            try:
+                values = (float(x), float(y), float(third))  # type: ignore[arg-type]
+                total = values[0] + values[1] + values[2]
+            except OverflowError:
+                total = math.inf
+            if total - total != 0.0:
+                values = self._checked(x, y, third)
+        else:
+            values = self._checked(x, y, third)
         self._pool = pool
-        self._row = pool.allocate()
-        pool.data[self._row] = checked
-        pool.touch(self._row)
+        row = self._row = pool.allocate(values)
+        pool.touch(row)
+
+    def _checked(self, *values: object) -> tuple[float, float, float]:
+        """``values`` (x, y, third) as finite floats, or the error naming the first bad one."""
+        name = type(self).__name__
+        names = ("x", "y", self._third)
+        x, y, third = (check_number(v, f"{name}.{n}") for v, n in zip(values, names, strict=True))
+        return x, y, third
 
     def __del__(self) -> None:
         row = getattr(self, "_row", None)
@@ -128,7 +148,7 @@ class Position(_Pooled):
     """Rotation in degrees, clockwise."""
 
     def __init__(self, x: float, y: float, angle: float = 0.0) -> None:
-        self._store(world_pools().positions, (x, y, angle))
+        self._store(world_pools().positions, x, y, angle)
 
 
 class Velocity(_Pooled):
@@ -163,7 +183,7 @@ class Velocity(_Pooled):
     """Turn rate in degrees per second, clockwise."""
 
     def __init__(self, x: float, y: float, angular: float = 0.0) -> None:
-        self._store(world_pools().velocities, (x, y, angular))
+        self._store(world_pools().velocities, x, y, angular)
 
 
 def _check_bits(value: object, name: str) -> int:
@@ -183,6 +203,9 @@ def _check_geometry(value: object) -> AnyShape:
             f"got {type(value).__name__}"
         )
     return value
+
+
+_GEOMETRY = frozenset(SHAPE_TYPES)
 
 
 class _Setting(Generic[_T]):
@@ -261,9 +284,14 @@ class Shape:
         swept: bool = False,
         stop_at_impact: bool = False,
     ) -> None:
-        self._geometry = _check_geometry(geometry)
-        self._layer = _check_bits(layer, "layer")
-        self._mask = _check_bits(mask, "mask")
+        # Exact geometry types and plain ints in range pass without the checks' calls.
+        self._geometry = geometry if type(geometry) in _GEOMETRY else _check_geometry(geometry)
+        fits = type(layer) is int and type(mask) is int and 0 <= layer <= ALL_LAYERS
+        if fits and 0 <= mask <= ALL_LAYERS:
+            self._layer, self._mask = layer, mask
+        else:
+            self._layer = _check_bits(layer, "layer")
+            self._mask = _check_bits(mask, "mask")
         self._sensor = bool(sensor)
         self._swept = bool(swept)
         self._stop_at_impact = bool(stop_at_impact)

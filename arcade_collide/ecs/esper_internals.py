@@ -14,7 +14,7 @@ Private names read (esper 3.9):
   :func:`start_entity_ids_at`);
 * ``_dead_entities``: entities ``delete_entity`` marked dead but has not removed yet;
 * ``_components``: per component type, the set of entities holding one;
-* ``_entities``: each entity's components (:func:`pair_gone_check`);
+* ``_entities``: each entity's components (:func:`pair_gone_check`, :func:`components_of`);
 * ``_components`` is also written: :class:`ComponentWatch` puts a set that logs its
   changes (:class:`LoggedSet`) in place of the sets of the types it watches;
 * ``_context_map``: the saved state of the worlds not current, by name; in each
@@ -27,10 +27,11 @@ Private names read (esper 3.9):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from functools import partial
 from itertools import count
+from types import MappingProxyType
 from typing import Any, NamedTuple
 
 import esper
@@ -223,6 +224,30 @@ def pending_deletions(candidates: Iterable[int]) -> Collection[int]:
         return dead
     exists = esper.entity_exists
     return frozenset(e for e in candidates if not exists(e))
+
+
+def components_of(entity: int) -> Mapping[type[Any], Any]:
+    """The components of ``entity`` by type (an entity marked dead keeps them until
+    esper removes it); empty when the world has no such entity.
+
+    With the private state this is esper's own dict of the entity, not to be changed;
+    the fallback builds one from ``esper.components_for_entity``.
+
+    >>> entity = esper.create_entity(3.5)
+    >>> dict(components_of(entity)), dict(components_of(entity + 1))
+    ({<class 'float'>: 3.5}, {})
+    """
+    if _private:
+        found: Mapping[type[Any], Any] = getattr(esper, "_entities").get(entity, _NO_COMPONENTS)  # noqa: B009
+        return found
+    try:
+        held: tuple[Any, ...] = esper.components_for_entity(entity)
+    except KeyError:
+        return _NO_COMPONENTS
+    return {type(c): c for c in held}
+
+
+_NO_COMPONENTS: Mapping[type[Any], Any] = MappingProxyType({})
 
 
 def holders(component_type: type[Any]) -> Collection[int]:

@@ -14,41 +14,29 @@ once rows were reused.
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Collection
-from operator import itemgetter
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.components import Position, Shape
+from arcade_collide.ecs.columns import Columns, Item, columns, sweep_code
+from arcade_collide.ecs.components import Shape
 from arcade_collide.ecs.entity_index import reindexed
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
-from arcade_collide.geometry.bounding_circles import (
-    circle_pose_circles,
-    convex_pose_circles,
-    pose_circles,
-)
+from arcade_collide.geometry.bounding_circles import pose_circles
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
 from arcade_collide.geometry.query.rows import PairFilter, WorldRows
 from arcade_collide.geometry.shapes import ShapeKind
 
-Item = tuple[int, tuple[Position, Shape]]
-"""An entity and its Position and Shape, as ``esper.get_components`` lists them."""
-
 _KINDS = len(ShapeKind)
 _RECT = int(ShapeKind.RECT)
 _POLYGON = int(ShapeKind.POLYGON)
 _NO_ROWS = np.empty(0, dtype=np.int64)
-_FEW = 32
-_known_pose_circles = functools.lru_cache(maxsize=64)(pose_circles)
-""":func:`pose_circles` of a convex shape, by its value (shapes are immutable values);
-the last few kept, so that a game spawning the same bullets pays once."""
 
 
 class Layout(NamedTuple):
@@ -184,8 +172,6 @@ class Layout(NamedTuple):
         dead: Collection[int],
         statics: Collection[int],
         epoch: ShapeEpoch,
-        *,
-        pool_map: bool = True,
     ) -> Layout:
         """The layout of the entities of ``source`` not in ``dead``.
 
@@ -196,74 +182,21 @@ class Layout(NamedTuple):
             statics: Entities holding :class:`~arcade_collide.ecs.components.Static`
                 (at least those of ``source``).
             epoch: The world's shape epoch, which the shapes placed here are told of.
-            pool_map: Whether to fill :attr:`row_in_pool` (one number per row of the
-                pool); a layout only merged into another needs none.
 
         Raises:
             ValueError: an entity of ``shaped`` has no Position, or an id is 2**63 or more.
         """
         _check_positions(source, shaped, dead)
-        live = [item for item in source if item[0] not in dead] if dead else list(source)
-        # Kind-major, entity-minor: each kind is one block, rows in a fixed order.
-        live.sort(key=itemgetter(0))
-        n = len(live)
-        by_kind = np.fromiter((s._geometry.kind for _, (_, s) in live), dtype=np.int8, count=n)
-        live = [live[k] for k in np.argsort(by_kind, kind="stable").tolist()]
-        try:
-            entities = np.fromiter(map(itemgetter(0), live), dtype=np.int64, count=n)
-        except OverflowError:
-            # esper counts ids up from 1, so an id beyond int64 takes 2**63 creations.
-            entity = max(entity for entity, _ in live)
-            raise ValueError(f"entity {entity}: entity ids must be below 2**63") from None
-        shapes = [shape for _, (_, shape) in live]
-        for s in shapes:
-            if epoch not in s._epochs:
-                s._epochs += (epoch,)
-        geoms = [s._geometry for s in shapes]
-        kinds = np.fromiter((g.kind for g in geoms), dtype=np.int8, count=n)
-        size_x, size_y, inner, outer = np.zeros((4, n))
-        bounds = kind_bounds(kinds)
-        circles = slice(bounds[ShapeKind.CIRCLE], bounds[ShapeKind.RECT])
-        size_x[circles] = [g.radius for g in geoms[circles]]  # type: ignore[union-attr]
-        inner[circles], outer[circles] = circle_pose_circles(size_x[circles])
-        rects = slice(bounds[ShapeKind.RECT], bounds[ShapeKind.TRIANGLE])
-        size_x[rects] = [g.half_width for g in geoms[rects]]  # type: ignore[union-attr]
-        size_y[rects] = [g.half_height for g in geoms[rects]]  # type: ignore[union-attr]
-        # Convex outlines padded to one width with their last vertex.
-        convex = slice(bounds[ShapeKind.RECT], n)
-        outlines = [g.local_vertices() for g in geoms[convex]]  # type: ignore[union-attr]
-        width = max(map(len, outlines), default=4)
-        padded = [v + (v[-1],) * (width - len(v)) for v in outlines]
-        local = np.array(padded, dtype=np.float64).reshape(len(outlines), width, 2)
-        if len(outlines) > _FEW:
-            inner[convex], outer[convex] = convex_pose_circles(local)
-        elif outlines:  # a few (spawned ones): looked up by value, quicker than a pass
-            known = list(map(_known_pose_circles, geoms[convex]))
-            inner[convex] = [pair[0] for pair in known]
-            outer[convex] = [pair[1] for pair in known]
-        positions = PooledRows([position for _, (position, _) in live])
-        static = _members(entities, statics)
-        pool = positions.pools[0] if len(positions.pools) == 1 else None
-        if len(np.unique(positions.rows)) < n:
-            pool = None  # a Position shared by several entities: no row log
-        shape_ids = np.fromiter(map(id, shapes), dtype=np.int64, count=n)
+        live = [item for item in source if item[0] not in dead] if dead else source
+        made = columns(live, statics, epoch)
         entity_of_shape: dict[int, int] | None = dict(
-            zip(shape_ids.tolist(), entities.tolist(), strict=True)
+            zip(made.shape_ids.tolist(), made.entities.tolist(), strict=True)
         )
-        if len(entity_of_shape) < n:  # type: ignore[arg-type]
+        if len(entity_of_shape) < len(made.entities):  # type: ignore[arg-type]
             entity_of_shape = None
-        return _assemble(
-            entities, positions, kinds,
-            np.fromiter((s._layer for s in shapes), dtype=np.int64, count=n),
-            np.fromiter((s._mask for s in shapes), dtype=np.int64, count=n),
-            np.fromiter((s._sensor for s in shapes), dtype=np.bool_, count=n),
-            np.fromiter(map(sweep_code, shapes), dtype=np.int8, count=n),
-            static, pool, shape_ids, entity_of_shape, inner, outer, size_x, size_y, local,
-            np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
-            pool_map,
-        )  # fmt: skip
+        return _assemble(made, entity_of_shape)
 
-    def merged(self, drop: Int64Array, fresh: Layout) -> Layout | None:
+    def merged(self, drop: Int64Array, fresh: Columns) -> Layout | None:
         """This layout without rows ``drop`` and with the rows of ``fresh`` (entities
         not in this layout, or in ``drop``), in row order; None when the result would
         not read every Position from one pool, one row each (then build it afresh).
@@ -327,21 +260,20 @@ class Layout(NamedTuple):
             unplaced = sorted_unique(np.concatenate([carried[carried >= 0], dest]))
         merged_entities = gather(self.entities, fresh.entities)
         pool_rows = gather(self.pool_rows, fresh.pool_rows)
-        merged = _assemble(
-            merged_entities, PooledRows.in_pool(pool, pool_rows), merged_kinds,
-            gather(self.layer, fresh.layer), gather(self.mask, fresh.mask),
-            gather(self.sensor, fresh.sensor), gather(self.sweep, fresh.sweep),
-            gather(self.static, fresh.static), pool,
-            gather(self.shape_ids, fresh.shape_ids), None if shared else owners,
+        merged = _assemble(Columns(
+            merged_entities, PooledRows.in_pool(pool, pool_rows), pool, pool_rows, merged_kinds,
+            gather(self.shape_ids, fresh.shape_ids), gather(self.layer, fresh.layer),
+            gather(self.mask, fresh.mask), gather(self.sensor, fresh.sensor),
+            gather(self.sweep, fresh.sweep), gather(self.static, fresh.static),
             gather(self.inner, fresh.inner), gather(self.outer, fresh.outer),
             gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
-        )  # fmt: skip
+        ), None if shared else owners)  # fmt: skip
         if unplaced is not None:
             merged = _carry_placement(self, merged, runs)
         return merged._replace(renumbered=renumbered, unplaced=unplaced, by_entity=index)
 
     def _merged_outlines(
-        self, fresh: Layout, runs: Int64Array, dest: Int64Array, first: int
+        self, fresh: Columns, runs: Int64Array, dest: Int64Array, first: int
     ) -> tuple[FloatArray, Int64Array]:
         """The local outlines of the merged convex rows (the rows from ``first`` on;
         ``runs`` and ``dest`` say where the kept and fresh rows go), padded to one
@@ -405,7 +337,7 @@ def _carry_placement(old: Layout, new: Layout, runs: Int64Array) -> Layout:
     return new._replace(rows=new.rows._replace(**shared)) if shared else new
 
 
-def moved_owners(owners: dict[int, int], old: Layout, drop: Int64Array, fresh: Layout) -> bool:
+def moved_owners(owners: dict[int, int], old: Layout, drop: Int64Array, fresh: Columns) -> bool:
     """Update the shape map ``owners`` as rows ``drop`` of ``old`` leave and the rows of
     ``fresh`` come; False when a Shape is then met twice (in-place edits turn off)."""
     for sid, entity in zip(old.shape_ids[drop].tolist(), old.entities[drop].tolist(), strict=True):
@@ -487,18 +419,6 @@ def _number_runs(here: Int64Array, runs: Int64Array) -> None:
             here[runs[r, 0] + k] = runs[r, 1] + k
 
 
-def _members(entities: IntArray, members: Collection[int]) -> BoolArray:
-    """Which of ``entities`` are among ``members`` (no search when there are none)."""
-    if not members:
-        return np.zeros(len(entities), dtype=np.bool_)
-    return np.isin(entities, np.fromiter(members, dtype=np.int64, count=len(members)))
-
-
-def sweep_code(shape: Shape) -> int:
-    """A Shape's :attr:`Layout.sweep` code."""
-    return (1 + shape._stop_at_impact) if shape._swept else 0
-
-
 def _check_positions(source: list[Item], shaped: Collection[int], dead: Collection[int]) -> None:
     """Raise for the first entity of ``shaped`` (not ``dead``) missing from ``source``."""
     if len(shaped) != len(source):
@@ -511,41 +431,19 @@ def _check_positions(source: list[Item], shaped: Collection[int], dead: Collecti
             )
 
 
-def _assemble(
-    entities: IntArray,
-    positions: PooledRows,
-    kinds: NDArray[np.int8],
-    layer: IntArray,
-    mask: IntArray,
-    sensor: BoolArray,
-    sweep: NDArray[np.int8],
-    static: BoolArray,
-    pool: RowPool | None,
-    shape_ids: Int64Array,
-    entity_of_shape: dict[int, int] | None,
-    inner: FloatArray,
-    outer: FloatArray,
-    size_x: FloatArray,
-    size_y: FloatArray,
-    local: FloatArray,
-    nlocal: Int64Array,
-    pool_map: bool = True,
-) -> Layout:
-    """A layout from its columns, with the arrays that follow from them (without
-    :attr:`Layout.row_in_pool` unless ``pool_map``)."""
-    n = len(entities)
-    pool_rows = positions.rows
-    mapped = pool if pool_map else None
-    row_in_pool = np.full(len(mapped.data) if mapped is not None else 0, -1, dtype=np.int64)
-    if mapped is not None:
-        row_in_pool[pool_rows] = np.arange(n)
-    polygons = nlocal[kind_bounds(kinds)[_POLYGON] - kind_bounds(kinds)[_RECT] :]
+def _assemble(c: Columns, entity_of_shape: dict[int, int] | None) -> Layout:
+    """A layout from its columns, with the arrays that follow from them."""
+    n = len(c.entities)
+    row_in_pool = np.full(len(c.pool.data) if c.pool is not None else 0, -1, dtype=np.int64)
+    if c.pool is not None:
+        row_in_pool[c.pool_rows] = np.arange(n)
+    polygons = c.nlocal[kind_bounds(c.kinds)[_POLYGON] - kind_bounds(c.kinds)[_RECT] :]
     return Layout(
-        entities, positions, kinds, layer, mask, sensor, static, sweep,
-        np.flatnonzero(sweep), np.flatnonzero(static),
-        np.flatnonzero(~static), np.arange(n), pool, pool_rows, row_in_pool, shape_ids,
-        entity_of_shape, inner, outer, size_x, size_y, local, nlocal,
-        empty_rows(kinds, int(polygons.max()) if len(polygons) else 3),
+        c.entities, c.positions, c.kinds, c.layer, c.mask, c.sensor, c.static, c.sweep,
+        np.flatnonzero(c.sweep), np.flatnonzero(c.static), np.flatnonzero(~c.static),
+        np.arange(n), c.pool, c.pool_rows, row_in_pool, c.shape_ids, entity_of_shape,
+        c.inner, c.outer, c.size_x, c.size_y, c.local, c.nlocal,
+        empty_rows(c.kinds, int(polygons.max()) if len(polygons) else 3),
         np.empty((n, 4)), np.empty(n), np.empty(n),
     )  # fmt: skip
 

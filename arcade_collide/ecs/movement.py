@@ -9,9 +9,10 @@ from typing import Any
 
 import esper
 import numpy as np
+from numpy.typing import NDArray
 
 from arcade_collide.ecs.components import Position, Velocity
-from arcade_collide.ecs.esper_internals import ComponentWatch
+from arcade_collide.ecs.esper_internals import ComponentWatch, components_of
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.arrays import FloatArray, IntArray
@@ -50,9 +51,14 @@ class MovementSystem(esper.Processor):
         """Per moving entity, its Position in :attr:`_positions`, when some Position
         object belongs to several moving entities (else None: one each, in order)."""
         self._entities: IntArray = np.empty(0, dtype=np.int64)
+        """The moving entity in each slot: ascending once indexed, in any order after
+        structural changes (each keeps its slot; newcomers take the leavers')."""
         self._direct: tuple[RowPool, IntArray, RowPool, IntArray] | None = None
         """The pools and rows to integrate in one compiled call, when every moving
         entity has its own Position and all rows are in one pool each (else None)."""
+        self._slots: _Slots | None = None
+        """Where each moving entity and Position row is, for updates in place; made by
+        the first structural change after :meth:`_index` (None: not made yet)."""
         self._watch = ComponentWatch(Position, Velocity)
 
     def process(self, dt: float, *args: Any, **kwargs: Any) -> None:
@@ -84,6 +90,7 @@ class MovementSystem(esper.Processor):
                 positions, pos_rows, velocities, vel_rows = direct
                 bad = _integrate(positions.data, pos_rows, velocities.data, vel_rows, step)
                 if bad >= 0:
+                    bad = self._first_overflow(step)
                     pose = positions.data[pos_rows[bad]].tolist()
                     speed = velocities.data[vel_rows[bad]].tolist()
                     moved = [a + b * step for a, b in zip(pose, speed, strict=True)]
@@ -113,6 +120,16 @@ class MovementSystem(esper.Processor):
             self._overflow(row, moved[bad].tolist(), step)
         self._positions.write(moved)
 
+    def _first_overflow(self, step: float) -> int:
+        """The slot of the lowest entity whose step would overflow (slots are not in
+        entity order after structural changes)."""
+        assert self._direct is not None
+        positions, pos_rows, velocities, vel_rows = self._direct
+        with np.errstate(over="ignore", invalid="ignore"):
+            moved = positions.data[pos_rows] + velocities.data[vel_rows] * step
+        bad = np.flatnonzero(~np.isfinite(moved).all(axis=1))
+        return int(bad[np.argmin(self._entities[bad])])
+
     def _overflow(self, row: int, moved: list[float], step: float) -> None:
         """Raise for moving entity ``row``, whose Position would become ``moved``."""
         raise ValueError(
@@ -137,6 +154,7 @@ class MovementSystem(esper.Processor):
             self._which = np.array(which, dtype=np.intp)
         self._positions = PooledRows(positions)
         self._direct = None
+        self._slots = None
         pos_pools, vel_pools = self._positions.pools, self._velocities.pools
         if self._which is None and len(pos_pools) == 1 and len(vel_pools) == 1:
             self._direct = (
@@ -147,80 +165,106 @@ class MovementSystem(esper.Processor):
             )
 
     def _update(self, changed: AbstractSet[int]) -> bool:
-        """Take the ``changed`` entities' rows out and put their current ones in,
-        reading only those entities; False when the result would need the general case
-        (then :meth:`_index` rebuilds everything)."""
+        """Take the ``changed`` entities out and put their current rows in, reading
+        only those entities: a newcomer takes the slot of a leaver, a leaver's slot
+        left over takes the last slot's entity. False when the result would need the
+        general case (then :meth:`_index` rebuilds everything)."""
         direct = self._direct
         if direct is None:
             return False
-        positions, pos_rows, velocities, vel_rows = direct
-        ids = sorted(changed)
+        positions, _, velocities, _ = direct
         fresh = []
-        for entity in ids:
-            found = esper.try_components(entity, Position, Velocity)
-            if found is not None:
-                if found[0]._pool is not positions or found[1]._pool is not velocities:
+        for entity in sorted(changed):
+            found = components_of(entity)
+            position, velocity = found.get(Position), found.get(Velocity)
+            if position is not None and velocity is not None:
+                if position._pool is not positions or velocity._pool is not velocities:
                     return False
-                fresh.append((entity, found[0]._row, found[1]._row))
-        new_ids, new_pos, new_vel = np.array(fresh, dtype=np.int64).reshape(-1, 3).T
-        merged = _merged_rows(
-            self._entities, pos_rows, vel_rows, np.array(ids, dtype=np.int64),
-            np.ascontiguousarray(new_ids), np.ascontiguousarray(new_pos),
-            np.ascontiguousarray(new_vel), len(positions.data),
-        )  # fmt: skip
-        if merged is None:
+                fresh.append((entity, position._row, velocity._row))
+        slots = self._slots
+        if slots is None:
+            slots = self._slots = _Slots(self._entities, direct[1], direct[3])
+        if not slots.update(changed, fresh, len(positions.data)):
             return False  # a Position on several moving entities
-        self._entities, merged_pos, merged_vel = merged
-        self._positions = PooledRows.in_pool(positions, merged_pos)
-        self._velocities = PooledRows.in_pool(velocities, merged_vel)
-        self._direct = (positions, merged_pos, velocities, merged_vel)
+        self._entities, pos_rows, vel_rows = slots.live()
+        self._positions = PooledRows.in_pool(positions, pos_rows)
+        self._velocities = PooledRows.in_pool(velocities, vel_rows)
+        self._direct = (positions, pos_rows, velocities, vel_rows)
         return True
 
 
-_ROWS = "int64[::1]"
+class _Slots:
+    """The moving entities' slots, and their Position and Velocity rows, kept in arrays
+    with room to grow, so that a structural change costs what changed.
 
+    Args:
+        entities: The moving entity of each slot (unique).
+        pos_rows: Its Position row (unique: one moving entity per Position).
+        vel_rows: Its Velocity row.
+    """
 
-@kernel(
-    f"Optional(UniTuple({_ROWS}, 3))({_ROWS}, {_ROWS}, {_ROWS}, {_ROWS}, {_ROWS}, {_ROWS},"
-    f" {_ROWS}, int64)"
-)
-def _merged_rows(
-    entities: IntArray,
-    pos_rows: IntArray,
-    vel_rows: IntArray,
-    gone: IntArray,
-    new_ids: IntArray,
-    new_pos: IntArray,
-    new_vel: IntArray,
-    pool_size: int,
-) -> tuple[IntArray, IntArray, IntArray] | None:
-    """The moving entities (ascending) and their Position and Velocity rows without the
-    entities ``gone`` (ascending) and with ``new_ids`` (ascending, among ``gone``)
-    merged in, in one pass; None when two of them would share a Position row."""
-    n, m = len(entities), len(new_ids)
-    out_e = np.empty(n + m, dtype=np.int64)
-    out_p = np.empty(n + m, dtype=np.int64)
-    out_v = np.empty(n + m, dtype=np.int64)
-    taken = np.zeros(pool_size, dtype=np.bool_)
-    a = d = g = q = 0
-    while a < n or g < m:
-        while a < n and d < len(gone) and gone[d] < entities[a]:
-            d += 1
-        if a < n and d < len(gone) and gone[d] == entities[a]:
-            a += 1  # left, or comes back among the new ones
-            continue
-        if g < m and (a == n or new_ids[g] < entities[a]):
-            e, p, v = new_ids[g], new_pos[g], new_vel[g]
-            g += 1
-        else:
-            e, p, v = entities[a], pos_rows[a], vel_rows[a]
-            a += 1
-        if taken[p]:
-            return None
-        taken[p] = True
-        out_e[q], out_p[q], out_v[q] = e, p, v
-        q += 1
-    return out_e[:q], out_p[:q], out_v[:q]
+    def __init__(self, entities: IntArray, pos_rows: IntArray, vel_rows: IntArray) -> None:
+        self.size = len(entities)
+        room = max(16, 2 * self.size)
+        self.columns: NDArray[np.int64] = np.zeros((3, room), dtype=np.int64)
+        """Rows: entity, Position row, Velocity row; slots ``0 .. size - 1`` in use."""
+        self.columns[:, : self.size] = entities, pos_rows, vel_rows
+        self.slot: dict[int, int] = dict(zip(entities.tolist(), range(self.size), strict=True))
+        """The slot of each moving entity."""
+        self.holder: IntArray = np.full(int(pos_rows.max(initial=-1)) + 1, -1, dtype=np.int64)
+        """The slot moving each Position row (-1: none)."""
+        self.holder[pos_rows] = np.arange(self.size)
+
+    def live(self) -> tuple[IntArray, IntArray, IntArray]:
+        """The slots in use: entities, Position rows, Velocity rows (views)."""
+        entities, pos_rows, vel_rows = self.columns[:, : self.size]
+        return entities, pos_rows, vel_rows
+
+    def update(
+        self, changed: AbstractSet[int], fresh: list[tuple[int, int, int]], rows: int
+    ) -> bool:
+        """Free the slots of the ``changed`` entities, then give each of ``fresh``
+        (entity, Position row, Velocity row; ascending) a slot: the freed ones first,
+        in order, then new ones at the end; freed slots left over take the entities of
+        the last slots. ``rows`` is the Position pool's size. False (this object then
+        no longer valid) when two moving entities would share a Position row."""
+        slot, holder, columns = self.slot, self.holder, self.columns
+        freed = sorted(slot.pop(entity) for entity in changed if entity in slot)
+        if freed:
+            holder[columns[1, freed]] = -1
+        if rows > len(holder):
+            grown = np.full(max(rows, 2 * len(holder)), -1, dtype=np.int64)
+            grown[: len(holder)] = holder
+            holder = self.holder = grown
+        end = self.size + max(0, len(fresh) - len(freed))
+        if end > columns.shape[1]:
+            grown = np.zeros((3, 2 * end), dtype=np.int64)
+            grown[:, : self.size] = columns[:, : self.size]
+            columns = self.columns = grown
+        targets = freed[: len(fresh)] + list(range(self.size, end))
+        for (entity, pos_row, vel_row), at in zip(fresh, targets, strict=True):
+            if holder[pos_row] >= 0:
+                return False
+            holder[pos_row] = at
+            slot[entity] = at
+            columns[:, at] = entity, pos_row, vel_row
+        holes = freed[len(fresh) :]
+        if holes:
+            self._fill(holes)
+        self.size = end if not holes else self.size - len(holes)
+        return True
+
+    def _fill(self, holes: list[int]) -> None:
+        """Move the entities of the last slots into the free slots ``holes`` (ascending)
+        below them, so that the slots in use stay ``0 .. size - len(holes) - 1``."""
+        kept = self.size - len(holes)
+        empty = set(holes)
+        movers = [k for k in range(kept, self.size) if k not in empty]
+        columns = self.columns
+        for source, target in zip(movers, [h for h in holes if h < kept], strict=True):
+            columns[:, target] = columns[:, source]
+            self.slot[int(columns[0, target])] = target
+            self.holder[columns[1, target]] = target
 
 
 @kernel("int64(float64[:, ::1], int64[::1], float64[:, ::1], int64[::1], float64)")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from arcade_collide.ecs.columns import Columns
 from arcade_collide.ecs.entity_index import entity_index, reindexed
 from arcade_collide.ecs.layout import (
     Layout,
@@ -40,7 +41,7 @@ _COLUMNS = (
 """The per-row columns of a :class:`Layout` a newcomer writes at its row."""
 
 
-def reused(base: Layout, drop: Int64Array, fresh: Layout) -> Layout | None:
+def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     """``base`` with the rows ``drop`` (ascending) taken by the entities of ``fresh``
     (as many of each kind, none of them in ``base`` but at a row of ``drop``), written
     in place; None when that cannot be done (then nothing was written): the counts of a

@@ -19,9 +19,15 @@ from collections.abc import Set as AbstractSet
 import esper
 import numpy as np
 
+from arcade_collide.ecs.columns import Item, columns
 from arcade_collide.ecs.components import Position, Shape, Static
-from arcade_collide.ecs.esper_internals import ComponentWatch, holders, pending_deletions
-from arcade_collide.ecs.layout import Item, Layout, pair_filter, sorted_unique
+from arcade_collide.ecs.esper_internals import (
+    ComponentWatch,
+    components_of,
+    holders,
+    pending_deletions,
+)
+from arcade_collide.ecs.layout import Layout, pair_filter, sorted_unique
 from arcade_collide.ecs.row_reuse import reused
 from arcade_collide.ecs.world_state import ShapeEpoch, forget_deleted_worlds, world_state
 from arcade_collide.geometry.arrays import FloatArray, IntArray
@@ -286,20 +292,21 @@ class ShapeTable:
         for entity in sorted(changed):
             if not esper.entity_exists(entity):
                 continue
-            found = esper.try_components(entity, Position, Shape)
-            if found is None:
-                if esper.has_component(entity, Shape):
+            found = components_of(entity)
+            position, shape = found.get(Position), found.get(Shape)
+            if position is None or shape is None:
+                if shape is not None:
                     raise ValueError(
                         f"entity {entity} has a Shape but no Position: add a Position "
                         "or remove the Shape"
                     )
                 continue
-            items.append((entity, found))
-            if esper.has_component(entity, Static):
+            items.append((entity, (position, shape)))
+            if Static in found:
                 statics.add(entity)
         drop = base.find_rows(np.sort(ids)) if ids is not None else np.empty(0, np.int64)
         drop = np.sort(drop[drop >= 0])
-        fresh = Layout.build(items, (), (), statics, self._shape_epoch, pool_map=False)
+        fresh = columns(items, statics, self._shape_epoch)
         merged = reused(base, drop, fresh) or base.merged(drop, fresh)
         if merged is not None:
             self._source = None  # esper's list no longer tells whether anything changed

@@ -113,3 +113,54 @@ def test_numpy_integers_are_layer_bits_stored_as_ints() -> None:
         Shape(Circle(1), layer=np.float64(2))  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="layer"):
         Shape(Circle(1), layer=np.bool_(True))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        ((1, 2.5, -3), [1.0, 2.5, -3.0]),
+        ((1e308, 1e308, 1e308), [1e308, 1e308, 1e308]),  # each finite, their sum is not
+        ((2**1023, -(2**1023), 0), [2.0**1023, -(2.0**1023), 0.0]),
+        ((np.float32(1.5), np.int64(2), 0.25), [1.5, 2.0, 0.25]),
+    ],
+)
+def test_values_are_stored_as_finite_floats_by_every_path(
+    values: tuple[float, float, float], expected: list[float]
+) -> None:
+    for kind in (Position, Velocity):
+        component = kind(*values)
+        assert component._pool.data[component.pool_row].tolist() == expected
+
+
+@pytest.mark.parametrize(
+    ("values", "error", "message"),
+    [
+        ((1.0, float("nan"), float("inf")), ValueError, r"\.y must be finite, got nan"),
+        ((10**400, 0, 0), ValueError, r"\.x must be finite, got int too large"),
+        ((0.0, 0.0, True), TypeError, r"\.\w+ must be a real number, got bool"),
+        ((float("-inf"), 0, 0), ValueError, r"\.x must be finite, got -inf"),
+    ],
+)
+def test_the_first_bad_value_is_named_whatever_the_others(
+    values: tuple[float, float, float], error: type[Exception], message: str
+) -> None:
+    for kind in (Position, Velocity):
+        with pytest.raises(error, match=kind.__name__ + message):
+            kind(*values)
+
+
+@pytest.mark.parametrize(
+    ("layer", "mask", "error", "message"),
+    [
+        (-1, 1, ValueError, "layer must be a 32-bit mask"),
+        (1, ALL_LAYERS + 1, ValueError, "mask must be a 32-bit mask"),
+        (True, 1, TypeError, "layer must be an int bitmask, got bool"),
+        (1, 2.0, TypeError, "mask must be an int bitmask, got float"),
+    ],
+)
+def test_shape_masks_out_of_range_are_refused(
+    layer: int, mask: int, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        Shape(Circle(1), layer=layer, mask=mask)
+    assert Shape(Circle(1), layer=np.uint32(ALL_LAYERS)).layer == ALL_LAYERS

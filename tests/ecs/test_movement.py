@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from arcade_collide.ecs import MovementSystem, Position, Shape, Velocity
+from arcade_collide.ecs.esper_internals import components_of, use_private_state
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.shapes import Circle, Rect, ShapeKind
 
@@ -133,3 +134,83 @@ def test_random_structural_changes_move_exactly_the_entities_with_a_velocity(
             step = 1.0 if esper.has_component(entity, Velocity) else 0.0
             x, y = before[entity]
             assert (position.x, position.y) == (x + step, y + 2 * step), entity
+
+
+@pytest.mark.parametrize("private", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_batches_of_leavers_and_newcomers_keep_every_entity_moving_once(
+    seed: int, private: bool
+) -> None:
+    # More leave than come, then more come than leave (past the slots' room), Positions
+    # replaced and shared: each tick every entity with both components moved once.
+    previous = use_private_state(private)
+    try:
+        _batches(seed)
+    finally:
+        use_private_state(previous)
+
+
+def _batches(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    esper.add_processor(MovementSystem())
+    live: dict[int, Position] = {}
+
+    def add(count: int) -> None:
+        for _ in range(count):
+            position = Position(*rng.uniform(0, 100, 2))
+            live[esper.create_entity(position, Velocity(1, 2))] = position
+
+    add(40)
+    esper.process(1.0)
+    for batch in ([30, 5], [5, 60], [20, 20], [0, 3], [50, 0]):
+        leaving = rng.choice(list(live), min(batch[0], len(live) - 1), replace=False)
+        for entity in leaving.tolist():
+            esper.delete_entity(entity)
+            del live[entity]
+        add(batch[1])
+        entity = int(rng.choice(list(live)))
+        live[entity] = Position(-5, -5)
+        esper.add_component(entity, live[entity])
+        if batch == [0, 3]:  # one Position on two moving entities: the general case
+            other = next(e for e in live if e != entity)
+            live[other] = live[entity]
+            esper.add_component(other, live[entity])
+        before = {e: (p.x, p.y) for e, p in live.items()}
+        esper.process(1.0)
+        for e, position in live.items():
+            x, y = before[e]
+            times = sum(p is position for p in live.values())
+            assert (position.x, position.y) == (x + times, y + 2 * times), e
+        if batch == [0, 3]:
+            live[other] = Position(1, 1)
+            esper.add_component(other, live[other])
+
+
+def test_overflow_after_changes_names_the_lowest_entity() -> None:
+    esper.add_processor(MovementSystem())
+    first = [esper.create_entity(Position(k, 0), Velocity(1, 0)) for k in range(6)]
+    esper.process(1.0)
+    for entity in first[:3]:
+        esper.delete_entity(entity)
+    later = [esper.create_entity(Position(k, 0), Velocity(1, 0)) for k in range(3)]
+    esper.process(1.0)  # the newcomers took the leavers' slots, ahead of first[3:]
+    for entity in (later[0], first[4]):
+        esper.component_for_entity(entity, Position).x = 1e308
+        esper.component_for_entity(entity, Velocity).x = 1.7e308
+    with pytest.raises(ValueError, match=f"entity {first[4]}: Position would not be finite"):
+        esper.process(1.0)
+
+
+@pytest.mark.parametrize("private", [True, False])
+def test_components_of_reads_an_entity_like_esper(private: bool) -> None:
+    previous = use_private_state(private)
+    try:
+        position, velocity = Position(1, 2), Velocity(3, 4)
+        entity = esper.create_entity(position, velocity)
+        assert dict(components_of(entity)) == {Position: position, Velocity: velocity}
+        esper.delete_entity(entity)  # marked dead: its components stay until removed
+        assert components_of(entity).get(Position) is position
+        esper.clear_dead_entities()
+        assert dict(components_of(entity)) == {}
+    finally:
+        use_private_state(previous)
