@@ -149,7 +149,9 @@ class Delivery:
     ) -> None:
         errors = self.errors
         namespace, key, value, ended = watch or _NO_WATCH
+        alive = namespace.get
         start = changes.count
+        calls = [(call, registered) for call, registered, _ in handlers]
         handed = 0
         try:
             for event in events:
@@ -157,14 +159,14 @@ class Delivery:
                 if dropped is not None and dropped(event):
                     self.dropped.append(event)
                     continue
-                for call, registered, _ in handlers:
+                for call, registered in calls:
                     if changes.count != start and not registered():
                         continue
                     try:
                         call(event)
                     except Exception as error:  # re-raised by raise_first
                         errors.append(error)
-                    if namespace.get(key) is not value and ended():
+                    if alive(key) is not value and ended():
                         self.world_ended = True
                         return
         finally:

@@ -84,6 +84,8 @@ class Sweeps:
         """The swept entities at the last tick, ascending."""
         self._poses: FloatArray = np.empty((0, 3))
         """Their poses ``(x, y, angle)`` then."""
+        self._order: Int64Array = _NO_ROWS
+        """The order that sorted the table's swept rows by entity at the last tick."""
         self.hits: SweptHits | None = None
         """This tick's hits (None when no swept shape moved)."""
         self._sweep = SweepBroadPhase()
@@ -98,15 +100,22 @@ class Sweeps:
         rows = table.swept_rows
         if not len(rows):
             if len(self._entities):
-                self._entities, self._poses = _NO_ROWS, np.empty((0, 3))
+                self._entities, self._poses, self._order = _NO_ROWS, np.empty((0, 3)), _NO_ROWS
             return []
         data, pose_rows = table.poses()
-        now = data[pose_rows[rows]]
         entities = table.entities[rows]
-        order = np.argsort(entities)
-        entities, rows, now = entities[order], rows[order], now[order]
-        before = now.copy()
-        known = _look_up(self._entities, self._poses, entities, before)
+        order = self._order
+        if len(order) == len(rows) and np.array_equal(entities[order], self._entities):
+            # The same swept entities as at the last tick (in the same order here).
+            rows = rows[order]
+            entities, now = self._entities, data[pose_rows[rows]]
+            before, known = self._poses, np.ones(len(rows), dtype=np.bool_)
+        else:
+            order = self._order = np.argsort(entities)
+            entities, rows = entities[order], rows[order]
+            now = data[pose_rows[rows]]
+            before = now.copy()
+            known = _look_up(self._entities, self._poses, entities, before)
         starts = table.take_sweep_starts()
         if starts is not None and not known.all():
             # Swept shapes first seen this tick start at the poses kept before it moved them.
@@ -227,7 +236,9 @@ def _candidates(
     grid, static_rows = index.static_grid()
     q, s = grid.pairs(boxes)
     parts_a, parts_b, parts_m = [q], [static_rows[s]], [np.full(len(q), -1, dtype=np.int64)]
-    others = np.setdiff1d(table.dynamic_rows, rows, assume_unique=True)
+    others = _NO_ROWS
+    if len(table.dynamic_rows) > len(rows) - np.count_nonzero(table.static[rows]):
+        others = np.setdiff1d(table.dynamic_rows, rows, assume_unique=True)
     if len(others):
         q, s = StaticGrid(table.aabbs[others]).pairs(boxes)
         parts_a.append(q)

@@ -85,13 +85,14 @@ def swept_events(
     n, crossings = len(swept), int(crossed.sum())
     a = np.concatenate([lo[swept], new.keys[plain, 0]])
     b = np.concatenate([hi[swept], new.keys[plain, 1]])
-    toi = np.concatenate([found[swept, 0], np.ones(len(plain))])
+    hit = found[swept]
+    toi = np.concatenate([hit[:, 0], np.ones(len(plain))])
     order = np.lexsort((b, a, toi))
     normal, depth, point = np.zeros((len(a), 2)), np.zeros(len(a)), np.zeros((len(a), 2))
     # The hits' normals are from B towards A; the events' from a (the lower id) towards b.
     sign = np.where(ea[swept] == lo[swept], -1.0, 1.0)
-    np.multiply(found[swept, 3:5], sign[:, None], out=normal[:n])
-    depth[:n], point[:n] = found[swept, 5], found[swept, 1:3]
+    np.multiply(hit[:, 3:5], sign[:, None], out=normal[:n])
+    depth[:n], point[:n] = hit[:, 5], hit[:, 1:3]
     if len(plain) and new.rows is not None:
         normal[n:], depth[n:], point[n:] = pair_contacts(
             new.rows, new.rows_i[plain], new.rows_j[plain], new.flip[plain]
@@ -101,7 +102,7 @@ def swept_events(
         [table.sensor[rows_a[swept]] | table.sensor[rows_b[swept]], new.sensor[plain]]
     )
     contacts = contact_objects(normal[order], depth[order], point[order])
-    a_list, b_list, sensed = a[order].tolist(), b[order].tolist(), sensor[order].tolist()
+    a, b, sensor = a[order], b[order], sensor[order]
     # Where each event lands in the order: the plain ones have no time of impact.
     rank = np.empty(len(order), dtype=np.int64)
     rank[order] = np.arange(len(order))
@@ -109,11 +110,14 @@ def swept_events(
     tois: list[float | None] = toi[order].tolist()
     for p in plain_at:
         tois[p] = None
-    events = list(map(_new_started, zip(a_list, b_list, contacts, sensed, tois, strict=True)))
+    events = list(
+        map(_new_started, zip(a.tolist(), b.tolist(), contacts, sensor.tolist(), tois, strict=True))
+    )
     ends = []
     if want_ended and crossings:
-        crossed_at: list[int] = np.sort(rank[n - crossings : n]).tolist()
-        ends = [_new_ended((a_list[p], b_list[p], sensed[p])) for p in crossed_at]
+        at = np.sort(rank[n - crossings : n])
+        pairs = (a[at].tolist(), b[at].tolist(), sensor[at].tolist())
+        ends = list(map(_new_ended, zip(*pairs, strict=True)))
     return TickEvents(events, [events[p] for p in plain_at], ends)
 
 
