@@ -10,7 +10,7 @@ from arcade_collide.geometry.loose_grid import LooseGrid
 
 
 def _brute_force(
-    boxes: np.ndarray, queries: np.ndarray, moved: np.ndarray, static: np.ndarray
+    boxes: np.ndarray, queries: np.ndarray, static: np.ndarray
 ) -> set[tuple[int, int]]:
     found = set()
     for q in queries.tolist():
@@ -31,6 +31,24 @@ def _boxes(rng: np.random.Generator, n: int, spread: float) -> np.ndarray:
     return np.ascontiguousarray(np.column_stack([low, low + size]))
 
 
+def _pairs_of(
+    grid: LooseGrid,
+    boxes: np.ndarray,
+    picked: np.ndarray | list[int],
+    static: np.ndarray | None = None,
+) -> set[tuple[int, int]]:
+    """Tell ``grid`` the ``picked`` boxes moved and return their pairs (each once)."""
+    n = len(boxes)
+    queries = np.array(picked, dtype=np.int64)
+    grid.update(queries)
+    moved = np.zeros(n, dtype=bool)
+    moved[queries] = True
+    i, j = grid.pairs(queries, moved, np.zeros(n, dtype=bool) if static is None else static)
+    got = list(zip(i.tolist(), j.tolist(), strict=True))
+    assert len(got) == len(set(got))  # each pair once
+    return set(got)
+
+
 @settings(max_examples=40, deadline=None)
 @given(
     seed=st.integers(0, 2**31), n=st.integers(1, 120), spread=st.sampled_from([20.0, 300.0, 1e6])
@@ -44,25 +62,7 @@ def test_pairs_equal_brute_force_after_moves(seed: int, n: int, spread: float) -
         picked = np.flatnonzero(rng.random(n) < 0.3).astype(np.int64)
         step = rng.normal(0.0, rng.choice([0.5, 5.0, 50.0]), (len(picked), 2))
         boxes[picked] += np.column_stack([step, step])
-        grid.update(picked)
-        moved = np.zeros(n, dtype=bool)
-        moved[picked] = True
-        i, j = grid.pairs(picked, moved, static)
-        got = list(zip(i.tolist(), j.tolist(), strict=True))
-        assert len(got) == len(set(got))  # each pair once
-        assert set(got) == _brute_force(boxes, picked, moved, static)
-
-
-def _pairs_of(grid: LooseGrid, boxes: np.ndarray, picked: list[int]) -> set[tuple[int, int]]:
-    n = len(boxes)
-    queries = np.array(picked, dtype=np.int64)
-    grid.update(queries)
-    moved = np.zeros(n, dtype=bool)
-    moved[queries] = True
-    i, j = grid.pairs(queries, moved, np.zeros(n, dtype=bool))
-    got = list(zip(i.tolist(), j.tolist(), strict=True))
-    assert len(got) == len(set(got))
-    return set(got)
+        assert _pairs_of(grid, boxes, picked, static) == _brute_force(boxes, picked, static)
 
 
 def test_an_item_moved_within_its_fat_box_finds_a_newcomer() -> None:
@@ -91,7 +91,7 @@ def test_a_crowded_item_beyond_its_partner_row_still_finds_every_pair() -> None:
     for step in (0.2, 3.0, 0.2, 30.0, 0.2):
         picked = [0, 1, 17]
         boxes[picked] += step
-        expected = _brute_force(boxes, np.array(picked), none, none)
+        expected = _brute_force(boxes, np.array(picked), none)
         assert _pairs_of(grid, boxes, picked) == expected
 
 
@@ -108,10 +108,4 @@ def test_long_runs_of_small_moves_equal_brute_force(seed: int, n: int, spread: f
         picked = np.flatnonzero(rng.random(n) < 0.15).astype(np.int64)
         step = velocity[picked] * rng.choice([0.3, 0.3, 0.3, 8.0])
         boxes[picked] += np.column_stack([step, step])
-        grid.update(picked)
-        moved = np.zeros(n, dtype=bool)
-        moved[picked] = True
-        i, j = grid.pairs(picked, moved, static)
-        got = list(zip(i.tolist(), j.tolist(), strict=True))
-        assert len(got) == len(set(got))
-        assert set(got) == _brute_force(boxes, picked, moved, static)
+        assert _pairs_of(grid, boxes, picked, static) == _brute_force(boxes, picked, static)
