@@ -84,17 +84,20 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         self._answers = answers
         self._read = now
         """The poses the answers were given for, when read straight from the sprites."""
-        self._mirror, self._data, self._counts = self._now()
+        # A change of any of these makes an answer given in the batch stale: the pose
+        # mirror (replaced when the world is cleared), the Position table, and the
+        # counts of _counts_now.
+        self._mirror = world._bodies.mirror
+        self._data = state.pools.positions.data
+        self._counts = self._counts_now()
         self._revision = world._bodies.revision
 
-    def _now(self) -> tuple[object, object, tuple[int, int, int]]:
-        """What a change of would make an answer given in the batch stale: the pose
-        mirror (replaced when the world is cleared), the Position table, and the
-        table's version, the last join of a sprite of the kind and the Shape edits."""
+    def _counts_now(self) -> tuple[int, int, int]:
+        """The Position table's version, the last join of a sprite of the kind and the
+        Shape edits' epoch."""
         bodies, state = self._world._bodies, self._state
-        pool = state.pools.positions
         joins = bodies.joins if self._every else bodies.kind_joins(self._kind)
-        return (bodies.mirror, pool.data, (pool.version, joins, state.shape_epoch.value))
+        return (state.pools.positions.version, joins, state.shape_epoch.value)
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
@@ -107,7 +110,7 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
             and sprite in bodies.row_of
             and mirror is self._mirror
             and self._state.pools.positions.data is self._data
-            and self._now()[2] == self._counts
+            and self._counts_now() == self._counts
             and not bodies.derived.boxes_freed()
             and (mirror.untouched() if read is None else self._unchanged(read))
         )

@@ -141,12 +141,12 @@ class Memberships:
         sprites that ``joined`` a registered list (one that cannot be added is taken
         out of the list again); then raise the first error."""
         going = self.leavers(left) if left else left
-        if not going and (not joined or self.options_for(sprite_list) is None):
+        options = self.options_for(sprite_list) if joined else None
+        if not going and options is None:
             return  # (a sprite appended to a list that is not registered, say)
         changing = Delivery("end callback")
         for sprite in going:
             changing.call(world.remove_sprite, sprite)
-        options = self.options_for(sprite_list)
         if options is not None:
             for sprite in joined:
                 if sprite not in world:
