@@ -148,6 +148,16 @@ def read_poses(sprites: Sequence[arcade.Sprite]) -> tuple[FloatArray, FloatArray
     return as_arrays(*pose_objects(sprites))
 
 
+def size_of(sprite: arcade.Sprite) -> tuple[Any, Any]:
+    """The sprite's ``(width, height)`` as it holds them.
+
+    >>> size_of(arcade.SpriteSolidColor(4, 6))
+    (4.0, 6.0)
+    """
+    size: tuple[Any, Any] = _SIZE(sprite)
+    return size
+
+
 def read_sizes(sprites: Sequence[arcade.Sprite]) -> FloatArray:
     """The sprites' ``(width, height)`` as an ``(N, 2)`` array: a derived shape is
     rebuilt when they change.

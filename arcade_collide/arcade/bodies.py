@@ -54,8 +54,7 @@ class Bodies:
             self.list.append(body)
             self.by_entity[body.entity] = body
         self.mirror.add([body.sprite for body in bodies])
-        rows = np.array(table_rows, dtype=np.intp)
-        self.table_rows = appended(self.table_rows, rows)
+        self.table_rows = appended(self.table_rows, table_rows)
         self.derived.add(bodies, derived)
 
     def pop(self, sprite: arcade.Sprite) -> Body | None:

@@ -26,9 +26,9 @@ import arcade
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.arcade.arcade_internals import read_sizes, size_marks
+from arcade_collide.arcade.arcade_internals import read_sizes, size_marks, size_of
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.row_buffers import appended, swap_removed
+from arcade_collide.arcade.row_buffers import LISTED_ROWS, appended, swap_removed
 from arcade_collide.arcade.shapes_from_sprites import shape_for_sprite
 from arcade_collide.geometry.shapes import AnyShape
 
@@ -101,9 +101,11 @@ class DerivedShapes:
                 self._watch(body)
                 self._hull_slot[body.entity] = len(self._hulls)
                 self._hulls.append(body)
-        sizes = read_sizes([body.sprite for body in bodies])
+        sprites = [body.sprite for body in bodies]
+        # A few rows' sizes go in as a list (the float conversion is numpy's).
+        sizes = list(map(size_of, sprites)) if len(sprites) <= LISTED_ROWS else read_sizes(sprites)
         self._size = appended(self._size, sizes)
-        self._derived = appended(self._derived, np.array(derived, dtype=np.bool_))
+        self._derived = appended(self._derived, derived)
         self._marks = None
 
     def remove(self, row: int, body: Body) -> None:

@@ -8,8 +8,7 @@ processors the CollisionWorld added to it.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any, Protocol
 
 import arcade
@@ -138,15 +137,26 @@ def delete_own_world(name: str) -> None:
     esper.delete_world(name)
 
 
-@contextmanager
-def in_world(name: str) -> Iterator[None]:
-    """Make esper world ``name`` the current one for the ``with`` block, then restore."""
-    previous = esper.current_world
-    esper.switch_world(name)
-    try:
-        yield
-    finally:
-        esper.switch_world(previous)
+class in_world:  # noqa: N801 (used like the function it replaced)
+    """Make esper world ``name`` the current one for the ``with`` block, then restore.
+
+    A class rather than a generator context manager: entered on every registration,
+    removal, step and query, where the generator's machinery cost several times the
+    two switches.
+    """
+
+    __slots__ = ("_name", "_previous")
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+        self._previous = ""
+
+    def __enter__(self) -> None:
+        self._previous = esper.current_world
+        esper.switch_world(self._name)
+
+    def __exit__(self, *exc: object) -> None:
+        esper.switch_world(self._previous)
 
 
 def weakly(method: Callable[..., object]) -> Callable[..., None]:

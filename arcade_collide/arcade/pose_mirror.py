@@ -19,7 +19,7 @@ from arcade_collide.arcade import arcade_internals as internals
 from arcade_collide.arcade.arcade_internals import Record, Stamps, TouchLog
 from arcade_collide.arcade.following_boxes import FollowingHitBox, can_follow, follow
 from arcade_collide.arcade.list_slots import ListSlots, SlotTable
-from arcade_collide.arcade.row_buffers import appended, refilled, swap_removed
+from arcade_collide.arcade.row_buffers import LISTED_ROWS, appended, refilled, swap_removed
 from arcade_collide.geometry.pose_changes import pose_changes
 
 FloatArray = NDArray[np.float64]
@@ -178,21 +178,26 @@ class PoseMirror:
     def add(self, sprites: Sequence[arcade.Sprite]) -> None:
         """Append ``sprites`` as the last rows, at their current poses (one pass over
         the arrays, however many: adding a level's tiles one by one would copy them
-        once per tile)."""
-        m = len(sprites)
+        once per tile; a few rows are written from lists, without arrays made first)."""
+        m, first = len(sprites), len(self.sprites)
         positions, angles = internals.pose_objects(sprites)
-        xy, angle = internals.as_arrays(positions, angles)
+        few = m <= LISTED_ROWS
+        xy, angle = (positions, angles) if few else internals.as_arrays(positions, angles)
         slow = [not internals.has_fast_pose(sprite) for sprite in sprites]
         # Read every time: slow sprites, positions not tuples (lists: few sprites per call).
         always = [s or type(p) not in _POSITION_TYPES for s, p in zip(slow, positions, strict=True)]
-        first = len(self.sprites)
         self.sprites.extend(sprites)
-        self._slow_rows = appended(self._slow_rows, np.array(slow, dtype=np.bool_))
+        self._slow_rows = appended(self._slow_rows, slow)
         self._boxes.extend([None] * m)
-        self._written_boxes = appended(self._written_boxes, np.zeros(m, dtype=np.bool_))
+        self._written_boxes = appended(self._written_boxes, [False] * m)
         for row in range(first, first + m) if self._following else ():
             self._follow_row(row)
         self._lists.grow(m)
+        self.xy = appended(self.xy, xy)
+        self.angle = appended(self.angle, angle)
+        self._always = appended(self._always, always)
+        if any(always):
+            self._always_rows = np.concatenate([self._always_rows, first + np.flatnonzero(always)])
         if small := self._small():
             self._armed = False  # a small mirror uses no log (one that grows reads all once)
         for sprite in sprites:
@@ -205,12 +210,7 @@ class PoseMirror:
                     internals.arm([watcher])
             else:
                 self._watchers.append(None)
-        self.xy = appended(self.xy, xy)
-        self.angle = appended(self.angle, angle)
-        self._always = appended(self._always, np.array(always, dtype=np.bool_))
-        if any(always):
-            self._always_rows = np.concatenate([self._always_rows, first + np.flatnonzero(always)])
-        if self._stamps is not None and small and self._small():
+        if small and self._stamps is not None:
             for kept, new in zip(self._stamps, internals.stamps(sprites), strict=True):
                 kept.extend(new)
         else:
