@@ -96,6 +96,8 @@ class Circles(NamedTuple):
     bodies: list[Body]
     finite: bool
     """Whether every pose is finite (else the exact query is left to name the sprite)."""
+    xy: NDArray[np.float64]
+    """The members' positions they were read from, by member."""
 
 
 class SpritesNow:
@@ -309,18 +311,18 @@ class KindCircles:
 
     def circles(self, kind: Hashable) -> Circles:
         """The circles of ``kind``, read again when a Position was written or the
-        members changed."""
+        members changed; sorted again only when a member's position changed (the
+        bullets moved, the rocks they are asked about did not)."""
         members = self._members_of(kind)
         pool = self.state.pools.positions
         circles = self._circles.get(kind)
-        if (
-            circles is not None
-            and circles.members is members
-            and circles.table is pool.data
-            and circles.version == pool.version
-        ):
+        fresh = circles is not None and circles.members is members and circles.table is pool.data
+        if fresh and circles is not None and circles.version == pool.version:
             return circles
         xy = pool.data[members.rows, 0:2]
+        if fresh and circles is not None and np.array_equal(xy, circles.xy):
+            circles = self._circles[kind] = circles._replace(version=pool.version)
+            return circles
         order = np.argsort(xy[:, 0], kind="stable")
         bodies = members.bodies
         circles = Circles(
@@ -332,6 +334,7 @@ class KindCircles:
             members.radii[order].tolist(),
             [bodies[k] for k in order.tolist()],
             bool(np.isfinite(xy).all()),
+            xy,
         )
         self._circles[kind] = circles
         return circles

@@ -221,3 +221,22 @@ def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Ra
     finally:
         overlap_batches.BATCH_ASKED, KindCircles.now = kept  # type: ignore[method-assign]
         world.close()
+
+
+def test_a_kinds_circles_are_sorted_again_only_when_a_member_moved(world: CollisionWorld) -> None:
+    rocks = _rocks(world, 4)
+    bullet = arcade.SpriteSolidColor(4, 4, center_x=0, center_y=50)
+    world.add_sprite(bullet, kind="bullet")
+    world._sync()
+    circles = world._circles
+    before = circles.circles("rock")
+    bullet.center_y = 40.0  # another kind moved: the Position table was written
+    world._sync()
+    kept = circles.circles("rock")
+    assert kept.version != before.version
+    assert kept.xs is before.xs and kept.bodies is before.bodies
+    rocks[0].center_x = 100.0  # a member moved: sorted again
+    world._sync()
+    moved = circles.circles("rock")
+    assert moved.xs == sorted([20.0, 40.0, 60.0, 100.0])
+    assert moved.bodies[-1].sprite is rocks[0]
