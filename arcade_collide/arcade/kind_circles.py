@@ -315,14 +315,15 @@ class KindCircles:
         bullets moved, the rocks they are asked about did not)."""
         members = self._members_of(kind)
         pool = self.state.pools.positions
-        circles = self._circles.get(kind)
-        fresh = circles is not None and circles.members is members and circles.table is pool.data
-        if fresh and circles is not None and circles.version == pool.version:
-            return circles
+        kept = self._circles.get(kind)
+        if kept is not None and (kept.members is not members or kept.table is not pool.data):
+            kept = None  # made for other members or another table: nothing to compare
+        if kept is not None and kept.version == pool.version:
+            return kept
         xy = pool.data[members.rows, 0:2]
-        if fresh and circles is not None and np.array_equal(xy, circles.xy):
-            circles = self._circles[kind] = circles._replace(version=pool.version)
-            return circles
+        if kept is not None and np.array_equal(xy, kept.xy):
+            kept = self._circles[kind] = kept._replace(version=pool.version)
+            return kept
         order = np.argsort(xy[:, 0], kind="stable")
         bodies = members.bodies
         circles = Circles(
