@@ -41,6 +41,8 @@ class BroadPhase:
         self._loose: LooseGrid | None = None
         self._moving_set: bytes | None = None
         self._dynamic: IntArray = np.empty(0, dtype=np.int64)
+        self._sweeps_dynamic = False
+        """Whether the sweep last ran on every non-static row (numbered among those)."""
         self.moved: BoolArray | None = None
         """Per table row, whether it moved since the previous call (None: take every
         row as moved; then no pair carries over)."""
@@ -67,6 +69,7 @@ class BroadPhase:
                 # The same rows keep moving: sweep them, and query a grid of the others
                 # (the loose grid is dropped rather than kept up to date at each tick).
                 self._loose = None
+                self._sweeps_dynamic = False
                 key = (table.layout, table.static_revision, moving_set)
                 return self._swept(table, moved_rows, key)
             # Rows moved here and there: the loose grid follows them and finds their pairs.
@@ -80,6 +83,7 @@ class BroadPhase:
         self._loose = None  # not told which rows move from here on
         self._moving_set = None
         self.moved = None
+        self._sweeps_dynamic = True
         if not table.has_static:
             return self._sweep.pairs(table.aabbs)
         return self._swept(table, table.dynamic_rows, (table.layout, table.static_revision, None))
@@ -120,6 +124,18 @@ class BroadPhase:
             if np.array_equal(still, table.static_rows):
                 key = (table.layout, table.static_revision, None)
                 self._grid = (key, kept[1], table.static_rows)
+        reused = table.reused_rows
+        if reused is not None and self._sweeps_dynamic and self._dynamic is table.dynamic_rows:
+            # Newcomers took over rows in place and the same rows are non-static: the
+            # sweep's numbers stay, and the reused ones among its rows are new boxes.
+            if table.has_static:  # the sweep numbers the non-static rows among those
+                dynamic = self._dynamic
+                at = np.searchsorted(dynamic, reused)
+                hit = at < len(dynamic)
+                hit[hit] = dynamic[at[hit]] == reused[hit]
+                reused = at[hit]
+            self._sweep.reuse(reused)
+            return
         if table.has_static or len(self._dynamic) != len(renumbered):
             # The sweep holds the non-static rows only: number them among those.
             now = renumbered[self._dynamic]

@@ -86,6 +86,10 @@ class Layout(NamedTuple):
     by_entity: tuple[Int64Array, Int64Array] | None = None
     """The rows in entity order and their entity ids (ascending); None while each
     kind's rows are in entity order (then a search per kind finds them)."""
+    reused_rows: Int64Array | None = None
+    """When the only change since the layout the table last adopted is rows taken
+    over by newcomers in place (:mod:`~arcade_collide.ecs.row_reuse`): those rows,
+    ascending; every other row is as it was. None otherwise."""
 
     def poses(self) -> tuple[FloatArray, Int64Array]:
         """The pose table and each row's row in it (the pool itself when there is one)."""

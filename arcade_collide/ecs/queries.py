@@ -99,7 +99,12 @@ class QueryIndex:
                     and old[0] is table
                     and old[2] == table.static_revision
                     and len(rows) == len(table.static_rows)
-                    and np.array_equal(self._static_ids, table.entities[table.static_rows])
+                    # The same rows array: rows were only reused in place round the
+                    # static ones (a reused static row bumps the static revision).
+                    and (
+                        rows is table.static_rows
+                        or np.array_equal(self._static_ids, table.entities[table.static_rows])
+                    )
                 ):
                     # The static shapes changed (not only rows coming and going round
                     # them, which renumbers them): bin them again.

@@ -91,12 +91,21 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     unplaced = base.unplaced
     if unplaced is not None:
         unplaced = sorted_unique(np.concatenate([unplaced, drop]))
+    renumbered: Int64Array | None = composed(base.renumbered, here)
+    reused_rows: Int64Array | None = None
+    if base.renumbered is None and base.unplaced is None:
+        renumbered = None  # base was built afresh: so is, in effect, this layout
+    elif base.renumbered is None:  # base is the table's layout: only ``drop`` changed
+        reused_rows = drop
+    elif base.reused_rows is not None:  # and before it, rows of the table's layout
+        reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
     layout = base._replace(
         positions=PooledRows.in_pool(pool, base.pool_rows),
         entity_of_shape=owners if alone else None,
-        renumbered=composed(base.renumbered, here),
+        renumbered=renumbered,
         unplaced=unplaced,
         by_entity=index,
+        reused_rows=reused_rows,
     )
     if regrouped:
         layout = layout._replace(

@@ -20,7 +20,8 @@ import esper
 import numpy as np
 
 from arcade_collide.ecs.columns import Item, columns
-from arcade_collide.ecs.components import Position, Shape, Static
+from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Static
+from arcade_collide.ecs.entity_index import ranks
 from arcade_collide.ecs.esper_internals import (
     ComponentWatch,
     components_of,
@@ -69,6 +70,7 @@ class ShapeTable:
         self.static_revision = 0
         """Bumped whenever the static rows' boxes were written."""
         self.renumbered: Int64Array | None = None
+        self.reused_rows: Int64Array | None = None
         self._source: object = None
         self._epoch = -1
         self._dead: Collection[int] = frozenset()
@@ -88,13 +90,11 @@ class ShapeTable:
             entities = self.entities
             index = self._current.by_entity
             if index is not None:  # rows were reused: the layout keeps them in id order
-                rank = np.empty(len(entities), dtype=np.int64)
-                rank[index[0]] = np.arange(len(entities))
+                rank = ranks(index[0])
             elif (entities[1:] > entities[:-1]).all():  # one kind, or kinds in id order
                 rank = np.arange(len(entities))
             else:
-                rank = np.empty(len(entities), dtype=np.int64)
-                rank[np.argsort(entities, kind="stable")] = np.arange(len(entities))
+                rank = ranks(np.argsort(entities, kind="stable"))
             kept = (self.layout, rank)
             self._rank = kept
         return kept[1]
@@ -204,7 +204,14 @@ class ShapeTable:
             self.renumbered = layout.renumbered
             """Per row of the previous layout, its row in this one (-1: gone); None
             when not known (the layout was built afresh)."""
-            self._adopt(layout._replace(renumbered=None, unplaced=_NONE))
+            self.reused_rows = layout.reused_rows
+            """The rows newcomers took over in place, when that is the whole change
+            from the previous layout (every other row kept its number); else None."""
+            # (Edited rows may have new layers: then the layer filter is made afresh.)
+            plain_reuse = layout.reused_rows if edited is None or not len(edited) else None
+            self._adopt(
+                layout._replace(renumbered=None, unplaced=_NONE, reused_rows=None), plain_reuse
+            )
             self.layout += 1
         elif edited is not None and len(edited):
             self._filter = pair_filter(layout)
@@ -328,7 +335,9 @@ class ShapeTable:
         self._dead = frozenset(dead)
         return layout
 
-    def _adopt(self, layout: Layout) -> None:
+    def _adopt(self, layout: Layout, reused_rows: Int64Array | None = None) -> None:
+        """Take ``layout`` as the table's; ``reused_rows``: its
+        :attr:`~arcade_collide.ecs.layout.Layout.reused_rows` before adoption."""
         self._current = layout
         self._positions = layout.positions
         self.entities = layout.entities
@@ -366,7 +375,14 @@ class ShapeTable:
         self.origin_y = layout.origin_y
         self.has_convex = bool(len(layout.nlocal))
         """True when some row is a rectangle, triangle or polygon."""
-        self._filter = pair_filter(layout)
+        if reused_rows is not None and self._filter is None:
+            # Every row passed the layer filter before: only the reused ones may not now.
+            if (layout.layer[reused_rows] == 0).any() or (
+                layout.mask[reused_rows] != ALL_LAYERS
+            ).any():
+                self._filter = PairFilter(layout.layer, layout.mask)
+        else:
+            self._filter = pair_filter(layout)
 
 
 def table_for_current_world() -> ShapeTable:

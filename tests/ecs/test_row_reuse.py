@@ -38,6 +38,7 @@ from arcade_collide.ecs import (
     Velocity,
 )
 from arcade_collide.ecs.table import ShapeTable, table_for_current_world
+from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.shapes import ShapeKind
 
 DT = 1 / 60
@@ -130,6 +131,44 @@ def test_a_reused_rows_old_pairs_end_and_the_newcomer_pairs_afresh() -> None:
     assert recorder.take() == [] and system.touching() == [(c, newcomer)]
     rows = table._current.find_rows(np.array([again, newcomer]))
     assert table.entities[rows].tolist() == [again, newcomer]
+
+
+def test_a_reused_row_brings_its_layers_into_a_world_where_every_pair_passed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Only the reused rows are read for the layer filter: a newcomer on a layer its
+    neighbour does not see is kept apart, and one that sees everything pairs again.
+    Enough rows (a line of 60 circles, each touching the next) that the sweep carries
+    its order."""
+    reuses: list[list[int]] = []
+    reuse = SweepBroadPhase.reuse
+
+    def counted(self: SweepBroadPhase, rows: np.ndarray) -> None:
+        reuses.append(rows.tolist())
+        reuse(self, rows)
+
+    monkeypatch.setattr(SweepBroadPhase, "reuse", counted)
+    system = _systems()
+    recorder = Recorder(system)
+    ids = [esper.create_entity(Position(8.0 * k, 0), Shape(Circle(5))) for k in range(60)]
+    esper.process(DT)
+    assert len(recorder.take()) == 59
+    table = table_for_current_world()
+    assert table.kernel_view()[1] is None  # every pair passes
+    esper.delete_entity(ids[30])
+    hidden = esper.create_entity(Position(8.0 * 40 + 4, 0), Shape(Circle(5), layer=2, mask=2))
+    esper.process(DT)
+    assert _reused_rows(table) == 1
+    assert recorder.take() == [("ended", ids[29], ids[30]), ("ended", ids[30], ids[31])]
+    assert system.touching() == touching_pairs()
+    esper.delete_entity(hidden)
+    seen = esper.create_entity(Position(8.0 * 50 + 4, 0), Shape(Circle(5)))
+    esper.process(DT)
+    assert _reused_rows(table) == 1
+    assert recorder.take() == [("started", ids[50], seen), ("started", ids[51], seen)]
+    assert system.touching() == touching_pairs()
+    _check_against_scratch(table)
+    assert len(reuses) == 2  # the sweep kept its order both times
 
 
 def test_delete_now_create_next_tick_and_many_deleted_few_created() -> None:

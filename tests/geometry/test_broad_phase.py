@@ -236,3 +236,25 @@ def test_a_renumbered_order_keeps_the_old_order_then_lists_the_new_boxes() -> No
     kept = new_of_old[old]
     assert broad._order.tolist() == [*kept[kept >= 0].tolist(), 0, 1, 5, 9]  # type: ignore[union-attr]
     assert broad._fresh == 4
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_boxes_reused_in_place_give_the_brute_force_pairs(seed: int) -> None:
+    """Boxes replaced by new ones at their numbers (:meth:`SweepBroadPhase.reuse`),
+    tick after tick, while the others move a little."""
+    rng = np.random.default_rng(seed)
+    centres = rng.uniform(0, 400, (300, 2))
+    half = rng.uniform(2, 12, (300, 2))
+    broad = SweepBroadPhase()
+    for tick in range(30):
+        boxes = boxes_from(centres, half)
+        assert pair_set(*broad.pairs(boxes)) == pair_set(*overlapping_pairs_brute_force(boxes))
+        centres += rng.uniform(-1, 1, centres.shape)
+        reused = np.sort(rng.choice(300, int(rng.integers(1, 12)), replace=False))
+        centres[reused] = rng.uniform(0, 400, (len(reused), 2))
+        half[reused] = rng.uniform(2, 12, (len(reused), 2))
+        broad.reuse(reused)
+        if tick % 7 == 0:
+            broad.reuse(reused[:1])  # twice before a call: still each box once
+    order = broad._order
+    assert order is not None and sorted(order.tolist()) == list(range(300))
