@@ -92,8 +92,8 @@ _KEYS = "int64[:, ::1]"
 
 
 @kernel(
-    f"Tuple(({_KEYS}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}))"
-    f"({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_KEYS})"
+    f"UniTuple(int64, 2)({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_KEYS},"
+    f" {_KEYS}, int64[:, ::1], boolean[:, ::1], {_INDEX})"
 )
 def _keyed(
     i: Int64Array,
@@ -102,8 +102,15 @@ def _keyed(
     rank: Int64Array,
     sensor: BoolArray,
     old: Int64Array,
-) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array, Int64Array]:
-    """The fields of :func:`keyed_pairs`' result, in order."""
+    keys: Int64Array,
+    columns: Int64Array,
+    flags: BoolArray,
+    ended: Int64Array,
+) -> tuple[int, int]:
+    """The fields of :func:`keyed_pairs`' result, written into the arrays the caller
+    made (a compiled call's returned arrays cost more to hand back than to make first):
+    ``keys``; ``columns`` rows: rows_i, rows_j, started; ``flags`` rows: flip, sensor;
+    ``ended``. Returns how many pairs started and how many ended."""
     m = len(i)
     n = len(rank)
     if 8 * m < n:
@@ -117,11 +124,8 @@ def _keyed(
     else:
         order = np.empty(m, dtype=np.int64)
         _pair_order(i, j, rank, np.empty(n + 1, dtype=np.int64), order)
-    keys = np.empty((m, 2), dtype=np.int64)
-    rows_i = np.empty(m, dtype=np.int64)
-    rows_j = np.empty(m, dtype=np.int64)
-    flip = np.empty(m, dtype=np.bool_)
-    sensed = np.empty(m, dtype=np.bool_)
+    rows_i, rows_j, started = columns[0], columns[1], columns[2]
+    flip, sensed = flags[0], flags[1]
     for p in range(m):
         q = order[p]
         ri = i[q]
@@ -134,8 +138,6 @@ def _keyed(
         rows_j[p] = rj
         flip[p] = ea > eb
         sensed[p] = sensor[ri] or sensor[rj]
-    started = np.empty(m, dtype=np.int64)
-    ended = np.empty(len(old), dtype=np.int64)
     # Both runs are sorted by (a, b) and unique: one merge finds the keys only one of
     # them has.
     k = 0
@@ -164,7 +166,7 @@ def _keyed(
         ended[n_ended] = o
         n_ended += 1
         o += 1
-    return keys, rows_i, rows_j, flip, sensed, started[:n_started], ended[:n_ended]
+    return n_started, n_ended
 
 
 def keyed_pairs(
@@ -200,7 +202,15 @@ def keyed_pairs(
     >>> out.started.tolist(), out.ended.tolist()
     ([0], [0, 1])
     """
-    return KeyedPairs(*_keyed(i, j, entities, rank, sensor, old_keys))
+    m = len(i)
+    keys = np.empty((m, 2), dtype=np.int64)
+    columns = np.empty((3, m), dtype=np.int64)
+    flags = np.empty((2, m), dtype=np.bool_)
+    ended = np.empty(len(old_keys), dtype=np.int64)
+    started, gone = _keyed(i, j, entities, rank, sensor, old_keys, keys, columns, flags, ended)
+    return KeyedPairs(
+        keys, columns[0], columns[1], flags[0], flags[1], columns[2, :started], ended[:gone]
+    )
 
 
 _FIELDS = f"{_KEYS}, {_INDEX}, {_INDEX}, boolean[::1], boolean[::1]"

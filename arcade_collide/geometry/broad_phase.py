@@ -219,20 +219,27 @@ FEW_BOXES = 32
 """Up to this many boxes, every pair is tested: quicker than setting up a sweep."""
 
 
-@kernel("UniTuple(int64[::1], 2)(float64[:, ::1])")
 def _all_pairs(boxes: FloatArray) -> tuple[IntArray, IntArray]:
     """Every overlapping pair ``i < j`` of a few boxes, by testing them all."""
     n = len(boxes)
-    i = np.empty(n * (n - 1) // 2, dtype=np.int64)
-    j = np.empty_like(i)
+    # (Made here: arrays a compiled call hands back cost more than arrays it is given.)
+    out = np.empty((2, n * (n - 1) // 2), dtype=np.int64)
+    m = _test_all_pairs(boxes, out)
+    return out[0, :m], out[1, :m]
+
+
+@kernel("int64(float64[:, ::1], int64[:, ::1])")
+def _test_all_pairs(boxes: FloatArray, out: IntArray) -> int:
+    """Write every overlapping pair ``i < j`` of ``boxes`` as ``out[:, k]``; return how many."""
+    n = len(boxes)
     m = 0
     for a in range(n):
         for b in range(a + 1, n):
             if boxes_overlap(boxes[a], boxes[b]):
-                i[m] = a
-                j[m] = b
+                out[0, m] = a
+                out[1, m] = b
                 m += 1
-    return i[:m], j[:m]
+    return m
 
 
 def _typical_size(boxes: FloatArray, allow: int) -> tuple[float, float]:
