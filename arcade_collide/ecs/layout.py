@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.ecs.columns import Columns, Item, columns, sweep_code
-from arcade_collide.ecs.components import Shape
+from arcade_collide.ecs.components import ALL_LAYERS, Shape
 from arcade_collide.ecs.entity_index import reindexed
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
@@ -467,9 +467,14 @@ def widened(local: FloatArray, width: int) -> FloatArray:
     return np.concatenate([local, extra], axis=1)
 
 
-def pair_filter(layout: Layout) -> PairFilter | None:
-    """The layout's layer filter, or None when every pair passes it."""
-    if (layout.layer != 0).all() and (layout.mask == 0xFFFF_FFFF).all():
+def pair_filter(layout: Layout, rows: Int64Array | None = None) -> PairFilter | None:
+    """The layout's layer filter, or None when every pair passes it: every row is on a
+    layer and sees all of them. Only ``rows`` are read when given (the others are known
+    to pass)."""
+    layer, mask = layout.layer, layout.mask
+    if rows is not None:
+        layer, mask = layer[rows], mask[rows]
+    if (layer != 0).all() and (mask == ALL_LAYERS).all():
         return None
     return PairFilter(layout.layer, layout.mask)
 

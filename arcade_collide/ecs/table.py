@@ -20,7 +20,7 @@ import esper
 import numpy as np
 
 from arcade_collide.ecs.columns import Item, columns
-from arcade_collide.ecs.components import ALL_LAYERS, Position, Shape, Static
+from arcade_collide.ecs.components import Position, Shape, Static
 from arcade_collide.ecs.entity_index import ranks
 from arcade_collide.ecs.esper_internals import (
     ComponentWatch,
@@ -377,10 +377,7 @@ class ShapeTable:
         """True when some row is a rectangle, triangle or polygon."""
         if reused_rows is not None and self._filter is None:
             # Every row passed the layer filter before: only the reused ones may not now.
-            if (layout.layer[reused_rows] == 0).any() or (
-                layout.mask[reused_rows] != ALL_LAYERS
-            ).any():
-                self._filter = PairFilter(layout.layer, layout.mask)
+            self._filter = pair_filter(layout, reused_rows)
         else:
             self._filter = pair_filter(layout)
 
