@@ -44,6 +44,7 @@ from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.sprite_pairs import Pose, touching_bodies
 from arcade_collide.ecs.world_state import WorldState
 from arcade_collide.geometry.shapes import AnyShape
+from arcade_collide.geometry.static_grid import StaticGrid
 
 ROUNDING_ALLOWANCE = 1e-9
 """Circles nearer than this fraction of their reach (their radii and coordinates) are
@@ -160,6 +161,9 @@ class KindCircles:
         the members they were found for."""
         self._last: tuple[Stamps, SpritesNow] | None = None
         """The last :meth:`now`, with the mirror's stamps it was read against."""
+        self._grids: dict[Hashable, tuple[NDArray[np.float64], _Members, StaticGrid]] = {}
+        """The grid of each kind's circles (:meth:`_grid_of`), with the positions and
+        members it was made for."""
         self._synced: tuple[object, int] | None = None
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
@@ -269,24 +273,80 @@ class KindCircles:
     def touching_batch(
         self, asked: list[Body], kind: Hashable, mask: int
     ) -> list[list[Body]] | None:
-        """:meth:`touching` for each of ``asked`` at once, by one numpy pass over every
-        (asked, member) pair; None when a position is not finite (then
-        :meth:`touching_in`, sprite by sprite, says which answer it spoils)."""
-        members = self._members_of(kind)
+        """:meth:`touching` for each of ``asked`` at once: the near pairs found by one
+        query of a grid of the kind's circles (:meth:`_grid_of`), then the exact test
+        of those; None when a position is not finite (then :meth:`touching_in`, sprite
+        by sprite, says which answer it spoils)."""
+        circles = self.circles(kind)
+        members = circles.members
         answers: list[list[Body]] = [[] for _ in asked]
         if not asked or not members.bodies:
             return answers
         data = self.state.pools.positions.data
-        mine: list[Pose] = [tuple(p) for p in data[list(map(_pool_row, asked)), 0:3].tolist()]
-        poses = data[members.rows, 0:3]
+        rows = np.fromiter(map(_pool_row, asked), np.intp, count=len(asked))
+        mine = data.take(rows, axis=0)[:, 0:3]
         # One sum is finite when every value is (a huge one may overflow it: the loop decides).
-        if not math.isfinite(sum(x + y for x, y, _ in mine) + float(poses[:, 0:2].sum())):
+        if not (circles.finite and math.isfinite(float(mine[:, 0:2].sum()))):
             return None
-        radii = [self._radius_of(_geometry(body.shape)) for body in asked]
-        near = _near_arrays(asked, mine, radii, members, poses)
+        radii = np.array([self._radius_of(_geometry(body.shape)) for body in asked])
+        near = self._near_grid(kind, circles, asked, mine, radii)
+        if not near:
+            return answers
+        poses = mine.tolist()
         for k, others in near.items():
-            answers[k] = touching_bodies(asked[k], mine[k], others, mask)
+            x, y, angle = poses[k]
+            answers[k] = touching_bodies(asked[k], (x, y, angle), others, mask)
         return answers
+
+    def _near_grid(
+        self,
+        kind: Hashable,
+        circles: Circles,
+        asked: list[Body],
+        mine: NDArray[np.float64],
+        radii: NDArray[np.float64],
+    ) -> _Near:
+        """The members of ``circles`` whose circles meet each asked sprite's (at pose
+        ``mine[k]``, of radius ``radii[k]``), other than itself, with their poses: the
+        boxes of the asked circles (each widened by its rounding allowance,
+        :func:`_reach`) query the grid of the members' circles, and the pairs found are
+        kept where the circles meet."""
+        members = circles.members
+        x, y = mine[:, 0], mine[:, 1]
+        reach = radii + ROUNDING_ALLOWANCE * (
+            1.0 + 2.0 * (np.abs(x) + np.abs(y)) + 2.0 * (radii + members.max_radius)
+        )
+        boxes = np.empty((len(mine), 4))
+        np.subtract(x, reach, out=boxes[:, 0])
+        np.subtract(y, reach, out=boxes[:, 1])
+        np.add(x, reach, out=boxes[:, 2])
+        np.add(y, reach, out=boxes[:, 3])
+        q, s = self._grid_of(kind, circles).pairs(boxes)
+        if not len(q):
+            return {}
+        at = circles.xy.take(s, axis=0)
+        dx, dy, limit = at[:, 0] - x[q], at[:, 1] - y[q], members.radii[s] + reach[q]
+        meet = dx * dx + dy * dy <= limit * limit
+        q, s = q[meet], s[meet]
+        bodies, item = members.bodies, self.state.pools.positions.data.item
+        found: _Near = {}
+        for k, j, row in zip(q.tolist(), s.tolist(), members.rows[s].tolist(), strict=True):
+            other = bodies[j]
+            if other is not asked[k]:
+                found.setdefault(k, []).append((other, (item(row, 0), item(row, 1), item(row, 2))))
+        return found
+
+    def _grid_of(self, kind: Hashable, circles: Circles) -> StaticGrid:
+        """A grid of the boxes of the circles of ``kind`` (``circles``), by member, made
+        again when they are other members or moved."""
+        members = circles.members
+        kept = self._grids.get(kind)
+        if kept is not None and kept[0] is circles.xy and kept[1] is members:
+            return kept[2]
+        xy, r = circles.xy, members.radii
+        grid = StaticGrid(np.column_stack((xy[:, 0] - r, xy[:, 1] - r, xy[:, 0] + r, xy[:, 1] + r)))
+        self._grids[kind] = (circles.xy, members, grid)
+        return grid
 
     def _near_in(self, circles: Circles, body: Body) -> list[Body] | None:
         """The members of ``circles`` other than ``body`` whose circles meet its circle

@@ -31,14 +31,11 @@ from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow
 from arcade_collide.ecs.world_state import WorldState
 
-BATCH_ASKED = 32
+BATCH_ASKED = 8
 """From this many sprites asked about at once, the world's answers find the near pairs
-in one numpy pass over every pair (:meth:`~.kind_circles.KindCircles.touching_batch`)
-rather than a Python loop per sprite..."""
-
-BATCH_PAIRS = 1 << 16
-"""...while the pairs are at most this many (a pass over more costs memory and time
-that the loop's sort by x saves)."""
+by one query of a grid of the kind's circles
+(:meth:`~.kind_circles.KindCircles.touching_batch`) rather than a Python loop per
+sprite."""
 
 
 class _World(Protocol):
@@ -172,7 +169,7 @@ def answer_all(
     """For each of ``sprites`` (bodies of the world, read up to date), the bodies of
     ``kind`` overlapping or touching it, by ascending entity id."""
     circles_of = world._circles
-    if len(sprites) >= BATCH_ASKED and len(sprites) * circles_of.member_count(kind) <= BATCH_PAIRS:
+    if len(sprites) >= BATCH_ASKED:
         batch = circles_of.touching_batch(sprites, kind, mask)
         if batch is not None:
             return {body.sprite: found for body, found in zip(sprites, batch, strict=True)}

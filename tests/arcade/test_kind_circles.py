@@ -18,7 +18,7 @@ from arcade_collide.arcade import CollisionWorld, kind_circles, overlap_batches,
 from arcade_collide.arcade.arcade_internals import PRIVATE
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.queries import ANY_KIND
-from arcade_collide.ecs import Position
+from arcade_collide.ecs import ALL_LAYERS, Position
 from arcade_collide.geometry.shapes import Circle, Triangle
 
 DT = 1.0 / 60.0
@@ -240,3 +240,29 @@ def test_a_kinds_circles_are_sorted_again_only_when_a_member_moved(world: Collis
     moved = circles.circles("rock")
     assert moved.xs == sorted([20.0, 40.0, 60.0, 100.0])
     assert moved.bodies[-1].sprite is rocks[0]
+
+
+def test_a_kinds_grid_is_made_again_only_when_a_member_moved(world: CollisionWorld) -> None:
+    rocks = _rocks(world, 4)
+    bullets = arcade.SpriteList()
+    world.add_sprite_list(bullets, kind="bullet")
+    bullets.extend(arcade.SpriteSolidColor(4, 4, center_x=20.0 * k, center_y=50) for k in range(9))
+    world._sync()
+    circles = world._circles
+    asked = [world._bodies.list[world._bodies.row(b)] for b in bullets]
+    circles.touching_batch(asked, "rock", ALL_LAYERS)
+    grid = circles._grids["rock"][2]
+    for bullet in bullets:
+        bullet.center_y = 0.0  # the bullets moved onto the rocks, the rocks did not
+    world._sync()
+    found = circles.touching_batch(asked, "rock", ALL_LAYERS)
+    assert circles._grids["rock"][2] is grid
+    assert found == [
+        [world._bodies.list[world._bodies.row(rock)] for rock in world.overlapping(b, kind="rock")]
+        for b in bullets
+    ]
+    assert any(found)
+    rocks[0].center_x = 200.0  # a member moved: made again
+    world._sync()
+    assert circles.touching_batch(asked, "rock", ALL_LAYERS) is not None
+    assert circles._grids["rock"][2] is not grid
