@@ -216,7 +216,10 @@ class DerivedShapes:
                 return set(), None
         everyone = derived.size == len(sprites)
         size = read_sizes(sprites if everyone else [sprites[i] for i in derived.tolist()])
-        changed = (size != self._size[derived]).any(axis=1)
+        old = self._size.take(derived, axis=0)  # quicker than fancy indexing for a few rows
+        changed = (size[:, 0] != old[:, 0]) | (size[:, 1] != old[:, 1])
+        if marks is None and not np.count_nonzero(changed):
+            return set(), None  # the touched rows kept their sizes: nothing to record
         return set(derived[changed].tolist()), (derived, size, marks)
 
 
