@@ -287,6 +287,29 @@ def test_many_hand_moves_switch_to_reading_everything_and_back(
     assert mirror.hand_moves().rows.size == 0
 
 
+def test_logged_moves_and_rows_read_every_time_are_read_together(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A slow sprite (its class's own setter) is read at every read, besides the rows
+    the log reports: moved alone, with fast ones, or not at all."""
+    monkeypatch.setattr(pose_mirror, "SMALL_WORLD", 0)
+    mirror = PoseMirror()
+    sprites = [arcade.SpriteSolidColor(4, 4, center_x=i, center_y=0) for i in range(12)]
+    slow = _Snapping(4, 4, center_x=20, center_y=0)
+    sprites.insert(5, slow)
+    mirror.add(sprites)
+    mirror.accept(mirror.hand_moves())
+    for tick, movers in enumerate(([sprites[1], sprites[9]], [slow], [slow, sprites[0]], []), 1):
+        for sprite in movers:
+            sprite.center_y = float(tick) + 0.5
+        moves = mirror.hand_moves()
+        assert moves.read is not None and 5 in moves.read.tolist(), tick
+        assert moves.rows.tolist() == sorted(sprites.index(s) for s in movers), tick
+        mirror.accept(moves)
+        assert mirror.xy.tolist() == [list(s.position) for s in sprites], tick
+        assert not mirror._log, tick
+
+
 def test_a_sprite_in_two_worlds_reports_its_hand_moves_to_both() -> None:
     first, second = CollisionWorld(), CollisionWorld()
     try:
