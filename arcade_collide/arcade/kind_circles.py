@@ -31,7 +31,7 @@ from collections.abc import Hashable
 from functools import cached_property
 from itertools import chain
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 import arcade
 import numpy as np
@@ -313,9 +313,7 @@ class KindCircles:
         kept where the circles meet."""
         members = circles.members
         x, y = mine[:, 0], mine[:, 1]
-        reach = radii + ROUNDING_ALLOWANCE * (
-            1.0 + 2.0 * (np.abs(x) + np.abs(y)) + 2.0 * (radii + members.max_radius)
-        )
+        reach = _reach(x, y, radii, members.max_radius)
         boxes = np.empty((len(mine), 4))
         np.subtract(x, reach, out=boxes[:, 0])
         np.subtract(y, reach, out=boxes[:, 1])
@@ -446,6 +444,8 @@ class KindCircles:
         return radius
 
 
+_F = TypeVar("_F", float, NDArray[np.float64])
+
 _Near = dict[int, list[tuple[Body, Pose]]]
 """Per index of a sprite asked about, the members near it with their poses."""
 
@@ -503,8 +503,9 @@ def _near_arrays(
     return found
 
 
-def _reach(x: float, y: float, own: float, largest: float) -> float:
+def _reach(x: _F, y: _F, own: _F, largest: float) -> _F:
     """How far from ``(x, y)`` the circle of a sprite there of radius ``own`` reaches,
     with at least each pair's rounding allowance (see :meth:`KindCircles._near_in`: a
-    member near enough to touch lies within ``own + largest`` of it)."""
+    member near enough to touch lies within ``own + largest`` of it). Floats, or arrays
+    of them (one sprite per element)."""
     return own + ROUNDING_ALLOWANCE * (1.0 + 2.0 * (abs(x) + abs(y)) + 2.0 * (own + largest))
