@@ -2,14 +2,17 @@
 
 Run through ``bench_arcade.py --scene patterns|close|small|level``. Tables show ms per
 step as ``median / worst`` of the kept run (the run with the lowest median of
-``--repeat`` alternating runs); warm-up steps are not timed.
+``--repeat`` alternating runs; for the patterns, the quietest of ``--repeat`` runs in
+which the ways take turns step by step); warm-up steps are not timed.
 
 * ``patterns``: one :class:`~arcade_collide.arcade.CollisionWorld` of 10,000 moving
   sprites (the circles scene of the moving benchmark: ``SpriteCircle`` sprites with
   derived shapes and velocities, held in a ``SpriteList`` for drawing); the first 100
-  are plain sprites with a 16 px square texture (the walkers). Rounds take turns in
-  that world: steady steps, and steps with one game pattern, whose own work (Arcade's
-  setters, the bridge's calls) is timed with the step:
+  are plain sprites with a 16 px square texture (the walkers). The ways take turns in
+  that world step by step (a steady step, then a step with each game pattern in turn;
+  the quietest of ``--repeat`` runs is kept), so each ratio compares neighbouring
+  steps. A pattern's own work (Arcade's setters, the bridge's calls) is timed with its
+  step:
 
   - ``bullets``: 5 bullets (4 x 10 px, 600 px/s) appended to the drawn list and added
     with ``add_sprite``, and the 5 oldest taken out with ``remove_from_sprite_lists()``,
@@ -51,7 +54,7 @@ import esper
 from bench_arcade import EventCircle, run_plugin
 from bench_world import DT, make_scene, run_arcade
 from PIL import Image
-from rounds import Targets, alternate, ms, small_scene, timed
+from rounds import Targets, alternate, interleave, ms, small_scene, timed
 from world_targets import ArcadeLevel, bounced, make_level
 
 from arcade_collide import ALL_LAYERS, Shape, Static
@@ -102,6 +105,9 @@ class Patterns:
         self.side = math.sqrt(n) * 30.0
         self.bullets: deque[arcade.Sprite] = deque()
         self.count = 0
+        """Bullets fired."""
+        # Each pattern counts its own steps: the patterns take turns step by step.
+        self.walks = self.pulses = self.toggles = 0
         world.step(DT)
 
     def steady(self) -> None:
@@ -120,20 +126,20 @@ class Patterns:
         self.world.step(DT)
 
     def walk_cycle(self) -> None:
-        self.count += 1
-        frame = self.walk[self.count % 2]
+        self.walks += 1
+        frame = self.walk[self.walks % 2]
         for sprite in self.walkers:
             sprite.texture = frame
         self.world.step(DT)
 
     def scale_pulse(self) -> None:
-        self.count += 1
-        self.pulsing.scale = 1.0 + 0.25 * math.sin(self.count * 0.5)
+        self.pulses += 1
+        self.pulsing.scale = 1.0 + 0.25 * math.sin(self.pulses * 0.5)
         self.world.step(DT)
 
     def mask_toggle(self) -> None:
-        self.count += 1
-        self.toggled.mask = ALL_LAYERS if self.count % 2 else ALL_LAYERS ^ 1
+        self.toggles += 1
+        self.toggled.mask = ALL_LAYERS if self.toggles % 2 else ALL_LAYERS ^ 1
         self.world.step(DT)
 
 
@@ -144,13 +150,12 @@ def patterns_scene(plan: Plan, targets: Targets) -> None:
         "steady": scene.steady, "bullets": scene.fire, "walk cycle": scene.walk_cycle,
         "scale pulse": scene.scale_pulse, "mask toggle": scene.mask_toggle,
     }
-    best = alternate(
-        {name: partial(timed, step, warmup, ticks) for name, step in ways.items()}, plan.repeat
-    )
+    best = interleave(ways, warmup, ticks, plan.repeat)
     scene.world.close()
     steady = statistics.median(best["steady"])
     print(f"\nGame patterns through the bridge: {plan.sprites:,} moving sprites; ms per "
-          f"step, median / worst of {ticks} steps, best of {plan.repeat} alternating runs")
+          f"step, median / worst of {ticks} steps of each, the ways taking turns step by "
+          f"step; the quietest of {plan.repeat} runs")
     for name in ways:
         print(f"  {name:12} {ms(best[name]):>18}  "
               f"{statistics.median(best[name]) / steady:5.2f}x steady", flush=True)
