@@ -84,9 +84,9 @@ def interleave(
     turns, then ``ticks`` timed ones; ``repeat`` such runs, keeping the quietest.
 
     Each way's step runs next to the others', so a busy neighbour on a shared machine
-    slows them alike and their ratio stays (whole rounds taking turns each met another
-    moment of the machine: the same code measured 0.86x to 1.52x). For ways that share
-    one world (a pattern and the steady world it is compared with).
+    slows them alike and their ratio stays, where whole rounds taking turns each meet
+    another moment of the machine. For ways that share one world (a pattern and the
+    steady world it is compared with).
 
     Returns:
         Per way, the milliseconds of its ticks in the run whose medians sum lowest.
