@@ -314,12 +314,7 @@ class KindCircles:
         members = circles.members
         x, y = mine[:, 0], mine[:, 1]
         reach = _reach(x, y, radii, members.max_radius)
-        boxes = np.empty((len(mine), 4))
-        np.subtract(x, reach, out=boxes[:, 0])
-        np.subtract(y, reach, out=boxes[:, 1])
-        np.add(x, reach, out=boxes[:, 2])
-        np.add(y, reach, out=boxes[:, 3])
-        q, s = self._grid_of(kind, circles).pairs(boxes)
+        q, s = self._grid_of(kind, circles).pairs(_circle_boxes(x, y, reach))
         if not len(q):
             return {}
         at = circles.xy.take(s, axis=0)
@@ -341,8 +336,7 @@ class KindCircles:
         kept = self._grids.get(kind)
         if kept is not None and kept[0] is circles.xy and kept[1] is members:
             return kept[2]
-        xy, r = circles.xy, members.radii
-        grid = StaticGrid(np.column_stack((xy[:, 0] - r, xy[:, 1] - r, xy[:, 0] + r, xy[:, 1] + r)))
+        grid = StaticGrid(_circle_boxes(circles.xy[:, 0], circles.xy[:, 1], members.radii))
         self._grids[kind] = (circles.xy, members, grid)
         return grid
 
@@ -501,6 +495,19 @@ def _near_arrays(
         if bodies[j] is not asked[k]:
             found.setdefault(k, []).append((bodies[j], (item(j, 0), item(j, 1), item(j, 2))))
     return found
+
+
+def _circle_boxes(
+    x: NDArray[np.float64], y: NDArray[np.float64], r: NDArray[np.float64]
+) -> NDArray[np.float64]:
+    """``(N, 4)`` boxes ``(min_x, min_y, max_x, max_y)`` of the circles about ``(x, y)``
+    of radii ``r``."""
+    boxes = np.empty((len(x), 4))
+    np.subtract(x, r, out=boxes[:, 0])
+    np.subtract(y, r, out=boxes[:, 1])
+    np.add(x, r, out=boxes[:, 2])
+    np.add(y, r, out=boxes[:, 3])
+    return boxes
 
 
 def _reach(x: _F, y: _F, own: _F, largest: float) -> _F:
