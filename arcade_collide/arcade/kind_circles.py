@@ -161,9 +161,9 @@ class KindCircles:
         the members they were found for."""
         self._last: tuple[Stamps, SpritesNow] | None = None
         """The last :meth:`now`, with the mirror's stamps it was read against."""
-        self._grids: dict[Hashable, tuple[NDArray[np.float64], _Members, StaticGrid]] = {}
-        """The grid of each kind's circles (:meth:`_grid_of`), with the positions and
-        members it was made for."""
+        self._grids: dict[Hashable, tuple[NDArray[np.float64], _Members, StaticGrid | None]] = {}
+        """The grid of each kind's circles (:meth:`_grid_of`; None: not made), with the
+        positions and members it was made or last looked for."""
         self._synced: tuple[object, int] | None = None
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
@@ -271,25 +271,30 @@ class KindCircles:
         return touching_bodies(body, pose, list(zip(near, poses, strict=True)), mask)
 
     def touching_batch(
-        self, asked: list[Body], kind: Hashable, mask: int
+        self, asked: list[Body], kind: Hashable, mask: int, moved_too: bool = False
     ) -> list[list[Body]] | None:
         """:meth:`touching` for each of ``asked`` at once: the near pairs found by one
         query of a grid of the kind's circles (:meth:`_grid_of`), then the exact test
-        of those; None when a position is not finite (then :meth:`touching_in`, sprite
-        by sprite, says which answer it spoils)."""
+        of those. None when the grid is not worth making (the kind's members moved
+        since the last question, and not ``moved_too``) or a position is not finite:
+        then :meth:`touching_in`, sprite by sprite, answers (and says which answer a
+        non-finite position spoils)."""
         circles = self.circles(kind)
         members = circles.members
         answers: list[list[Body]] = [[] for _ in asked]
         if not asked or not members.bodies:
             return answers
+        grid = self._grid_of(kind, circles, moved_too) if circles.finite else None
+        if grid is None:
+            return None
         data = self.state.pools.positions.data
         rows = np.fromiter(map(_pool_row, asked), np.intp, count=len(asked))
         mine = data.take(rows, axis=0)[:, 0:3]
         # One sum is finite when every value is (a huge one may overflow it: the loop decides).
-        if not (circles.finite and math.isfinite(float(mine[:, 0:2].sum()))):
+        if not math.isfinite(float(mine[:, 0:2].sum())):
             return None
         radii = np.array([self._radius_of(_geometry(body.shape)) for body in asked])
-        near = self._near_grid(kind, circles, asked, mine, radii)
+        near = self._near_grid(grid, circles, asked, mine, radii)
         if not near:
             return answers
         poses = mine.tolist()
@@ -300,7 +305,7 @@ class KindCircles:
 
     def _near_grid(
         self,
-        kind: Hashable,
+        grid: StaticGrid,
         circles: Circles,
         asked: list[Body],
         mine: NDArray[np.float64],
@@ -309,12 +314,12 @@ class KindCircles:
         """The members of ``circles`` whose circles meet each asked sprite's (at pose
         ``mine[k]``, of radius ``radii[k]``), other than itself, with their poses: the
         boxes of the asked circles (each widened by its rounding allowance,
-        :func:`_reach`) query the grid of the members' circles, and the pairs found are
-        kept where the circles meet."""
+        :func:`_reach`) query ``grid`` (:meth:`_grid_of`), and the pairs found are kept
+        where the circles meet."""
         members = circles.members
         x, y = mine[:, 0], mine[:, 1]
         reach = _reach(x, y, radii, members.max_radius)
-        q, s = self._grid_of(kind, circles).pairs(_circle_boxes(x, y, reach))
+        q, s = grid.pairs(_circle_boxes(x, y, reach))
         if not len(q):
             return {}
         at = circles.xy.take(s, axis=0)
@@ -329,13 +334,22 @@ class KindCircles:
                 found.setdefault(k, []).append((other, (item(row, 0), item(row, 1), item(row, 2))))
         return found
 
-    def _grid_of(self, kind: Hashable, circles: Circles) -> StaticGrid:
-        """A grid of the boxes of the circles of ``kind`` (``circles``), by member, made
-        again when they are other members or moved."""
+    def _grid_of(self, kind: Hashable, circles: Circles, moved_too: bool) -> StaticGrid | None:
+        """A grid of the boxes of the circles of ``kind`` (``circles``), by member, kept
+        while they are the same members at the same positions. A new one is made for
+        members that were already at these positions at the kind's last question (still
+        members), or that are asked about for the first time, or when ``moved_too``;
+        otherwise None (members that move between questions would need a grid each
+        time, which costs more than walking their sorted circles)."""
         members = circles.members
         kept = self._grids.get(kind)
-        if kept is not None and kept[0] is circles.xy and kept[1] is members:
-            return kept[2]
+        if kept is not None and kept[1] is members:
+            if kept[0] is circles.xy:
+                if kept[2] is not None:
+                    return kept[2]
+            elif not moved_too:
+                self._grids[kind] = (circles.xy, members, None)  # seen here: still next time?
+                return None
         grid = StaticGrid(_circle_boxes(circles.xy[:, 0], circles.xy[:, 1], members.radii))
         self._grids[kind] = (circles.xy, members, grid)
         return grid

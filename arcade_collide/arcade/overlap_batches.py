@@ -31,11 +31,15 @@ from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow
 from arcade_collide.ecs.world_state import WorldState
 
-BATCH_ASKED = 8
+BATCH_ASKED = 16
 """From this many sprites asked about at once, the world's answers find the near pairs
 by one query of a grid of the kind's circles
 (:meth:`~.kind_circles.KindCircles.touching_batch`) rather than a Python loop per
-sprite."""
+sprite, while the kind's members stay where they were at its last question..."""
+
+BATCH_MOVED = 64
+"""...and from this many also when they moved (the grid is then made for the one
+question)."""
 
 
 class _World(Protocol):
@@ -170,7 +174,7 @@ def answer_all(
     ``kind`` overlapping or touching it, by ascending entity id."""
     circles_of = world._circles
     if len(sprites) >= BATCH_ASKED:
-        batch = circles_of.touching_batch(sprites, kind, mask)
+        batch = circles_of.touching_batch(sprites, kind, mask, len(sprites) >= BATCH_MOVED)
         if batch is not None:
             return {body.sprite: found for body, found in zip(sprites, batch, strict=True)}
     circles = circles_of.circles(kind)

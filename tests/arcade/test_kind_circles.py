@@ -206,20 +206,21 @@ def test_the_same_answers_with_and_without_reading_first(
 def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Random) -> None:
     """After a read, many sprites asked at once get the answers asked one by one."""
     world = CollisionWorld()
-    kept = overlap_batches.BATCH_ASKED, KindCircles.now
+    kept = overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, KindCircles.now
     KindCircles.now = lambda self: None  # type: ignore[method-assign]  # read first
     try:
         sprites: list[arcade.Sprite] = []
         for kind, mask in _questions(world, rng, sprites, rng.randrange(8, 30), 6):
             answers = []
-            for batch in (1, 10_000):
-                overlap_batches.BATCH_ASKED = batch
+            for batch in (1, 10_000):  # the grid however the members moved; the walk
+                overlap_batches.BATCH_ASKED = overlap_batches.BATCH_MOVED = batch
                 many = world.overlapping_many(sprites, kind=kind, mask=mask)
                 answers.append([many[sprite] for sprite in sprites])
             assert answers[0] == answers[1]
             assert answers[0] == [world.overlapping(s, kind=kind, mask=mask) for s in sprites]
     finally:
-        overlap_batches.BATCH_ASKED, KindCircles.now = kept  # type: ignore[method-assign]
+        (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED,
+         KindCircles.now) = kept  # type: ignore[method-assign]  # fmt: skip
         world.close()
 
 
@@ -242,7 +243,7 @@ def test_a_kinds_circles_are_sorted_again_only_when_a_member_moved(world: Collis
     assert moved.bodies[-1].sprite is rocks[0]
 
 
-def test_a_kinds_grid_is_made_again_only_when_a_member_moved(world: CollisionWorld) -> None:
+def test_a_kinds_grid_is_kept_while_its_members_stay(world: CollisionWorld) -> None:
     rocks = _rocks(world, 4)
     bullets = arcade.SpriteList()
     world.add_sprite_list(bullets, kind="bullet")
@@ -257,12 +258,25 @@ def test_a_kinds_grid_is_made_again_only_when_a_member_moved(world: CollisionWor
     world._sync()
     found = circles.touching_batch(asked, "rock", ALL_LAYERS)
     assert circles._grids["rock"][2] is grid
-    assert found == [
-        [world._bodies.list[world._bodies.row(rock)] for rock in world.overlapping(b, kind="rock")]
-        for b in bullets
-    ]
+
+    def one_by_one() -> list[list[object]]:
+        bodies = world._bodies
+        return [
+            [bodies.list[bodies.row(rock)] for rock in world.overlapping(b, kind="rock")]
+            for b in bullets
+        ]
+
+    assert found == one_by_one()
     assert any(found)
-    rocks[0].center_x = 200.0  # a member moved: made again
+    rocks[0].center_x = 200.0  # a member moved: no grid for it, unless asked for anyway
     world._sync()
-    assert circles.touching_batch(asked, "rock", ALL_LAYERS) is not None
-    assert circles._grids["rock"][2] is not grid
+    assert circles.touching_batch(asked, "rock", ALL_LAYERS) is None
+    assert circles._grids["rock"][2] is None
+    world._sync()  # still at the next question: made again
+    assert circles.touching_batch(asked, "rock", ALL_LAYERS) == one_by_one()
+    made = circles._grids["rock"][2]
+    assert made is not None and made is not grid
+    rocks[0].center_x = 0.0
+    world._sync()
+    assert circles.touching_batch(asked, "rock", ALL_LAYERS, moved_too=True) == one_by_one()
+    assert circles._grids["rock"][2] not in (None, made)
