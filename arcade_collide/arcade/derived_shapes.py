@@ -63,7 +63,11 @@ class DerivedShapes:
         self._boxes: dict[int, weakref.ref[Any]] = {}
         """A weak reference to the hit box each hull was built from, by entity."""
         self._freed: list[int] = []
-        """Entities whose hull's hit box was freed (appended by the weak references)."""
+        """Entities whose hull's hit box was freed (appended by the weak references'
+        callback, which holds this very list: it is emptied in place, never replaced)."""
+        self._note_freed = _noting(self._freed)
+        """The callback of every hit-box reference (one for all: a callback made per
+        reference would be one more object per sprite for the garbage collector)."""
         self._turn = 0
         """Where in :attr:`_hulls` the next in-turn check starts."""
         self._marks: list[tuple[Any, Any]] | None = None
@@ -177,10 +181,11 @@ class DerivedShapes:
         sprite = body.sprite
         body.hull_points = _hull_key(sprite)
         try:
-            box = weakref.ref(sprite.hit_box, _noting(self._freed, body.entity))
+            box = _BoxRef(sprite.hit_box, self._note_freed)
         except TypeError:  # a game's box class without weak references: checked in turn
             self._boxes.pop(body.entity, None)
             return
+        box.entity = body.entity
         self._boxes[body.entity] = box
 
     def _new_hit_boxes(self) -> list[Body]:
@@ -192,7 +197,8 @@ class DerivedShapes:
         suspects = hulls[start : start + take] + hulls[: max(0, start + take - count)]
         self._turn = start + take
         if self._freed:
-            freed, self._freed = self._freed, []
+            freed = self._freed[:]
+            del self._freed[: len(freed)]  # (a box freed meanwhile stays listed)
             slot = self._hull_slot
             suspects.extend(hulls[slot[e]] for e in freed if e in slot)
         return [body for body in suspects if _hull_changed(body)]
@@ -229,12 +235,19 @@ def _hull_key(sprite: arcade.Sprite) -> tuple[Any, Any]:
     return sprite.hit_box.points, sprite.scale
 
 
-def _noting(freed: list[int], entity: int) -> Callable[[Any], None]:
-    """A weak-reference callback that appends ``entity`` to ``freed`` (it holds no
-    reference to the :class:`DerivedShapes`, so it keeps no world alive)."""
+class _BoxRef(weakref.ref[Any]):
+    """A weak reference to the hit box a hull was built from, with the hull's entity."""
 
-    def note(_: Any) -> None:
-        freed.append(entity)
+    __slots__ = ("entity",)
+    entity: int
+
+
+def _noting(freed: list[int]) -> Callable[[_BoxRef], None]:
+    """The weak-reference callback that appends a freed box's entity to ``freed`` (it
+    holds no reference to the :class:`DerivedShapes`, so it keeps no world alive)."""
+
+    def note(ref: _BoxRef) -> None:
+        freed.append(ref.entity)
 
     return note
 

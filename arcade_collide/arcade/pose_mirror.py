@@ -143,6 +143,10 @@ class PoseMirror:
         :meth:`_box_dropped`); None for a slow sprite, or a box that cannot follow."""
         self._box_rows: dict[int, int] = {}
         """Row of each weak reference in :attr:`_boxes`, by ``id``."""
+        # One bound method for every weak reference: one made per reference would be
+        # one more object per sprite for the garbage collector to walk.
+        self._on_record_freed = self._record_dropped
+        self._on_box_freed = self._box_dropped
         self._dropped_boxes: list[int] = []
         """``id`` of the references whose box was freed (the game replaced it)."""
         self._written_boxes: NDArray[np.bool_] = np.zeros(0, dtype=np.bool_)
@@ -204,7 +208,7 @@ class PoseMirror:
             if self._watching:
                 watcher = internals.watch_memberships(sprite, self._log)
                 self._row_of_watcher[id(watcher)] = len(self._watchers)
-                self._watchers.append(weakref.ref(watcher, self._record_dropped))
+                self._watchers.append(weakref.ref(watcher, self._on_record_freed))
                 self._log.regrouped.add(id(watcher))  # its slots are looked up
                 if self._armed:
                     internals.arm([watcher])
@@ -440,7 +444,7 @@ class PoseMirror:
             watcher = internals.watch_memberships(sprite, self._log)
             if self._armed:
                 internals.arm([watcher])
-            self._watchers[row] = weakref.ref(watcher, self._record_dropped)
+            self._watchers[row] = weakref.ref(watcher, self._on_record_freed)
         # Ids of freed records may be reused: map the live ones afresh.
         self._row_of_watcher = {
             id(watcher): row
@@ -557,7 +561,7 @@ class PoseMirror:
             self._boxes[row] = None
             self._written_boxes[row] = fast
             return
-        ref = weakref.ref(box, self._box_dropped)
+        ref = weakref.ref(box, self._on_box_freed)
         self._boxes[row] = ref
         self._box_rows[id(ref)] = row
         self._written_boxes[row] = False

@@ -170,3 +170,27 @@ def test_the_in_turn_hull_check_has_a_budget_and_still_reaches_every_hull() -> N
             assert reads <= -(-count // HULL_CHECK_BUDGET) + 1
     finally:
         world.close()
+
+
+def test_every_freed_hit_box_is_noticed_at_the_next_step() -> None:
+    """A hull follows a replaced (freed) hit box at the next step, the second time too:
+    each freed box is noted, also after an earlier one was."""
+    from arcade.hitbox import RotatableHitBox
+
+    from arcade_collide.arcade import CollisionWorld
+
+    world = CollisionWorld()
+    try:
+        sprites = [arcade.SpriteSolidColor(10, 10, center_x=30 * i) for i in range(40)]
+        for sprite in sprites:
+            world.add_sprite(sprite)
+        world.step(1 / 60)
+        for k, row in enumerate((7, 20, 33)):
+            half = 10 + 5 * k
+            sprites[row].hit_box = RotatableHitBox(
+                [(-half, -5), (half, -5), (half, 5), (-half, 5)]
+            )  # the old box is freed: nothing else holds it
+            world.step(1 / 60)
+            assert world.shapes()[row] == Rect(2 * half, 10), row
+    finally:
+        world.close()
