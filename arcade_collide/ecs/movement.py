@@ -19,6 +19,9 @@ from arcade_collide.geometry.arrays import FloatArray, IntArray
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.pose import check_number
 
+_UNUSED = PooledRows([])
+"""The general case's rows while the compiled call integrates (no rows)."""
+
 
 class MovementSystem(esper.Processor):
     """Moves every entity with a Position and a Velocity, once per tick.
@@ -43,10 +46,11 @@ class MovementSystem(esper.Processor):
 
     def __init__(self) -> None:
         self._source: object = None
-        self._positions = PooledRows([])
-        """Each distinct moving Position object once."""
-        self._velocities = PooledRows([])
-        """The Velocity of each moving entity, in entity order."""
+        self._positions = _UNUSED
+        """Each distinct moving Position object once (read only while :attr:`_direct`
+        is None)."""
+        self._velocities = _UNUSED
+        """The Velocity of each moving entity, in entity order (likewise)."""
         self._which: IntArray | None = None
         """Per moving entity, its Position in :attr:`_positions`, when some Position
         object belongs to several moving entities (else None: one each, in order)."""
@@ -187,8 +191,8 @@ class MovementSystem(esper.Processor):
         if not slots.update(changed, fresh, len(positions.data)):
             return False  # a Position on several moving entities
         self._entities, pos_rows, vel_rows = slots.live()
-        self._positions = PooledRows.in_pool(positions, pos_rows)
-        self._velocities = PooledRows.in_pool(velocities, vel_rows)
+        # The compiled call reads the rows: no PooledRows (each a pass over the rows).
+        self._positions = self._velocities = _UNUSED
         self._direct = (positions, pos_rows, velocities, vel_rows)
         return True
 

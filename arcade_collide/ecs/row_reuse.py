@@ -74,6 +74,10 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     by_id = np.argsort(fresh.entities)
     index = reindexed(order, ids, np.sort(base.entities[drop]), drop[by_id], fresh.entities[by_id])
     alone = moved_owners(owners, base, drop, fresh)
+    # Position rows read through a slice stay consecutive when each newcomer's row is
+    # the one its place in the run calls for: a look at the newcomers' rows, not a
+    # pass over all of them.
+    sliced, first = base.positions.sliced and m < len(base.entities), int(base.pool_rows[0])
     base.row_in_pool[base.pool_rows[drop]] = -1
     base.row_in_pool[fresh.pool_rows] = drop
     regrouped = not (
@@ -99,8 +103,9 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
         reused_rows = drop
     elif base.reused_rows is not None:  # and before it, rows of the table's layout
         reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
+    consecutive = sliced and bool(np.array_equal(fresh.pool_rows, first + drop))
     layout = base._replace(
-        positions=PooledRows.in_pool(pool, base.pool_rows),
+        positions=PooledRows.in_pool(pool, base.pool_rows, consecutive),
         entity_of_shape=owners if alone else None,
         renumbered=renumbered,
         unplaced=unplaced,
