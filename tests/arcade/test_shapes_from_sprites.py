@@ -5,8 +5,10 @@ import math
 
 import arcade
 import pytest
+from arcade.hitbox import RotatableHitBox
 from PIL import Image, ImageDraw
 
+from arcade_collide.arcade import CollisionWorld
 from arcade_collide.arcade.shapes_from_sprites import convex_hull, shape_for_sprite
 from arcade_collide.geometry.shapes import Circle, Polygon, Rect
 
@@ -98,20 +100,29 @@ def test_convex_hull_is_ccw_and_drops_interior_and_collinear_points() -> None:
     assert square == [(0.0, 0.0), (2.0, 0.0), (2.0, 2.0), (0.0, 2.0)]
 
 
+def _squares(world: CollisionWorld, count: int) -> list[arcade.Sprite]:
+    """``count`` 10 px squares in a row, added to ``world`` and stepped once."""
+    sprites = [arcade.SpriteSolidColor(10, 10, center_x=30 * i) for i in range(count)]
+    for sprite in sprites:
+        world.add_sprite(sprite)
+    world.step(1 / 60)
+    return sprites
+
+
+def _box(half_width: float) -> RotatableHitBox:
+    """A hit box ``2 * half_width`` wide and 10 tall, centred."""
+    w = half_width
+    return RotatableHitBox([(-w, -5), (w, -5), (w, 5), (-w, 5)])
+
+
 def test_a_hit_box_the_game_keeps_alive_is_followed_within_the_check_stride() -> None:
     """A box swapped out but kept alive frees nothing: the in-turn check finds it."""
-    from arcade.hitbox import RotatableHitBox
-
-    from arcade_collide.arcade import CollisionWorld
     from arcade_collide.arcade.derived_shapes import HULL_CHECK_STRIDE
 
     world = CollisionWorld()
     try:
-        sprites = [arcade.SpriteSolidColor(10, 10, center_x=30 * i) for i in range(40)]
-        for sprite in sprites:
-            world.add_sprite(sprite)
-        world.step(1 / 60)
-        wide = RotatableHitBox([(-20, -5), (20, -5), (20, 5), (-20, 5)])
+        sprites = _squares(world, 40)
+        wide = _box(20)
         kept = [sprites[7].hit_box, wide]  # the game holds both boxes
         sprites[7].hit_box = kept[1]
         steps = 0
@@ -131,9 +142,6 @@ def test_the_in_turn_hull_check_has_a_budget_and_still_reaches_every_hull() -> N
     """In a world of more than STRIDE * BUDGET hulls a read compares BUDGET of them, and
     a box the game keeps alive is still found within hulls / BUDGET reads; sprites
     removed meanwhile (swap-removed from the turn order) do not stop it."""
-    from arcade.hitbox import RotatableHitBox
-
-    from arcade_collide.arcade import CollisionWorld
     from arcade_collide.arcade.derived_shapes import HULL_CHECK_BUDGET, HULL_CHECK_STRIDE
 
     count = HULL_CHECK_STRIDE * HULL_CHECK_BUDGET + 500
@@ -159,7 +167,7 @@ def test_the_in_turn_hull_check_has_a_budget_and_still_reaches_every_hull() -> N
         world.step(1 / 60)
         assert compared == [HULL_CHECK_BUDGET]
         target = tiles[-1]
-        kept = [target.hit_box, RotatableHitBox([(-20, -5), (20, -5), (20, 5), (-20, 5)])]
+        kept = [target.hit_box, _box(20)]
         target.hit_box = kept[1]
         for sprite in list(tiles[:300]):
             sprite.remove_from_sprite_lists()
@@ -175,21 +183,12 @@ def test_the_in_turn_hull_check_has_a_budget_and_still_reaches_every_hull() -> N
 def test_every_freed_hit_box_is_noticed_at_the_next_step() -> None:
     """A hull follows a replaced (freed) hit box at the next step, the second time too:
     each freed box is noted, also after an earlier one was."""
-    from arcade.hitbox import RotatableHitBox
-
-    from arcade_collide.arcade import CollisionWorld
-
     world = CollisionWorld()
     try:
-        sprites = [arcade.SpriteSolidColor(10, 10, center_x=30 * i) for i in range(40)]
-        for sprite in sprites:
-            world.add_sprite(sprite)
-        world.step(1 / 60)
+        sprites = _squares(world, 40)
         for k, row in enumerate((7, 20, 33)):
             half = 10 + 5 * k
-            sprites[row].hit_box = RotatableHitBox(
-                [(-half, -5), (half, -5), (half, 5), (-half, 5)]
-            )  # the old box is freed: nothing else holds it
+            sprites[row].hit_box = _box(half)  # the old box is freed: nothing else holds it
             world.step(1 / 60)
             assert world.shapes()[row] == Rect(2 * half, 10), row
     finally:
