@@ -36,6 +36,11 @@ which the ways take turns step by step); warm-up steps are not timed.
 * ``small``: ``run_plugin`` of the moving benchmark on 10 mixed sprites, 2,000 steps a
   run, alternating with the Arcade way on the same sprites. Target: median at most
   60 µs.
+* ``collector``: a full garbage collection (``gc.collect()``, the best of 5) of the
+  process holding the 10,000-sprite world of ``patterns`` (3 steps taken), then the
+  same after ``gc.freeze()`` and after 30 more steps (then ``gc.unfreeze()``), with the
+  tracked objects of each part: the process before, the sprites, the world. No target:
+  what a game's pause at a full collection is, and what freezing a loaded level does.
 * ``level``: the static level of ``world_targets.py`` (20,000 tiles, 200 movers)
   through the bridge: tiles added with ``add_sprite(tile, static=True)`` when the bridge
   takes that option, otherwise with ``add_sprite(tile)`` and a ``Static`` component
@@ -47,6 +52,7 @@ which the ways take turns step by step); warm-up steps are not timed.
 
 from __future__ import annotations
 
+import gc
 import inspect
 import math
 import statistics
@@ -270,7 +276,46 @@ def level_scene(plan: Plan, targets: Targets) -> None:
           f"  tile-tile pairs touching after the last step: {tile_tile}", flush=True)
 
 
+def collector_scene(plan: Plan, targets: Targets) -> None:
+    def full_collection() -> float:
+        return min(timed(gc.collect, 0, 5))
+
+    before, took = len(gc.get_objects()), full_collection()
+    bodies = make_scene(plan.sprites, mixed=False)
+    drawn = arcade.SpriteList()
+    for b in bodies:
+        sprite = EventCircle(max(1, round(b.geometry.radius)), arcade.color.WHITE)
+        sprite.position = (b.x, b.y)
+        drawn.append(sprite)
+    sprites, with_sprites = len(gc.get_objects()), full_collection()
+    world = CollisionWorld()
+    for sprite, b in zip(drawn, bodies, strict=True):
+        world.add_sprite(sprite, velocity=(b.vx, b.vy))
+    for _ in range(3):
+        world.step(DT)
+    held, with_world = len(gc.get_objects()), full_collection()
+    gc.freeze()
+    try:
+        frozen = full_collection()
+        for _ in range(30):
+            world.step(DT)
+        later = full_collection()
+    finally:
+        gc.unfreeze()
+    world.close()
+    rows = [
+        ("the process before", took, f"{before:>9,}"),
+        (f"+ {plan.sprites:,} sprites in a SpriteList", with_sprites, f"{sprites - before:>+9,}"),
+        ("+ a CollisionWorld of them", with_world, f"{held - sprites:>+9,}"),
+        ("after gc.freeze()", frozen, ""),
+        ("30 steps later", later, ""),
+    ]
+    print("\nA full garbage collection (gc.collect(), best of 5), ms; tracked objects:")
+    for label, ms_taken, objects in rows:
+        print(f"  {label:34} {ms_taken:8.1f}" + (f"  {objects}" if objects else ""), flush=True)
+
+
 SCENES = {
     "patterns": patterns_scene, "close": close_scene, "small": small_world,
-    "level": level_scene,
+    "level": level_scene, "collector": collector_scene,
 }

@@ -22,14 +22,16 @@ ECS part: reading sprites, writing back, delivering events to sprites). Compare 
 within one run.
 
 The scenes of issue 14's targets (game patterns, ``close()``, a small world, a level
-through the bridge) are described in ``arcade_targets.py``; each prints a line per
+through the bridge) and the garbage collector's scene are described in
+``arcade_targets.py``; each prints a line per
 target, "met" or "not met", and a summary follows at the end. The exit status is 1
 when a target is not met (0 always with ``--quick``).
 
 Run: ``python benchmarks/bench_arcade.py`` (or ``make bench-arcade``) for every scene;
-``--scene NAME`` (repeatable) runs only ``moving``, ``patterns``, ``close``, ``small``
-or ``level``; ``--quick`` for a smoke run of every scene; ``--clock cpu`` times steps by
-this process's CPU time instead of elapsed time (steadier on a shared machine).
+``--scene NAME`` (repeatable) runs only ``moving``, ``patterns``, ``close``, ``small``,
+``level`` or ``collector``; ``--quick`` for a smoke run of every scene; ``--clock cpu``
+times steps by this process's CPU time instead of elapsed time (steadier on a shared
+machine).
 """
 
 from __future__ import annotations
@@ -114,7 +116,7 @@ def run_plugin(
     return times, ecs, pairs, drawn
 
 
-SCENE_NAMES = ("moving", "patterns", "close", "small", "level")
+SCENE_NAMES = ("moving", "patterns", "close", "small", "level", "collector")
 
 
 def main() -> int:
