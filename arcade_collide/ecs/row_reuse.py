@@ -74,10 +74,6 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     by_id = np.argsort(fresh.entities)
     index = reindexed(order, ids, np.sort(base.entities[drop]), drop[by_id], fresh.entities[by_id])
     alone = moved_owners(owners, base, drop, fresh)
-    # Position rows read through a slice stay consecutive when each newcomer's row is
-    # the one its place in the run calls for: a look at the newcomers' rows, not a
-    # pass over all of them.
-    sliced, first = base.positions.sliced and m < len(base.entities), int(base.pool_rows[0])
     base.row_in_pool[base.pool_rows[drop]] = -1
     base.row_in_pool[fresh.pool_rows] = drop
     regrouped = not (
@@ -103,9 +99,11 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
         reused_rows = drop
     elif base.reused_rows is not None:  # and before it, rows of the table's layout
         reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
-    consecutive = sliced and bool(np.array_equal(fresh.pool_rows, first + drop))
     layout = base._replace(
-        positions=PooledRows.in_pool(pool, base.pool_rows, consecutive),
+        # With its one pool the layout's poses are read by ``pool_rows``
+        # (:meth:`~arcade_collide.ecs.layout.Layout.poses`): its PooledRows gives the
+        # pool's stamps, so the rows need no pass to find whether they are one run.
+        positions=PooledRows.in_pool(pool, base.pool_rows, find_run=False),
         entity_of_shape=owners if alone else None,
         renumbered=renumbered,
         unplaced=unplaced,

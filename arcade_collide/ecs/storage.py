@@ -173,41 +173,30 @@ class PooledRows:
         """The pools the rows live in."""
 
     @classmethod
-    def in_pool(cls, pool: RowPool, rows: IntArray, consecutive: bool | None = None) -> PooledRows:
+    def in_pool(cls, pool: RowPool, rows: IntArray, find_run: bool = True) -> PooledRows:
         """The rows ``rows`` of ``pool``, without their handles (their owners keep
         the handles, and so the rows, alive).
 
         Args:
             pool: The pool.
             rows: Rows of ``pool``, in the order they are read and written.
-            consecutive: Whether ``rows`` are consecutive and ascending, when the caller
-                knows: True reads and writes them through a slice, False through the
-                array; None finds out here, with a pass over the rows.
+            find_run: Whether to find out, with a pass over the rows, if they are one
+                ascending run (then read and written through a slice); False uses the
+                array as given.
 
         >>> pool = RowPool(3, capacity=8)
-        >>> PooledRows.in_pool(pool, np.arange(2, 6)).sliced
-        True
-        >>> PooledRows.in_pool(pool, np.arange(2, 6), consecutive=False).sliced
-        False
+        >>> pool.data[2:6, 0] = (1.0, 2.0, 3.0, 4.0)
+        >>> PooledRows.in_pool(pool, np.arange(2, 6)).read()[:, 0].tolist()  # a slice
+        [1.0, 2.0, 3.0, 4.0]
+        >>> PooledRows.in_pool(pool, np.array([5, 2]), find_run=False).read()[:, 0].tolist()
+        [4.0, 1.0]
         """
         pooled = cls([])
         pooled.size = len(rows)
         pooled.rows = rows
-        if consecutive is None:
-            span: IntArray | slice = as_slice(rows)
-        elif consecutive and len(rows):
-            span = slice(int(rows[0]), int(rows[0]) + len(rows))
-        else:
-            span = rows
-        pooled._groups = [(pool, None, span)]
+        pooled._groups = [(pool, None, as_slice(rows) if find_run else rows)]
         pooled.pools = (pool,)
         return pooled
-
-    @property
-    def sliced(self) -> bool:
-        """Whether the rows are read and written through one slice of one pool (they are
-        consecutive and ascending)."""
-        return len(self._groups) == 1 and isinstance(self._groups[0][2], slice)
 
     def read(self, width: int = 3) -> FloatArray:
         """The rows, in the order of the handles (a view when it can be one)."""

@@ -285,17 +285,15 @@ def _velocity(rng: random.Random) -> Velocity:
     return Velocity(rng.uniform(-60, 60), rng.uniform(-60, 60), rng.uniform(-90, 90))
 
 
-def test_reused_position_rows_are_read_through_a_slice_while_they_stay_one_run() -> None:
-    """A newcomer that gets its leaver's Position row keeps the table's rows one run
-    (read through a slice, found without a pass over the rows); one whose row is
-    elsewhere makes them an array. The poses read are right either way."""
+def test_a_newcomer_in_a_reused_row_is_placed_from_its_own_position_row() -> None:
+    """Whether the pool gives a newcomer's Position its leaver's freed row or one at its
+    end, the newcomer takes the leaver's table row and is placed from its own Position."""
     _systems()
     ids = [esper.create_entity(Position(40.0 * k, 0), Shape(Circle(5))) for k in range(10)]
     esper.process(DT)
     ids.append(esper.create_entity(Position(400, 0), Shape(Circle(5))))
     esper.process(DT)  # merged: the table now holds no esper list (nor its Positions)
     table = table_for_current_world()
-    assert table._current.positions.sliced
     row = int(np.flatnonzero(table.entities == ids[3])[0])
     leaver_row = int(table._current.pool_rows[row])
     esper.delete_entity(ids[3], immediate=True)
@@ -304,19 +302,18 @@ def test_reused_position_rows_are_read_through_a_slice_while_they_stay_one_run()
     newcomer = esper.create_entity(position, Shape(Circle(5)))
     esper.process(DT)
     assert table.entities[row] == newcomer and _reused_rows(table) == 1
-    assert table._current.positions.sliced
     position.x = 1100.0
     esper.process(DT)
     assert table.aabbs[row, 0] == pytest.approx(1095.0, abs=1e-6)
     _check_against_scratch(table)
-    # The next newcomer's Position row comes from the end of the pool: no longer one run.
+    # The next newcomer's Position row comes from the end of the pool.
     row = int(np.flatnonzero(table.entities == ids[5])[0])
     esper.delete_entity(ids[5])
     elsewhere = Position(3000, 0)
+    assert elsewhere.pool_row == len(ids)  # rows 0-10 are in use (the leaver's too, till the tick)
     other = esper.create_entity(elsewhere, Shape(Circle(5)))
     esper.process(DT)
     assert table.entities[row] == other and _reused_rows(table) == 1
-    assert not table._current.positions.sliced
     elsewhere.y = 50.0
     esper.process(DT)
     assert table.aabbs[row, 1] == pytest.approx(45.0, abs=1e-6)
