@@ -294,27 +294,26 @@ def test_a_newcomer_in_a_reused_row_is_placed_from_its_own_position_row() -> Non
     ids.append(esper.create_entity(Position(400, 0), Shape(Circle(5))))
     esper.process(DT)  # merged: the table now holds no esper list (nor its Positions)
     table = table_for_current_world()
-    row = int(np.flatnonzero(table.entities == ids[3])[0])
-    leaver_row = int(table._current.pool_rows[row])
+
+    def takes_over(leaver: int, position: Position, axis: int, to: float) -> None:
+        """The newcomer with ``position`` takes ``leaver``'s table row, and after a move
+        along ``axis`` its box is placed from that Position."""
+        row = int(np.flatnonzero(table.entities == leaver)[0])
+        newcomer = esper.create_entity(position, Shape(Circle(5)))
+        esper.process(DT)
+        assert table.entities[row] == newcomer and _reused_rows(table) == 1
+        setattr(position, "xy"[axis], to)
+        esper.process(DT)
+        assert table.aabbs[row, axis] == pytest.approx(to - 5.0, abs=1e-6)
+        _check_against_scratch(table)
+
+    leaver_row = int(table._current.pool_rows[table.entities == ids[3]][0])
     esper.delete_entity(ids[3], immediate=True)
     position = Position(1000, 0)
     assert position.pool_row == leaver_row  # the pool gives back the freed row
-    newcomer = esper.create_entity(position, Shape(Circle(5)))
-    esper.process(DT)
-    assert table.entities[row] == newcomer and _reused_rows(table) == 1
-    position.x = 1100.0
-    esper.process(DT)
-    assert table.aabbs[row, 0] == pytest.approx(1095.0, abs=1e-6)
-    _check_against_scratch(table)
+    takes_over(ids[3], position, 0, 1100.0)
     # The next newcomer's Position row comes from the end of the pool.
-    row = int(np.flatnonzero(table.entities == ids[5])[0])
     esper.delete_entity(ids[5])
     elsewhere = Position(3000, 0)
     assert elsewhere.pool_row == len(ids)  # rows 0-10 are in use (the leaver's too, till the tick)
-    other = esper.create_entity(elsewhere, Shape(Circle(5)))
-    esper.process(DT)
-    assert table.entities[row] == other and _reused_rows(table) == 1
-    elsewhere.y = 50.0
-    esper.process(DT)
-    assert table.aabbs[row, 1] == pytest.approx(45.0, abs=1e-6)
-    _check_against_scratch(table)
+    takes_over(ids[5], elsewhere, 1, 50.0)
