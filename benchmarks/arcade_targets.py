@@ -37,10 +37,11 @@ which the ways take turns step by step); warm-up steps are not timed.
   run, alternating with the Arcade way on the same sprites. Target: median at most
   60 µs.
 * ``collector``: a full garbage collection (``gc.collect()``, the best of 5) of the
-  process holding the 10,000-sprite world of ``patterns`` (3 steps taken), then the
-  same after ``gc.freeze()`` and after 30 more steps (then ``gc.unfreeze()``), with the
-  tracked objects of each part: the process before, the sprites, the world. No target:
-  what a game's pause at a full collection is, and what freezing a loaded level does.
+  process holding a world of 10,000 sprites like that of ``patterns`` (3 steps taken),
+  then the same after ``gc.freeze()`` and after 30 more steps (then ``gc.unfreeze()``),
+  with the tracked objects of each part: the process before, the sprites, the world.
+  No target: what a game's pause at a full collection is, and what freezing a loaded
+  level does.
 * ``level``: the static level of ``world_targets.py`` (20,000 tiles, 200 movers)
   through the bridge: tiles added with ``add_sprite(tile, static=True)`` when the bridge
   takes that option, otherwise with ``add_sprite(tile)`` and a ``Static`` component
