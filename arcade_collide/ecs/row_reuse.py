@@ -100,10 +100,7 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     elif base.reused_rows is not None:  # and before it, rows of the table's layout
         reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
     layout = base._replace(
-        # With its one pool the layout's poses are read by ``pool_rows``
-        # (:meth:`~arcade_collide.ecs.layout.Layout.poses`): its PooledRows gives the
-        # pool's stamps, so the rows need no pass to find whether they are one run.
-        positions=PooledRows.in_pool(pool, base.pool_rows, find_run=False),
+        positions=PooledRows.in_pool(pool, base.pool_rows),
         entity_of_shape=owners if alone else None,
         renumbered=renumbered,
         unplaced=unplaced,

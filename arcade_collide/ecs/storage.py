@@ -173,28 +173,21 @@ class PooledRows:
         """The pools the rows live in."""
 
     @classmethod
-    def in_pool(cls, pool: RowPool, rows: IntArray, find_run: bool = True) -> PooledRows:
+    def in_pool(cls, pool: RowPool, rows: IntArray) -> PooledRows:
         """The rows ``rows`` of ``pool``, without their handles (their owners keep
-        the handles, and so the rows, alive).
-
-        Args:
-            pool: The pool.
-            rows: Rows of ``pool``, in the order they are read and written.
-            find_run: Whether to find out, with a pass over the rows, if they are one
-                ascending run (then read and written through a slice); False uses the
-                array as given.
+        the handles, and so the rows, alive), read and written through the array as
+        given: no pass over the rows finds whether they are one run. (A shape table's
+        layout reads its poses by its pool rows: its PooledRows gives the pool's stamps.)
 
         >>> pool = RowPool(3, capacity=8)
         >>> pool.data[2:6, 0] = (1.0, 2.0, 3.0, 4.0)
-        >>> PooledRows.in_pool(pool, np.arange(2, 6)).read()[:, 0].tolist()  # a slice
-        [1.0, 2.0, 3.0, 4.0]
-        >>> PooledRows.in_pool(pool, np.array([5, 2]), find_run=False).read()[:, 0].tolist()
+        >>> PooledRows.in_pool(pool, np.array([5, 2])).read()[:, 0].tolist()
         [4.0, 1.0]
         """
         pooled = cls([])
         pooled.size = len(rows)
         pooled.rows = rows
-        pooled._groups = [(pool, None, as_slice(rows) if find_run else rows)]
+        pooled._groups = [(pool, None, rows)]
         pooled.pools = (pool,)
         return pooled
 
