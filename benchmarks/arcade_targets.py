@@ -65,7 +65,7 @@ from functools import partial
 import arcade
 import esper
 from bench_arcade import EventCircle, run_plugin
-from bench_world import DT, make_scene, run_arcade
+from bench_world import DT, Body, make_scene, run_arcade
 from PIL import Image
 from rounds import Targets, alternate, interleave, ms, small_scene, timed
 from world_targets import ArcadeLevel, bounced, make_level
@@ -95,6 +95,14 @@ def texture(rgb: tuple[int, int, int], name: str) -> arcade.Texture:
     return arcade.Texture(Image.new("RGBA", (16, 16), (*rgb, 255)), hash=f"bench-{name}")
 
 
+def circle_sprite(body: Body) -> arcade.Sprite:
+    """The circles scene's sprite of ``body`` (of :func:`bench_world.make_scene`), at its
+    position."""
+    sprite = EventCircle(max(1, round(body.geometry.radius)), arcade.color.WHITE)
+    sprite.position = (body.x, body.y)
+    return sprite
+
+
 class Patterns:
     """The 10,000-sprite world and the game patterns applied to it, one per round."""
 
@@ -105,11 +113,11 @@ class Patterns:
         self.walkers: list[arcade.Sprite] = []
         for k, b in enumerate(make_scene(n, mixed=False)):
             if k < 100:
-                sprite: arcade.Sprite = arcade.Sprite(self.walk[0])
+                sprite = arcade.Sprite(self.walk[0])
+                sprite.position = (b.x, b.y)
                 self.walkers.append(sprite)
             else:
-                sprite = EventCircle(max(1, round(b.geometry.radius)), arcade.color.WHITE)
-            sprite.position = (b.x, b.y)
+                sprite = circle_sprite(b)
             self.drawn.append(sprite)
             world.add_sprite(sprite, velocity=(b.vx, b.vy))
         self.pulsing, toggled = self.drawn[100], self.drawn[101]
@@ -195,8 +203,7 @@ def close_scene(plan: Plan, targets: Targets) -> None:
         world = CollisionWorld()
         drawn = arcade.SpriteList()
         for b in bodies:
-            sprite = EventCircle(max(1, round(b.geometry.radius)), arcade.color.WHITE)
-            sprite.position = (b.x, b.y)
+            sprite = circle_sprite(b)
             drawn.append(sprite)
             world.add_sprite(sprite, velocity=(b.vx, b.vy))
         for _ in range(3):
@@ -284,10 +291,7 @@ def collector_scene(plan: Plan, targets: Targets) -> None:
     before, took = len(gc.get_objects()), full_collection()
     bodies = make_scene(plan.sprites, mixed=False)
     drawn = arcade.SpriteList()
-    for b in bodies:
-        sprite = EventCircle(max(1, round(b.geometry.radius)), arcade.color.WHITE)
-        sprite.position = (b.x, b.y)
-        drawn.append(sprite)
+    drawn.extend(circle_sprite(b) for b in bodies)
     sprites, with_sprites = len(gc.get_objects()), full_collection()
     world = CollisionWorld()
     for sprite, b in zip(drawn, bodies, strict=True):
