@@ -128,12 +128,13 @@ class Layout(NamedTuple):
         count = len(singles) + (sum(map(len, arrays)) if arrays else 0)
         if 2 * count > len(self.entities):
             return None  # most rows: place them all, without sorting the log
-        written = np.array(singles, dtype=np.int64)
-        if arrays:
-            written = np.concatenate([written, *arrays])
-        # Rows beyond the map were allocated after the layout: not in this table.
-        table_rows = self.row_in_pool[written[written < len(self.row_in_pool)]]
-        return sorted_unique(table_rows[table_rows >= 0])
+        if len(arrays) == 1 and not singles:  # one system's bulk write (the usual tick)
+            written = np.ascontiguousarray(arrays[0], dtype=np.int64)
+        elif not arrays:  # setters only (sprites or entities moved by hand)
+            written = np.array(singles, dtype=np.int64)
+        else:
+            written = np.concatenate([np.array(singles, dtype=np.int64), *arrays])
+        return table_rows_of(written, self.row_in_pool)
 
     def edit(self, shapes: list[Shape] | None) -> Int64Array | None:
         """Rewrite the rows of the edited ``shapes`` in place; return those rows, or
@@ -479,7 +480,38 @@ def pair_filter(layout: Layout, rows: Int64Array | None = None) -> PairFilter | 
     return PairFilter(layout.layer, layout.mask)
 
 
+@kernel("int64[::1](int64[::1])")
 def sorted_unique(rows: Int64Array) -> Int64Array:
-    """``numpy.unique`` by a sort, quicker for the short row lists of a tick."""
-    rows = np.sort(rows)
-    return rows[np.concatenate(([True], rows[1:] != rows[:-1]))] if len(rows) else rows
+    """``numpy.unique`` of ``rows`` in one compiled call (a tick's short row lists pay
+    more for numpy's separate passes than for the sort).
+
+    >>> sorted_unique(np.array([5, 2, 5, 0])).tolist()
+    [0, 2, 5]
+    """
+    out: Int64Array = np.sort(rows)
+    count = 0
+    for k in range(len(out)):
+        if count == 0 or out[k] != out[count - 1]:
+            out[count] = out[k]
+            count += 1
+    unique: Int64Array = out[:count].copy()
+    return unique
+
+
+@kernel("int64[::1](int64[::1], int64[::1])")
+def table_rows_of(pool_rows: Int64Array, row_in_pool: Int64Array) -> Int64Array:
+    """The table rows holding the pool rows ``pool_rows`` (any order, repeats allowed),
+    ascending, each once; pool rows without a table row (-1 in ``row_in_pool``, or
+    beyond it: allocated after the layout) are left out.
+
+    >>> table_rows_of(np.array([4, 0, 9, 0, 1]), np.array([2, -1, 5, 7, 0])).tolist()
+    [0, 2]
+    """
+    out = np.empty(len(pool_rows), dtype=np.int64)
+    count = 0
+    for k in range(len(pool_rows)):
+        row = pool_rows[k]
+        if 0 <= row < len(row_in_pool) and row_in_pool[row] >= 0:
+            out[count] = row_in_pool[row]
+            count += 1
+    return sorted_unique(out[:count].copy())

@@ -9,6 +9,7 @@ is replaced when it grows, so read :attr:`RowPool.data` afresh each tick.
 from __future__ import annotations
 
 import heapq
+from array import array
 from collections.abc import Sequence
 from operator import attrgetter
 from typing import Any
@@ -67,9 +68,10 @@ class RowPool:
         """The arrays of rows written since the world's shape table last looked, or
         None when some writes did not say which rows (then :attr:`written_singles`
         means nothing)."""
-        self.written_singles: list[int] = []
+        self.written_singles: array[int] = array("q")
         """The single rows written since then (component setters write one row at a
-        time: a list of ints is read in one call)."""
+        time). A machine-integer array: numpy reads it in one copy, where a list of
+        ints is converted one by one."""
 
     def allocate(self, values: Sequence[float] | None = None) -> int:
         """Reserve a row, holding ``values`` (default: zeros), and return its index."""
@@ -111,7 +113,7 @@ class RowPool:
     def clear_log(self) -> None:
         """Start listing written rows afresh (the shape table has read them)."""
         self.written = []
-        self.written_singles = []
+        self.written_singles = array("q")
 
     @property
     def live(self) -> int:

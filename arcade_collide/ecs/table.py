@@ -176,9 +176,12 @@ class ShapeTable:
         unplaced = layout.unplaced if rebuilt else _NONE
         written = None if unplaced is None else layout.written_rows()
         if written is not None:
-            extra = [unplaced] if edited is None else [unplaced, edited]
-            written = sorted_unique(np.concatenate([written, *extra]))
-        static_moved = written is None or bool(layout.static[written].any())
+            extra = [rows for rows in (unplaced, edited) if rows is not None and len(rows)]
+            if extra:
+                written = sorted_unique(np.concatenate([written, *extra]))
+        static_moved = written is None or (
+            len(layout.static_rows) > 0 and bool(layout.static[written].any())
+        )
         which = layout.all_rows if written is None else written
         bad, reach = self._place(layout, poses, pose_rows, which)
         if bad >= 0:

@@ -209,3 +209,36 @@ def test_kept_runs_move_each_kept_row_where_a_row_by_row_merge_puts_it(seed: int
         int(s) + k: int(t) + k for s, t, c in _kept_runs(n, drop, at).tolist() for k in range(c)
     }
     assert moved == expected
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_row_list_kernels_agree_with_numpy(seed: int) -> None:
+    from arcade_collide.ecs.layout import sorted_unique, table_rows_of
+
+    rng = np.random.default_rng(seed)
+    rows = rng.integers(-3, 40, int(rng.integers(0, 60))).astype(np.int64)
+    assert sorted_unique(rows).tolist() == np.unique(rows).tolist()
+    row_in_pool = rng.integers(-1, 25, 30).astype(np.int64)
+    pool_rows = rng.integers(0, 45, int(rng.integers(0, 60))).astype(np.int64)
+    known = pool_rows[pool_rows < len(row_in_pool)]  # the others came after the layout
+    mapped = row_in_pool[known]
+    assert table_rows_of(pool_rows, row_in_pool).tolist() == np.unique(mapped[mapped >= 0]).tolist()
+
+
+def test_shapes_moved_by_setters_and_by_a_system_in_one_tick_are_all_placed() -> None:
+    # The pool's log then holds single rows and a bulk write together.
+    collision = CollisionSystem()
+    esper.add_processor(MovementSystem())
+    esper.add_processor(collision)
+    still = [esper.create_entity(Position(40.0 * k, 0), Shape(Circle(5))) for k in range(6)]
+    mover = esper.create_entity(Position(0, 100), Velocity(0, -60), Shape(Circle(5)))
+    esper.process(1 / 60)
+    esper.component_for_entity(still[2], Position).x = 5.0  # onto still[0] (at x = 0)
+    esper.component_for_entity(still[4], Position).y = 95.0
+    esper.process(1.0)  # the mover comes down to y = 40
+    table = table_for_current_world()
+    for entity in [*still, mover]:
+        position = esper.component_for_entity(entity, Position)
+        row = int(np.flatnonzero(table.entities == entity)[0])
+        assert table.origin_x[row] == position.x and table.origin_y[row] == position.y
+    assert collision.touching() == touching_pairs() == [(still[0], still[2])]

@@ -38,7 +38,7 @@ def test_single_rows_and_arrays_are_logged_apart_until_the_limit() -> None:
     pool = RowPool(3)
     pool.touch(4)
     pool.touch(np.array([1, 2]))
-    assert pool.written_singles == [4]
+    assert pool.written_singles.tolist() == [4]
     assert [rows.tolist() for rows in pool.written or []] == [[1, 2]]
     pool.clear_log()
     for row in range(_LOG_LIMIT + 1):
