@@ -261,6 +261,31 @@ def _spliced(
     return out_keys, out_i, out_j, out_flip, out_sensor, at_new
 
 
+@kernel(
+    f"boolean({_INDEX}, {_INDEX}, boolean[::1], boolean[::1], {_INDEX}, {_INDEX}, {_INDEX},"
+    " boolean[::1], boolean[::1])"
+)
+def _found_again(
+    rows_i: Int64Array, rows_j: Int64Array, flip: BoolArray, sensor: BoolArray,
+    touched: Int64Array, new_i: Int64Array, new_j: Int64Array, new_flip: BoolArray,
+    new_sensor: BoolArray,
+) -> bool:  # fmt: skip
+    """Whether the pairs found (``new_*``, as many as ``touched``) have the fields of the
+    old pairs at the positions ``touched``, in order."""
+    if len(new_i) != len(touched):
+        return False
+    for k in range(len(touched)):
+        p = touched[k]
+        if (
+            rows_i[p] != new_i[k]
+            or rows_j[p] != new_j[k]
+            or flip[p] != new_flip[k]
+            or sensor[p] != new_sensor[k]
+        ):
+            return False
+    return True
+
+
 def with_carried(old: TouchingPairs, touched: Int64Array, keyed: KeyedPairs) -> KeyedPairs:
     """``keyed`` (pairs found this tick, diffed with ``old``'s pairs at the positions
     ``touched``, ascending) with the other old pairs carried over, still sorted;
@@ -276,8 +301,18 @@ def with_carried(old: TouchingPairs, touched: Int64Array, keyed: KeyedPairs) -> 
     >>> out = with_carried(old, touched, found)
     >>> out.keys.tolist(), out.started.tolist(), out.ended.tolist()
     ([[10, 11], [11, 13], [12, 13]], [1], [1])
+    >>> same = keyed_pairs(np.array([1]), np.array([2]), np.array([10, 11, 12, 13]),
+    ...     np.arange(4), np.zeros(4, dtype=bool), old.keys[touched])
+    >>> with_carried(old, touched, same).keys is old.keys  # nothing started or ended
+    True
     """
     held = (old.keys, old.rows_i, old.rows_j, old.flip, old.sensor)
+    same = not (len(keyed.started) or len(keyed.ended))
+    if same and _found_again(*held[1:], touched, *keyed[1:5]):
+        # The pairs tested again are the old ones, field for field (a pair keeps its
+        # rows while the layout stays, and pairs are carried only then): the union is
+        # the old arrays, kept without a copy.
+        return KeyedPairs(*held, keyed.started, keyed.ended)
     keys, rows_i, rows_j, flip, sensor, at_new = _spliced(*held, touched, *keyed[:5])
     return KeyedPairs(
         keys, rows_i, rows_j, flip, sensor, at_new[keyed.started], touched[keyed.ended]

@@ -180,3 +180,27 @@ def test_carried_pairs_and_new_ones_match_the_sort_and_the_diff(data: st.DataObj
 def _sides(pairs: list[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
     return (np.array([p[0] for p in pairs], dtype=np.int64),
             np.array([p[1] for p in pairs], dtype=np.int64))
+
+
+def test_pairs_found_again_unchanged_keep_the_old_arrays() -> None:
+    entities = np.array([10, 11, 12, 13], dtype=np.int64)
+    rank = np.arange(4, dtype=np.int64)
+    sensor = np.zeros(4, dtype=bool)
+    none = np.empty((0, 2), dtype=np.int64)
+    old = TouchingPairs(keyed_pairs(*_sides([(0, 1), (1, 2), (2, 3)]), entities, rank,
+                                    sensor, none))
+    touched = np.array([1, 2])  # rows 2 and 3 moved; (1, 2) and (2, 3) still touch
+    again = keyed_pairs(*_sides([(1, 2), (2, 3)]), entities, rank, sensor, old.keys[touched])
+    out = with_carried(old, touched, again)
+    assert out.keys is old.keys and out.rows_i is old.rows_i
+    assert out.started.tolist() == out.ended.tolist() == []
+    # The same keys found on other rows, or now a sensor: the union is made afresh.
+    flipped = keyed_pairs(*_sides([(2, 1), (2, 3)]), entities, rank, sensor, old.keys[touched])
+    out = with_carried(old, touched, flipped)
+    assert out.keys is not old.keys
+    assert out.rows_i.tolist() == [0, 2, 2] and out.rows_j.tolist() == [1, 1, 3]
+    sensing = np.array([False, False, False, True])
+    now_sensor = keyed_pairs(*_sides([(1, 2), (2, 3)]), entities, rank, sensing,
+                             old.keys[touched])
+    out = with_carried(old, touched, now_sensor)
+    assert out.sensor.tolist() == [False, False, True]
