@@ -169,6 +169,16 @@ def _keyed(
     return n_started, n_ended
 
 
+_NO_INDEX = np.empty(0, dtype=np.int64)
+_NO_FLAGS = np.empty(0, dtype=np.bool_)
+_NO_PAIRS = KeyedPairs(
+    np.empty((0, 2), dtype=np.int64), _NO_INDEX, _NO_INDEX, _NO_FLAGS, _NO_FLAGS, _NO_INDEX,
+    _NO_INDEX,
+)
+"""The :func:`keyed_pairs` of no pairs against no old keys, shared: its arrays hold
+nothing to write (left writeable, as the kernels' signatures require)."""
+
+
 def keyed_pairs(
     i: Int64Array,
     j: Int64Array,
@@ -203,6 +213,8 @@ def keyed_pairs(
     ([0], [0, 1])
     """
     m = len(i)
+    if not m and not len(old_keys):
+        return _NO_PAIRS  # nothing touches, before or now (a quiet tick of a small game)
     keys = np.empty((m, 2), dtype=np.int64)
     columns = np.empty((3, m), dtype=np.int64)
     flags = np.empty((2, m), dtype=np.bool_)

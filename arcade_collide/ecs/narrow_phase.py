@@ -16,6 +16,8 @@ __all__ = ["WorldRows", "pair_contacts", "touching_pairs"]
 
 def touching_pairs(table: ShapeTable, i: IntArray, j: IntArray) -> tuple[IntArray, IntArray]:
     """The candidate table-row pairs ``(i[k], j[k])`` whose shapes touch and may collide."""
+    if not len(i):
+        return i, j
     rows, pair_filter, circles = table.kernel_view()
     hit = touching_rows(i, j, rows, pair_filter, circles)
     return i[hit], j[hit]

@@ -204,3 +204,16 @@ def test_pairs_found_again_unchanged_keep_the_old_arrays() -> None:
                              old.keys[touched])
     out = with_carried(old, touched, now_sensor)
     assert out.sensor.tolist() == [False, False, True]
+
+
+def test_no_pairs_now_or_before_give_empty_fields_of_the_right_types() -> None:
+    none = np.empty(0, dtype=np.int64)
+    out = keyed_pairs(none, none, np.array([4, 5]), np.arange(2), np.zeros(2, dtype=bool),
+                      np.empty((0, 2), dtype=np.int64))
+    assert out.keys.shape == (0, 2) and out.keys.dtype == np.int64
+    assert [len(field) for field in out[1:]] == [0] * 6
+    assert out.flip.dtype == out.sensor.dtype == np.bool_
+    # A later tick's pairs diff against that empty state as against any other.
+    later = keyed_pairs(np.array([0]), np.array([1]), np.array([4, 5]), np.arange(2),
+                        np.zeros(2, dtype=bool), TouchingPairs(out).keys)
+    assert later.keys.tolist() == [[4, 5]] and later.started.tolist() == [0]

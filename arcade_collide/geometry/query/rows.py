@@ -223,6 +223,8 @@ def touching_rows(
     i = np.ascontiguousarray(i, dtype=np.int64)
     j = np.ascontiguousarray(j, dtype=np.int64)
     out = np.empty(len(i), dtype=np.bool_)
+    if not len(i):
+        return out  # (a compiled call costs microseconds even with nothing to do)
     if pair_filter is None and circles is None and len(_kinds_present(rows)) == 1:
         order, counts = _grouped(i, j, rows, out)  # nothing to screen
         run_pairs(rows, i, j, order, counts, False, out, NO_CONTACTS)
