@@ -321,9 +321,9 @@ def with_carried(old: TouchingPairs, touched: Int64Array, keyed: KeyedPairs) -> 
     held = (old.keys, old.rows_i, old.rows_j, old.flip, old.sensor)
     same = not (len(keyed.started) or len(keyed.ended))
     if same and _found_again(*held[1:], touched, *keyed[1:5]):
-        # The pairs tested again are the old ones, field for field (a pair keeps its
-        # rows while the layout stays, and pairs are carried only then): the union is
-        # the old arrays, kept without a copy.
+        # The pairs tested again equal the held ones at ``touched`` field for field (a
+        # pair's rows are fixed within a layout, and pairs are carried only within
+        # one): the union is ``held`` itself.
         return KeyedPairs(*held, keyed.started, keyed.ended)
     keys, rows_i, rows_j, flip, sensor, at_new = _spliced(*held, touched, *keyed[:5])
     return KeyedPairs(
