@@ -130,8 +130,6 @@ class Layout(NamedTuple):
             return None  # most rows: place them all, without sorting the log
         if len(arrays) == 1 and not singles:  # one system's bulk write (the usual tick)
             written = np.ascontiguousarray(arrays[0], dtype=np.int64)
-        elif not arrays:  # setters only (sprites or entities moved by hand)
-            written = np.array(singles, dtype=np.int64)
         else:
             written = np.concatenate([np.array(singles, dtype=np.int64), *arrays])
         return table_rows_of(written, self.row_in_pool)
@@ -514,4 +512,4 @@ def table_rows_of(pool_rows: Int64Array, row_in_pool: Int64Array) -> Int64Array:
         if 0 <= row < len(row_in_pool) and row_in_pool[row] >= 0:
             out[count] = row_in_pool[row]
             count += 1
-    return sorted_unique(out[:count].copy())
+    return sorted_unique(out[:count])
