@@ -79,3 +79,22 @@ def ranks(order: Int64Array) -> Int64Array:
     for k in range(len(order)):
         rank[order[k]] = k
     return rank
+
+
+@kernel("int64[::1](int64[::1], int64[::1], int64[::1])")
+def rows_found(order: Int64Array, ids: Int64Array, entities: Int64Array) -> Int64Array:
+    """The rows of those of ``entities`` (distinct, any order) the index (``order``,
+    ``ids``) holds, ascending: a binary search each, in one compiled call.
+
+    >>> rows_found(np.array([2, 0, 1]), np.array([3, 5, 8]), np.array([8, 4, 3])).tolist()
+    [1, 2]
+    """
+    out = np.empty(len(entities), dtype=np.int64)
+    count = 0
+    for entity in entities:
+        at = np.searchsorted(ids, entity)
+        if at < len(ids) and ids[at] == entity:
+            out[count] = order[at]
+            count += 1
+    rows: Int64Array = np.sort(out[:count])
+    return rows

@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.ecs.columns import Columns, Item, columns, sweep_code
 from arcade_collide.ecs.components import ALL_LAYERS, Shape
-from arcade_collide.ecs.entity_index import reindexed
+from arcade_collide.ecs.entity_index import reindexed, rows_found
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
@@ -117,6 +117,14 @@ class Layout(NamedTuple):
             hit = block[np.minimum(at, hi - lo - 1)] == entities
             found[hit] = lo + at[hit]
         return found
+
+    def rows_of(self, entities: Int64Array) -> Int64Array:
+        """The rows of those of ``entities`` (distinct, any order) this layout holds,
+        ascending."""
+        if self.by_entity is not None:
+            return rows_found(*self.by_entity, entities)
+        found = self.find_rows(entities)
+        return np.sort(found[found >= 0])
 
     def written_rows(self) -> Int64Array | None:
         """The table rows whose Position was written since the pool's log was last
@@ -472,10 +480,21 @@ def pair_filter(layout: Layout, rows: Int64Array | None = None) -> PairFilter | 
     to pass)."""
     layer, mask = layout.layer, layout.mask
     if rows is not None:
-        layer, mask = layer[rows], mask[rows]
-    if (layer != 0).all() and (mask == ALL_LAYERS).all():
+        if _all_see_all(layer, mask, rows):
+            return None
+    elif (layer != 0).all() and (mask == ALL_LAYERS).all():
         return None
     return PairFilter(layout.layer, layout.mask)
+
+
+@kernel("boolean(int64[:], int64[:], int64[::1])")
+def _all_see_all(layer: IntArray, mask: IntArray, rows: Int64Array) -> bool:
+    """Whether each of ``rows`` is on a layer and sees every layer (one compiled pass
+    over a structural change's few rows)."""
+    passing = True
+    for row in rows:
+        passing = passing and layer[row] != 0 and mask[row] == ALL_LAYERS
+    return passing
 
 
 @kernel("int64[::1](int64[::1])")

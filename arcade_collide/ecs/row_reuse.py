@@ -19,6 +19,7 @@ holds -1 for it), so nothing carries a pair of the leaver's row over to the newc
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from arcade_collide.ecs.columns import Columns
 from arcade_collide.ecs.entity_index import entity_index, reindexed
@@ -31,14 +32,10 @@ from arcade_collide.ecs.layout import (
     widened,
 )
 from arcade_collide.ecs.storage import PooledRows
+from arcade_collide.geometry.arrays import BoolArray, FloatArray
+from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.shapes import ShapeKind
-
-_COLUMNS = (
-    "entities", "pool_rows", "layer", "mask", "sensor", "static", "sweep", "shape_ids",
-    "inner", "outer", "size_x", "size_y",
-)  # fmt: skip
-"""The per-row columns of a :class:`Layout` a newcomer writes at its row."""
 
 
 def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
@@ -54,14 +51,8 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     m = len(drop)
     if not m or m != len(fresh.entities) or pool is None or owners is None:
         return None
-    if fresh.pool is not pool or not np.array_equal(base.kinds[drop], fresh.kinds):
+    if fresh.pool is not pool:
         return None
-    if int(fresh.pool_rows.max()) >= len(base.row_in_pool):
-        return None  # the pool grew since base was built
-    # (Sets and lists: a numpy call costs more than these few dozen numbers.)
-    leavers = set(drop.tolist())
-    if any(h >= 0 and h not in leavers for h in base.row_in_pool[fresh.pool_rows].tolist()):
-        return None  # a kept row reads the same Position
     convex = len(fresh.nlocal)
     if convex:
         polygons = fresh.nlocal[kind_bounds(fresh.kinds)[ShapeKind.POLYGON] - (m - convex) :]
@@ -70,27 +61,29 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
             len(polygons) and int(polygons.max()) > wide
         ):
             return None
-    order, ids = base.by_entity or entity_index(base.entities)
-    by_id = np.argsort(fresh.entities)
-    index = reindexed(order, ids, np.sort(base.entities[drop]), drop[by_id], fresh.entities[by_id])
+    regrouped = _reusable(
+        drop, base.kinds, base.static, base.sweep, base.row_in_pool,
+        fresh.kinds, fresh.static, fresh.sweep, fresh.pool_rows,
+    )  # fmt: skip
+    if regrouped < 0:
+        return None
     alone = moved_owners(owners, base, drop, fresh)
-    base.row_in_pool[base.pool_rows[drop]] = -1
-    base.row_in_pool[fresh.pool_rows] = drop
-    regrouped = not (
-        np.array_equal(base.static[drop], fresh.static)
-        and np.array_equal(base.sweep[drop], fresh.sweep)
-    )
-    for name in _COLUMNS:
-        getattr(base, name)[drop] = getattr(fresh, name)
+    order, ids = base.by_entity or entity_index(base.entities)
+    here, order, ids = _written(
+        drop, order, ids, base.row_in_pool, base.pool_rows, base.entities, base.layer,
+        base.mask, base.shape_ids, base.sensor, base.static, base.sweep, base.inner,
+        base.outer, base.size_x, base.size_y, fresh.pool_rows, fresh.entities, fresh.layer,
+        fresh.mask, fresh.shape_ids, fresh.sensor, fresh.static, fresh.sweep, fresh.inner,
+        fresh.outer, fresh.size_x, fresh.size_y,
+    )  # fmt: skip
     if convex:
         slots = drop[m - convex :] - kind_bounds(base.kinds)[ShapeKind.RECT]
         base.local[slots] = widened(fresh.local, base.local.shape[1])
         base.nlocal[slots] = fresh.nlocal
-    here = np.arange(len(base.entities))
-    here[drop] = -1
     unplaced = base.unplaced
     if unplaced is not None:
-        unplaced = sorted_unique(np.concatenate([unplaced, drop]))
+        # (``drop`` is ascending and unique already.)
+        unplaced = sorted_unique(np.concatenate([unplaced, drop])) if len(unplaced) else drop
     renumbered: Int64Array | None = composed(base.renumbered, here)
     reused_rows: Int64Array | None = None
     if base.renumbered is None and base.unplaced is None:
@@ -104,7 +97,7 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
         entity_of_shape=owners if alone else None,
         renumbered=renumbered,
         unplaced=unplaced,
-        by_entity=index,
+        by_entity=(order, ids),
         reused_rows=reused_rows,
     )
     if regrouped:
@@ -114,3 +107,115 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
             dynamic_rows=np.flatnonzero(~base.static),
         )
     return layout
+
+
+@kernel(
+    "int64(int64[::1], int8[:], boolean[:], int8[:], int64[:], int8[:], boolean[:], int8[:],"
+    " int64[:])"
+)
+def _reusable(
+    drop: Int64Array,
+    kinds: NDArray[np.int8],
+    static: BoolArray,
+    sweep: NDArray[np.int8],
+    row_in_pool: Int64Array,
+    fresh_kinds: NDArray[np.int8],
+    fresh_static: BoolArray,
+    fresh_sweep: NDArray[np.int8],
+    fresh_pool_rows: Int64Array,
+) -> int:
+    """Whether the newcomers can take rows ``drop`` (ascending) in place: -1 when not
+    (a row's kind differs, a Position row lies past the pool ``base`` was built for, or
+    a kept row reads a newcomer's Position), else 1 when a row's static or sweep flag
+    changes (the row groups are found again), else 0."""
+    regrouped = 0
+    for k in range(len(drop)):
+        row = drop[k]
+        if kinds[row] != fresh_kinds[k]:
+            return -1
+        pool_row = fresh_pool_rows[k]
+        if pool_row >= len(row_in_pool):
+            return -1  # the pool grew since base was built
+        holder = row_in_pool[pool_row]
+        if holder >= 0:
+            at = np.searchsorted(drop, holder)
+            if at == len(drop) or drop[at] != holder:
+                return -1  # a kept row reads the same Position
+        if static[row] != fresh_static[k] or sweep[row] != fresh_sweep[k]:
+            regrouped = 1
+    return regrouped
+
+
+@kernel(
+    "UniTuple(int64[::1], 3)(int64[::1], int64[::1], int64[::1], int64[:], int64[:],"
+    " int64[:], int64[:], int64[:], int64[:], boolean[:], boolean[:], int8[:], float64[:],"
+    " float64[:], float64[:], float64[:], int64[:], int64[:], int64[:], int64[:], int64[:],"
+    " boolean[:], boolean[:], int8[:], float64[:], float64[:], float64[:], float64[:])"
+)
+def _written(
+    drop: Int64Array,
+    order: Int64Array,
+    ids: Int64Array,
+    row_in_pool: Int64Array,
+    pool_rows: Int64Array,
+    entities: Int64Array,
+    layer: Int64Array,
+    mask: Int64Array,
+    shape_ids: Int64Array,
+    sensor: BoolArray,
+    static: BoolArray,
+    sweep: NDArray[np.int8],
+    inner: FloatArray,
+    outer: FloatArray,
+    size_x: FloatArray,
+    size_y: FloatArray,
+    new_pool_rows: Int64Array,
+    new_entities: Int64Array,
+    new_layer: Int64Array,
+    new_mask: Int64Array,
+    new_shape_ids: Int64Array,
+    new_sensor: BoolArray,
+    new_static: BoolArray,
+    new_sweep: NDArray[np.int8],
+    new_inner: FloatArray,
+    new_outer: FloatArray,
+    new_size_x: FloatArray,
+    new_size_y: FloatArray,
+) -> tuple[Int64Array, Int64Array, Int64Array]:
+    """Write the newcomers' columns at rows ``drop`` (the ``new_`` arrays, one entry
+    per row of ``drop``) in one pass, after :func:`_reusable` accepted them. Returns
+    where each row goes (its own number, -1 for ``drop``) and the entity index
+    (``order``, ``ids``) with the leavers replaced by the newcomers."""
+    m = len(drop)
+    leaving = np.empty(m, dtype=np.int64)
+    for k in range(m):
+        leaving[k] = entities[drop[k]]
+    leaving.sort()
+    by_id = np.argsort(new_entities)
+    rows = np.empty(m, dtype=np.int64)
+    arrived = np.empty(m, dtype=np.int64)
+    for k in range(m):
+        rows[k] = drop[by_id[k]]
+        arrived[k] = new_entities[by_id[k]]
+    order, ids = reindexed(order, ids, leaving, rows, arrived)
+    for k in range(m):
+        row_in_pool[pool_rows[drop[k]]] = -1
+    for k in range(m):
+        row = drop[k]
+        row_in_pool[new_pool_rows[k]] = row
+        pool_rows[row] = new_pool_rows[k]
+        entities[row] = new_entities[k]
+        layer[row] = new_layer[k]
+        mask[row] = new_mask[k]
+        shape_ids[row] = new_shape_ids[k]
+        sensor[row] = new_sensor[k]
+        static[row] = new_static[k]
+        sweep[row] = new_sweep[k]
+        inner[row] = new_inner[k]
+        outer[row] = new_outer[k]
+        size_x[row] = new_size_x[k]
+        size_y[row] = new_size_y[k]
+    here = np.arange(len(entities))
+    for k in range(m):
+        here[drop[k]] = -1
+    return here, order, ids

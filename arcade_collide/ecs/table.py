@@ -314,8 +314,7 @@ class ShapeTable:
             items.append((entity, (position, shape)))
             if Static in found:
                 statics.add(entity)
-        drop = base.find_rows(np.sort(ids)) if ids is not None else np.empty(0, np.int64)
-        drop = np.sort(drop[drop >= 0])
+        drop = base.rows_of(ids) if ids is not None else np.empty(0, np.int64)
         fresh = columns(items, statics, self._shape_epoch)
         merged = reused(base, drop, fresh) or base.merged(drop, fresh)
         if merged is not None:

@@ -1,5 +1,6 @@
 """The entity index of a layout whose rows were reused: kept by :func:`reindexed` as
-entities leave and come, and inverted by :func:`ranks`; both against plain sorting."""
+entities leave and come, inverted by :func:`ranks` and searched by :func:`rows_found`;
+each against plain sorting or a lookup by hand."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from arcade_collide.ecs.entity_index import entity_index, ranks, reindexed
+from arcade_collide.ecs.entity_index import entity_index, ranks, reindexed, rows_found
 
 
 @settings(max_examples=200, deadline=None)
@@ -50,3 +51,24 @@ def test_newcomers_before_after_and_between_the_kept_ids() -> None:
     )
     assert out_ids.tolist() == [5, 10, 30, 50]
     assert out_order.tolist() == [0, 3, 2, 1]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    ids=st.sets(st.integers(1, 10_000), max_size=60),
+    asked=st.sets(st.integers(0, 10_001), max_size=30),
+    data=st.data(),
+)
+def test_rows_found_equals_a_lookup_by_hand(
+    ids: set[int], asked: set[int], data: st.DataObject
+) -> None:
+    entities = np.array(sorted(ids), dtype=np.int64)
+    table = np.array(data.draw(st.permutations(entities.tolist())), dtype=np.int64)
+    order, index_ids = entity_index(table)
+    # Ask for some held ids too, all in any order.
+    asked |= data.draw(st.sets(st.sampled_from(sorted(ids) or [0]), max_size=10))
+    query = data.draw(st.permutations(sorted(asked)))
+    where = {int(e): row for row, e in enumerate(table.tolist())}
+    want = sorted(where[e] for e in asked if e in where)
+    got = rows_found(order, index_ids, np.array(query, dtype=np.int64))
+    assert got.tolist() == want

@@ -317,3 +317,33 @@ def test_a_newcomer_in_a_reused_row_is_placed_from_its_own_position_row() -> Non
     elsewhere = Position(3000, 0)
     assert elsewhere.pool_row == len(ids)  # rows 0-10 are in use (the leaver's too, till the tick)
     takes_over(ids[5], elsewhere, 1, 50.0)
+
+
+def test_a_newcomer_reading_a_kept_entitys_position_merges_instead() -> None:
+    system = _systems()
+    ids = [esper.create_entity(Position(20.0 * k, 0), Shape(Circle(5))) for k in range(6)]
+    esper.process(DT)
+    table = table_for_current_world()
+    # Its Position's row would be read by two table rows, one of them kept.
+    shared = esper.component_for_entity(ids[2], Position)
+    esper.delete_entity(ids[1])
+    esper.create_entity(shared, Shape(Circle(3)))
+    esper.process(DT)
+    assert _reused_rows(table) == 0
+    _check_against_scratch(table)
+    assert system.touching() == touching_pairs()
+
+
+def test_a_static_newcomer_in_a_moving_leavers_row_regroups_the_rows() -> None:
+    _systems()
+    ids = [esper.create_entity(Position(20.0 * k, 0), Shape(Circle(5))) for k in range(6)]
+    esper.process(DT)
+    table = table_for_current_world()
+    row = int(np.flatnonzero(table.entities == ids[3])[0])
+    esper.delete_entity(ids[3])
+    wall = esper.create_entity(Position(60, 0), Shape(Circle(5)), Static())
+    esper.process(DT)
+    assert _reused_rows(table) == 1 and table.entities[row] == wall
+    assert table.static_rows.tolist() == [row]
+    assert row not in table.dynamic_rows.tolist()
+    _check_against_scratch(table)
