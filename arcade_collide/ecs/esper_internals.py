@@ -310,20 +310,27 @@ class LoggedSet(set[int]):
         super().__init__(entities)
         self.watchers = watchers
 
+    # esper calls these once per component of every entity created or deleted: they
+    # call the set's methods directly (``super()`` would make an object each time).
+
     def add(self, entity: int, /) -> None:
-        super().add(entity)
+        _set_add(self, entity)
         for changed in self.watchers:
             changed.add(entity)
 
     def discard(self, entity: Any, /) -> None:
-        super().discard(entity)
+        _set_discard(self, entity)
         for changed in self.watchers:
             changed.add(entity)
 
     def remove(self, entity: Any, /) -> None:
-        super().remove(entity)
+        set.remove(self, entity)
         for changed in self.watchers:
             changed.add(entity)
+
+
+_set_add = set.add
+_set_discard = set.discard
 
 
 class ComponentWatch:
