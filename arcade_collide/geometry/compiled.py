@@ -32,8 +32,9 @@ _LAYERS = ("geometry", "ecs")
 """The package folders whose modules define kernels or what kernels read."""
 _STAMP = "kernel-sources.sha256"
 
-FIRST_COMPILE_SECONDS = 40
-"""About how long the first import takes to compile every kernel (a busy 2-core machine)."""
+FIRST_COMPILE = "a few minutes"
+"""About how long the first import takes to compile every kernel (six and a half
+minutes on a quiet 2-core machine on 2026-11-27)."""
 
 
 def _cache_files(root: Path) -> list[Path]:
@@ -87,7 +88,7 @@ def announce_compilation(root: Path = _PACKAGE, stream: TextIO | None = None) ->
         return False
     print(
         "arcade_collide: compiling the collision kernels once for this machine "
-        f"(about {FIRST_COMPILE_SECONDS} s); later imports load them from the cache.",
+        f"({FIRST_COMPILE}); later imports load them from the cache.",
         file=sys.stderr if stream is None else stream,
         flush=True,
     )
