@@ -124,13 +124,15 @@ class SweepBroadPhase:
         order = self._order
         if order is None or not len(rows):
             return
-        new_order, fresh = _reused_order(
+        # In place: the order is this object's own (the sweep's work array, or the
+        # result of a renumbering), and the next sweep then reads it without a copy.
+        count, fresh = _reused_order(
             order, len(order) - self._fresh, np.ascontiguousarray(rows, dtype=np.int64)
         )
-        if len(new_order) != len(order):  # rows not all among the boxes: sort afresh
+        if count != len(order):  # rows not all among the boxes: sort afresh
             self._order = None
             return
-        self._order, self._fresh = new_order, fresh
+        self._fresh = fresh
 
     def pairs(self, aabbs: FloatArray) -> tuple[IntArray, IntArray]:
         """Overlapping pairs ``i < j`` of ``aabbs`` (see :func:`overlapping_pairs`)."""
@@ -183,30 +185,32 @@ def _renumbered_order(new_of_old: IntArray, order: IntArray, count: int) -> tupl
     return out[:q], q - kept
 
 
-@kernel("Tuple((int64[::1], int64))(int64[::1], int64, int64[::1])")
-def _reused_order(order: IntArray, sorted_count: int, rows: IntArray) -> tuple[IntArray, int]:
-    """``order`` (its first ``sorted_count`` entries sorted, the rest new) without
-    ``rows``, which go to the end as new ones; and how many are new."""
+@kernel("UniTuple(int64, 2)(int64[::1], int64, int64[::1])")
+def _reused_order(order: IntArray, sorted_count: int, rows: IntArray) -> tuple[int, int]:
+    """Move ``rows`` to the end of ``order`` (its first ``sorted_count`` entries sorted,
+    the rest new), as new ones, in place: the others close up in their order. Returns
+    how many entries ``order`` then holds (less than its length when it was not a
+    permutation holding ``rows``: then it is no longer valid) and how many are new."""
     taken = np.zeros(len(order), dtype=np.bool_)
     for row in rows:
         if 0 <= row < len(order):
             taken[row] = True
-    out = np.empty(len(order), dtype=np.int64)
     q = kept = 0
     for k in range(len(order)):
         if k == sorted_count:
             kept = q
-        if not taken[order[k]]:
-            out[q] = order[k]
+        entry = order[k]
+        if not (0 <= entry < len(order) and taken[entry]):
+            order[q] = entry
             q += 1
     if sorted_count >= len(order):
         kept = q
     for row in rows:
         if 0 <= row < len(order) and taken[row]:
             taken[row] = False  # (each once)
-            out[q] = row
+            order[q] = row
             q += 1
-    return out[:q], q - kept
+    return q, q - kept
 
 
 @kernel("boolean(float64[::1], float64[::1])", inline=True)

@@ -144,25 +144,30 @@ def _sort_boxes(
 def _merge_tail(
     order: Int64Array, split: int, key: Int64Array, x: FloatArray, spare: Int64Array
 ) -> None:
-    """Merge ``order[:split]`` and ``order[split:]``, each sorted by (key, x), in place."""
+    """Merge ``order[:split]`` and ``order[split:]``, each sorted by (key, x), in place
+    (ties keep the first part first). The tail is set aside in ``spare`` and the merge
+    runs from the end, so it stops where the tail's first entry goes: the entries
+    before that stay where they are."""
     n = len(order)
-    for p in range(n):
-        spare[p] = order[p]
-    a, b = 0, split
-    for p in range(n):
-        if b >= n:
-            take_a = True
-        elif a >= split:
-            take_a = False
+    tail = n - split
+    for t in range(tail):
+        spare[t] = order[split + t]
+    a = split - 1
+    b = tail - 1
+    w = n - 1
+    while b >= 0:
+        if a >= 0:
+            ka, kb = order[a], spare[b]
+            if key[ka] > key[kb] or (key[ka] == key[kb] and x[ka] > x[kb]):
+                order[w] = ka
+                a -= 1
+            else:
+                order[w] = kb
+                b -= 1
         else:
-            ka, kb = spare[a], spare[b]
-            take_a = key[ka] < key[kb] or (key[ka] == key[kb] and x[ka] <= x[kb])
-        if take_a:
-            order[p] = spare[a]
-            a += 1
-        else:
-            order[p] = spare[b]
-            b += 1
+            order[w] = spare[b]
+            b -= 1
+        w -= 1
 
 
 @kernel(

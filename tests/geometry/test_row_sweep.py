@@ -107,3 +107,25 @@ def test_too_many_big_boxes_give_up_before_sorting() -> None:
     i, j, _, big = sweep_pairs(grown, 31.0, 31.0, order, work, max_big=3)
     assert big == 0
     assert pair_set(i, j) == pair_set(*overlapping_pairs_brute_force(grown))
+
+
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(8, 400), share=st.floats(0.01, 0.25))
+@settings(max_examples=150, deadline=None)
+def test_new_boxes_merged_into_a_kept_order_sort_as_a_fresh_sort_does(
+    seed: int, n: int, share: float
+) -> None:
+    """Boxes replaced at their numbers go to the end of the kept order as new ones; the
+    sweep sorts them apart and merges them in: the order and pairs of a sort afresh."""
+    rng = np.random.default_rng(seed)
+    xy = rng.uniform(0, 500, (n, 2))  # distinct coordinates: no ties in the order
+    boxes = np.hstack([xy, xy + rng.uniform(1, 9, (n, 2))])
+    work = WorkArrays()
+    _, _, order, _ = sweep_pairs(boxes, 10.0, 20.0, None, work)
+    new = np.sort(rng.choice(n, max(1, int(share * n)), replace=False))
+    xy = rng.uniform(0, 500, (len(new), 2))
+    boxes[new] = np.hstack([xy, xy + rng.uniform(1, 9, (len(new), 2))])
+    order = np.concatenate([order[~np.isin(order, new)], new])
+    i, j, merged, _ = sweep_pairs(boxes, 10.0, 20.0, order, work, fresh=len(new))
+    fi, fj, afresh, _ = sweep_pairs(boxes, 10.0, 20.0, None, WorkArrays())
+    assert merged.tolist() == afresh.tolist()
+    assert pair_set(i, j) == pair_set(fi, fj) == pair_set(*overlapping_pairs_brute_force(boxes))
