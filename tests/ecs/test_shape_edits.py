@@ -84,3 +84,72 @@ def test_a_same_kind_edit_keeps_the_layout() -> None:
     esper.component_for_entity(b, Shape).mask = 0
     esper.process(1 / 60)
     assert system.touching() == [] and table_for_current_world().layout == layout
+
+
+def test_a_shape_on_several_entities_or_passed_on_is_edited_in_every_row() -> None:
+    """One Shape object on two entities, handed from one entity to another, or replaced
+    in the tick its entity was created: each edit reaches every row that holds it."""
+    esper.add_processor(MovementSystem())
+    system = CollisionSystem()
+    esper.add_processor(system)
+    shared = Shape(Circle(2))
+    a = esper.create_entity(Position(0, 0), shared)
+    b = esper.create_entity(Position(30, 0), shared)
+    c = esper.create_entity(Position(15, 12), Shape(Circle(2)))
+    entities = [a, b, c]
+    esper.process(1 / 60)
+    assert system.touching() == []
+    shared.geometry = Circle(18)  # both rows now reach c
+    esper.process(1 / 60)
+    assert system.touching() == _touching(entities) == [(a, b), (a, c), (b, c)]
+    # a leaves; the Shape stays on b only.
+    esper.delete_entity(a)
+    entities.remove(a)
+    esper.process(1 / 60)
+    shared.geometry = Circle(3)
+    esper.process(1 / 60)
+    assert system.touching() == _touching(entities) == []
+    # Passed on: b's Shape goes to a new entity d, then grows.
+    esper.remove_component(b, Shape)
+    d = esper.create_entity(Position(15, 0), shared)
+    entities = [c, d]
+    esper.process(1 / 60)
+    shared.geometry = Circle(12)
+    esper.process(1 / 60)
+    assert system.touching() == _touching(entities) == [(c, d)]
+    # A newcomer created and given another Shape in the same tick, then edited.
+    e = esper.create_entity(Position(60, 0), Shape(Circle(1)))
+    later = Shape(Circle(1))
+    esper.add_component(e, later)
+    esper.process(1 / 60)
+    later.geometry = Circle(40)
+    esper.process(1 / 60)
+    entities.append(e)
+    assert system.touching() == _touching(entities)
+    assert (d, e) in system.touching()
+
+
+def test_an_edit_of_a_shape_held_in_two_worlds_reaches_both() -> None:
+    shared = Shape(Circle(2))
+    worlds = ["edits-one", "edits-two"]
+    found = {}
+    for name in worlds:
+        esper.switch_world(name)
+        system = CollisionSystem()
+        esper.add_processor(system)
+        a = esper.create_entity(Position(0, 0), shared)
+        b = esper.create_entity(Position(10, 0), Shape(Circle(2)))
+        esper.process(1 / 60)
+        assert system.touching() == []
+        found[name] = (system, a, b)
+    shared.geometry = Circle(9)
+    try:
+        for name in worlds:
+            esper.switch_world(name)
+            system, a, b = found[name]
+            esper.process(1 / 60)
+            assert system.touching() == [(a, b)]
+    finally:
+        esper.switch_world("default")
+        for name in worlds:
+            esper.delete_world(name)
