@@ -10,14 +10,14 @@ local outline, pose circles and Position row.
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from operator import itemgetter
 from typing import NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.components import Position, Shape
+from arcade_collide.ecs.components import SHARED, Position, Shape
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
@@ -67,15 +67,23 @@ class Columns(NamedTuple):
     nlocal: Int64Array
 
 
-def columns(live: list[Item], statics: Collection[int], epoch: ShapeEpoch) -> Columns:
+def columns(
+    live: list[Item],
+    statics: Collection[int],
+    epoch: ShapeEpoch,
+    held: Callable[[int, int], bool] | None = None,
+) -> Columns:
     """The columns of the entities of ``live`` (distinct, in any order), rows ordered by
-    kind, then entity id; the Shapes are told of the world's ``epoch``.
+    kind, then entity id; the Shapes are told of the world's ``epoch`` and of their
+    owners (:func:`claim`).
 
     Args:
         live: The entities and their Position and Shape.
         statics: Entities holding :class:`~arcade_collide.ecs.components.Static`
             (at least those of ``live``).
         epoch: The world's shape epoch, which edits of these Shapes bump.
+        held: Whether an entity outside ``live`` still holds a Shape (see
+            :func:`claim`); None for a table built afresh.
 
     Raises:
         ValueError: an entity id is 2**63 or more.
@@ -92,9 +100,7 @@ def columns(live: list[Item], statics: Collection[int], epoch: ShapeEpoch) -> Co
         entity = max(entity for entity, _ in live)
         raise ValueError(f"entity {entity}: entity ids must be below 2**63") from None
     shapes = [shape for _, (_, shape) in live]
-    for s in shapes:
-        if epoch not in s._epochs:
-            s._epochs += (epoch,)
+    claim(live, epoch, held)
     geoms = [s._geometry for s in shapes]
     kinds = np.fromiter((g.kind for g in geoms), dtype=np.int8, count=n)
     size_x, size_y, inner, outer = np.zeros((4, n))
@@ -132,6 +138,33 @@ def columns(live: list[Item], statics: Collection[int], epoch: ShapeEpoch) -> Co
         inner, outer, size_x, size_y, local,
         np.fromiter(map(len, outlines), dtype=np.int64, count=len(outlines)),
     )  # fmt: skip
+
+
+def claim(live: list[Item], epoch: ShapeEpoch, held: Callable[[int, int], bool] | None) -> None:
+    """Record each entity of ``live`` as its Shape's owner in the world of ``epoch``
+    (the world's table finds an edited Shape's row by its owner).
+
+    A Shape met twice in ``live``, or whose owner recorded before still holds it
+    (``held(owner, id(shape))``), is marked :data:`~arcade_collide.ecs.components.SHARED`,
+    and so is one marked so before; with ``held`` None (a table built afresh from every
+    entity) only a Shape met twice is.
+    """
+    claimed: set[int] = set()
+    for entity, (_, shape) in live:
+        sid = id(shape)
+        epochs = shape._epochs
+        if epoch not in epochs:
+            shape._epochs = (*epochs, epoch)
+            shape._owners = (*shape._owners, entity)
+        else:
+            k = epochs.index(epoch)
+            before = shape._owners[k]
+            shared = sid in claimed or (
+                held is not None and (before == SHARED or held(before, sid))
+            )
+            owner = SHARED if shared else entity
+            shape._owners = (*shape._owners[:k], owner, *shape._owners[k + 1 :])
+        claimed.add(sid)
 
 
 def sweep_code(shape: Shape) -> int:

@@ -23,6 +23,9 @@ ALL_LAYERS = 0xFFFF_FFFF
 
 _T = TypeVar("_T")
 
+SHARED = -1
+"""The owner a :class:`Shape` records in a world where several entities hold it."""
+
 _PLAIN = frozenset((float, int))
 """The types whose values :meth:`_Pooled._store` converts without :func:`check_number`."""
 
@@ -271,7 +274,7 @@ class Shape:
     """
 
     __slots__ = (
-        "__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_sensor",
+        "__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_owners", "_sensor",
         "_stop_at_impact", "_swept",
     )  # fmt: skip
 
@@ -298,6 +301,10 @@ class Shape:
         self._epochs: tuple[ShapeEpoch, ...] = ()
         """The shape epochs of the worlds whose tables placed this shape: an edit bumps
         them, and only those worlds re-read their shapes."""
+        self._owners: tuple[int, ...] = ()
+        """For each of :attr:`_epochs`, the entity holding this shape in that world when
+        its table last placed it, or :data:`SHARED` (the table finds an edited shape's
+        row by it)."""
 
     geometry = _Setting(_check_geometry)
     """The geometry shape, in local coordinates."""

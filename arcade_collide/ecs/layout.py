@@ -22,7 +22,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.ecs.columns import Columns, Item, columns, sweep_code
-from arcade_collide.ecs.components import ALL_LAYERS, Shape
+from arcade_collide.ecs.components import ALL_LAYERS, SHARED, Shape
 from arcade_collide.ecs.entity_index import reindexed, rows_found
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
@@ -63,9 +63,6 @@ class Layout(NamedTuple):
     """Per row of :attr:`pool` (as it was when built), the table row reading it, or -1."""
     shape_ids: Int64Array
     """``id`` of each row's Shape component."""
-    entity_of_shape: dict[int, int] | None
-    """The entity of each Shape component, by ``id`` (None: a Shape object is on
-    several entities)."""
     inner: FloatArray
     outer: FloatArray
     size_x: FloatArray
@@ -142,18 +139,21 @@ class Layout(NamedTuple):
             written = np.concatenate([np.array(singles, dtype=np.int64), *arrays])
         return table_rows_of(written, self.row_in_pool)
 
-    def edit(self, shapes: list[Shape] | None) -> Int64Array | None:
-        """Rewrite the rows of the edited ``shapes`` in place; return those rows, or
-        None when that cannot be done (a kind changed, a polygon grew past the table's
-        width, too many edits): the layout must be built again."""
-        if shapes is None or self.entity_of_shape is None:
+    def edit(self, shapes: list[Shape] | None, epoch: ShapeEpoch) -> Int64Array | None:
+        """Rewrite the rows of the edited ``shapes`` (each told of the world's
+        ``epoch``) in place; return those rows, or None when that cannot be done (a
+        kind changed, a polygon grew past the table's width, a Shape is on several
+        entities, too many edits): the layout must be built again."""
+        if shapes is None:
             return None
-        owners = [self.entity_of_shape.get(id(shape), -1) for shape in shapes]
+        owners = [shape._owners[shape._epochs.index(epoch)] for shape in shapes]
+        if SHARED in owners:
+            return None
         found = self.find_rows(np.array(owners, dtype=np.int64)).tolist()
         rows = []
         for shape, row in zip(shapes, found, strict=True):
-            if row < 0:
-                continue  # no longer in this world's table
+            if row < 0 or self.shape_ids[row] != id(shape):
+                continue  # no longer in this world's table (its owner holds another)
             geometry = shape._geometry
             if geometry.kind != self.kinds[row]:
                 return None
@@ -199,13 +199,7 @@ class Layout(NamedTuple):
         """
         _check_positions(source, shaped, dead)
         live = [item for item in source if item[0] not in dead] if dead else source
-        made = columns(live, statics, epoch)
-        entity_of_shape: dict[int, int] | None = dict(
-            zip(made.shape_ids.tolist(), made.entities.tolist(), strict=True)
-        )
-        if len(entity_of_shape) < len(made.entities):  # type: ignore[arg-type]
-            entity_of_shape = None
-        return _assemble(made, entity_of_shape)
+        return _assemble(columns(live, statics, epoch))
 
     def merged(self, drop: Int64Array, fresh: Columns) -> Layout | None:
         """This layout without rows ``drop`` and with the rows of ``fresh`` (entities
@@ -214,12 +208,10 @@ class Layout(NamedTuple):
 
         The kept rows move as contiguous runs, found from ``drop`` and where the fresh
         rows go alone: no per-row map is built to find them.
-
-        This layout's shape map is updated in place: use only the result afterwards.
         """
-        pool, owners = self.pool, self.entity_of_shape
+        pool = self.pool
         m = len(fresh.entities)
-        if pool is None or (m and fresh.pool is not pool) or owners is None:
+        if pool is None or (m and fresh.pool is not pool):
             return None
         drop = np.sort(drop)
         if m:
@@ -252,7 +244,6 @@ class Layout(NamedTuple):
 
         merged_kinds = gather(self.kinds, fresh.kinds)
         local, nlocal = self._merged_outlines(fresh, runs, dest, kind_bounds(merged_kinds)[_RECT])
-        shared = not moved_owners(owners, self, drop, fresh)
         here = np.full(len(self.entities), -1, dtype=np.int64)
         _number_runs(here, runs)
         renumbered = composed(self.renumbered, here)
@@ -278,7 +269,7 @@ class Layout(NamedTuple):
             gather(self.sweep, fresh.sweep), gather(self.static, fresh.static),
             gather(self.inner, fresh.inner), gather(self.outer, fresh.outer),
             gather(self.size_x, fresh.size_x), gather(self.size_y, fresh.size_y), local, nlocal,
-        ), None if shared else owners)  # fmt: skip
+        ))  # fmt: skip
         if unplaced is not None:
             merged = _carry_placement(self, merged, runs)
         return merged._replace(renumbered=renumbered, unplaced=unplaced, by_entity=index)
@@ -346,18 +337,6 @@ def _carry_placement(old: Layout, new: Layout, runs: Int64Array) -> Layout:
                 values = values[:, : into.shape[1]]
             _copy_runs(into, values, block)
     return new._replace(rows=new.rows._replace(**shared)) if shared else new
-
-
-def moved_owners(owners: dict[int, int], old: Layout, drop: Int64Array, fresh: Columns) -> bool:
-    """Update the shape map ``owners`` as rows ``drop`` of ``old`` leave and the rows of
-    ``fresh`` come; False when a Shape is then met twice (in-place edits turn off)."""
-    for sid, entity in zip(old.shape_ids[drop].tolist(), old.entities[drop].tolist(), strict=True):
-        if owners.get(sid) == entity:
-            del owners[sid]
-    alone = True
-    for sid, entity in zip(fresh.shape_ids.tolist(), fresh.entities.tolist(), strict=True):
-        alone = owners.setdefault(sid, entity) == entity and alone
-    return alone
 
 
 def composed(renumbered: Int64Array | None, here: Int64Array) -> Int64Array:
@@ -442,7 +421,7 @@ def _check_positions(source: list[Item], shaped: Collection[int], dead: Collecti
             )
 
 
-def _assemble(c: Columns, entity_of_shape: dict[int, int] | None) -> Layout:
+def _assemble(c: Columns) -> Layout:
     """A layout from its columns, with the arrays that follow from them."""
     n = len(c.entities)
     row_in_pool = np.full(len(c.pool.data) if c.pool is not None else 0, -1, dtype=np.int64)
@@ -452,7 +431,7 @@ def _assemble(c: Columns, entity_of_shape: dict[int, int] | None) -> Layout:
     return Layout(
         c.entities, c.positions, c.kinds, c.layer, c.mask, c.sensor, c.static, c.sweep,
         np.flatnonzero(c.sweep), np.flatnonzero(c.static), np.flatnonzero(~c.static),
-        np.arange(n), c.pool, c.pool_rows, row_in_pool, c.shape_ids, entity_of_shape,
+        np.arange(n), c.pool, c.pool_rows, row_in_pool, c.shape_ids,
         c.inner, c.outer, c.size_x, c.size_y, c.local, c.nlocal,
         empty_rows(c.kinds, int(polygons.max()) if len(polygons) else 3),
         np.empty((n, 4)), np.empty(n), np.empty(n),

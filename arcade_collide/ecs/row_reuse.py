@@ -27,7 +27,6 @@ from arcade_collide.ecs.layout import (
     Layout,
     composed,
     kind_bounds,
-    moved_owners,
     sorted_unique,
     widened,
 )
@@ -47,9 +46,9 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
 
     ``base``'s arrays are the result's: use only the result afterwards.
     """
-    pool, owners = base.pool, base.entity_of_shape
+    pool = base.pool
     m = len(drop)
-    if not m or m != len(fresh.entities) or pool is None or owners is None:
+    if not m or m != len(fresh.entities) or pool is None:
         return None
     if fresh.pool is not pool:
         return None
@@ -67,7 +66,6 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     )  # fmt: skip
     if regrouped < 0:
         return None
-    alone = moved_owners(owners, base, drop, fresh)
     order, ids = base.by_entity or entity_index(base.entities)
     here, order, ids = _written(
         drop, order, ids, base.row_in_pool, base.pool_rows, base.entities, base.layer,
@@ -94,7 +92,6 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
         reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
     layout = base._replace(
         positions=PooledRows.in_pool(pool, base.pool_rows),
-        entity_of_shape=owners if alone else None,
         renumbered=renumbered,
         unplaced=unplaced,
         by_entity=(order, ids),

@@ -161,7 +161,7 @@ class ShapeTable:
         edited = None
         if epoch != self._epoch:
             # Shapes were edited: their rows are rewritten where they are, if they can be.
-            edited = (layout or self._current).edit(self._shape_epoch.edited)
+            edited = (layout or self._current).edit(self._shape_epoch.edited, self._shape_epoch)
             if edited is None:
                 layout = self._rebuilt()
         elif layout is None and self._positions.unchanged_since(self._stamp):
@@ -315,7 +315,13 @@ class ShapeTable:
             if Static in found:
                 statics.add(entity)
         drop = base.rows_of(ids) if ids is not None else np.empty(0, np.int64)
-        fresh = columns(items, statics, self._shape_epoch)
+
+        def held(owner: int, shape_id: int) -> bool:
+            """Whether ``owner`` keeps its row, holding that Shape, after the change."""
+            row = int(base.find_rows(np.array([owner], dtype=np.int64))[0])
+            return row >= 0 and int(base.shape_ids[row]) == shape_id and row not in drop
+
+        fresh = columns(items, statics, self._shape_epoch, held)
         merged = reused(base, drop, fresh) or base.merged(drop, fresh)
         if merged is not None:
             self._source = None  # esper's list no longer tells whether anything changed

@@ -153,3 +153,49 @@ def test_an_edit_of_a_shape_held_in_two_worlds_reaches_both() -> None:
         esper.switch_world("default")
         for name in worlds:
             esper.delete_world(name)
+
+
+def test_an_edit_of_a_shape_its_entity_no_longer_holds_changes_nothing() -> None:
+    system = CollisionSystem()
+    esper.add_processor(system)
+    old = Shape(Circle(2))
+    a = esper.create_entity(Position(0, 0), old)
+    b = esper.create_entity(Position(10, 0), Shape(Circle(2)))
+    esper.process(1 / 60)
+    new = Shape(Circle(3))
+    esper.add_component(a, new)  # replaces ``old`` on a
+    esper.process(1 / 60)
+    old.geometry = Circle(20)  # a Shape no entity holds
+    esper.process(1 / 60)
+    assert system.touching() == [] == _touching([a, b])
+    new.geometry = Circle(8)
+    esper.process(1 / 60)
+    assert system.touching() == [(a, b)] == _touching([a, b])
+
+
+def test_one_shape_object_on_many_entities_lets_spawns_reuse_rows() -> None:
+    """A world whose entities share one Shape object (a tile or bullet shape made once)
+    still takes structural changes row by row, not by a rebuild."""
+    esper.add_processor(MovementSystem())
+    system = CollisionSystem()
+    esper.add_processor(system)
+    rng = np.random.default_rng(9)
+    bullet = Shape(Circle(4))
+    entities = [
+        esper.create_entity(Position(*rng.uniform(0, 200, 2)), bullet) for _ in range(60)
+    ]
+    esper.process(1 / 60)
+    table = table_for_current_world()
+    for _ in range(5):
+        for gone in entities[:3]:
+            esper.delete_entity(gone)
+        entities = entities[3:]
+        entities += [
+            esper.create_entity(Position(*rng.uniform(0, 200, 2)), bullet) for _ in range(3)
+        ]
+        esper.process(1 / 60)
+        assert table.reused_rows is not None and len(table.reused_rows) == 3
+        assert system.touching() == _touching(entities)
+    bullet.geometry = Circle(9)  # held by every entity: the table is built again
+    esper.process(1 / 60)
+    assert system.touching() == _touching(entities)
