@@ -324,13 +324,14 @@ class LoggedSet(set[int]):
             changed.add(entity)
 
     def remove(self, entity: Any, /) -> None:
-        set.remove(self, entity)
+        _set_remove(self, entity)
         for changed in self.watchers:
             changed.add(entity)
 
 
 _set_add = set.add
 _set_discard = set.discard
+_set_remove = set.remove
 
 
 class ComponentWatch:
