@@ -129,7 +129,7 @@ def test_a_shape_on_several_entities_or_passed_on_is_edited_in_every_row() -> No
     assert (d, e) in system.touching()
 
 
-def test_an_edit_of_a_shape_held_in_two_worlds_reaches_both() -> None:
+def test_an_edit_of_a_shape_held_in_two_worlds_reaches_both(world: str) -> None:
     shared = Shape(Circle(2))
     worlds = ["edits-one", "edits-two"]
     found = {}
@@ -150,7 +150,7 @@ def test_an_edit_of_a_shape_held_in_two_worlds_reaches_both() -> None:
             esper.process(1 / 60)
             assert system.touching() == [(a, b)]
     finally:
-        esper.switch_world("default")
+        esper.switch_world(world)
         for name in worlds:
             esper.delete_world(name)
 
