@@ -48,9 +48,7 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     """
     pool = base.pool
     m = len(drop)
-    if not m or m != len(fresh.entities) or pool is None:
-        return None
-    if fresh.pool is not pool:
+    if not m or m != len(fresh.entities) or pool is None or fresh.pool is not pool:
         return None
     convex = len(fresh.nlocal)
     if convex:
