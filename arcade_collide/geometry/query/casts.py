@@ -135,43 +135,59 @@ def sat_cast(
     return True, f, nx, ny, level * nx - along * ny, level * ny + along * nx
 
 
+@kernel(CAST(*(_F,) * 8), inline=True)
+def cast_circles(
+    xa: float, ya: float, ra: float, xb: float, yb: float, rb: float, tx: float, ty: float
+) -> tuple[bool, float, float, float, float, float]:
+    """A point or circle ``(xa, ya, ra)`` moved along ``(tx, ty)`` against the point or
+    circle ``(xb, yb, rb)`` (a point's radius 0): A's centre as a ray against the circle
+    of the summed radius round B's centre."""
+    if ra + rb == 0.0:
+        hit, f, nx, ny = ray_point(xb, yb, xa, ya, tx, ty, 1.0)
+    else:
+        hit, f, nx, ny = ray_circle(xb, yb, ra + rb, xa, ya, tx, ty, 1.0)
+    return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
+
+
+@kernel(CAST(_F, _F, _F, ROWS, types.int64, _F, _F), inline=True)
+def cast_round(
+    xa: float, ya: float, ra: float, rows_b: WorldRows, b: int, tx: float, ty: float
+) -> tuple[bool, float, float, float, float, float]:
+    """A point or circle ``(xa, ya, ra)`` moved along ``(tx, ty)`` against row ``b`` of
+    ``rows_b``: A's centre as a ray against B rounded by A's radius.
+
+    A caller that holds A as numbers calls this rather than :func:`cast_pair`: a call
+    that passes a table costs more than the cast itself, and B's outline is taken
+    only where a ray needs it."""
+    kind_b = rows_b.kinds[b]
+    if kind_b <= _CIRCLE:
+        xb, yb, rb = round_of(rows_b, b)
+        return cast_circles(xa, ya, ra, xb, yb, rb, tx, ty)
+    if ra > 0.0 and kind_b == _RECT:
+        r = b - rows_b.start[_RECT]
+        hit, f, nx, ny = ray_rounded_rect(rows_b, r, ra, xa, ya, tx, ty, 1.0)
+    else:
+        v, n, _, swap = outline_of(rows_b, b)
+        if ra == 0.0:
+            hit, f, nx, ny = ray_outline(v, n, swap, xa, ya, tx, ty, 1.0)
+        else:
+            hit, f, nx, ny = ray_rounded(v, n, swap, ra, xa, ya, tx, ty, 1.0)
+    return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
+
+
 @kernel(CAST(ROWS, types.int64, ROWS, types.int64, _F, _F), inline=True)
 def cast_pair(
     rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, tx: float, ty: float
 ) -> tuple[bool, float, float, float, float, float]:
     """Row ``a`` of ``rows_a`` moved along ``(tx, ty)`` against row ``b`` of ``rows_b``,
     by the method of its kind pair (the module docstring), without the start contact."""
-    round_a = rows_a.kinds[a] <= _CIRCLE
-    round_b = rows_b.kinds[b] <= _CIRCLE
-    if round_a and round_b:
+    if rows_a.kinds[a] <= _CIRCLE:
         xa, ya, ra = round_of(rows_a, a)
+        return cast_round(xa, ya, ra, rows_b, b, tx, ty)
+    if rows_b.kinds[b] <= _CIRCLE:
+        # B's centre moving along the reversed translation against A rounded by B's radius.
         xb, yb, rb = round_of(rows_b, b)
-        if ra + rb == 0.0:
-            hit, f, nx, ny = ray_point(xb, yb, xa, ya, tx, ty, 1.0)
-        else:
-            hit, f, nx, ny = ray_circle(xb, yb, ra + rb, xa, ya, tx, ty, 1.0)
-        return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
-    if round_a:
-        xa, ya, ra = round_of(rows_a, a)
-        v, n, _, swap = outline_of(rows_b, b)
-        if ra > 0.0 and rows_b.kinds[b] == _RECT:
-            r = b - rows_b.start[_RECT]
-            hit, f, nx, ny = ray_rounded_rect(rows_b, r, ra, xa, ya, tx, ty, 1.0)
-        elif ra == 0.0:
-            hit, f, nx, ny = ray_outline(v, n, swap, xa, ya, tx, ty, 1.0)
-        else:
-            hit, f, nx, ny = ray_rounded(v, n, swap, ra, xa, ya, tx, ty, 1.0)
-        return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
-    if round_b:
-        xb, yb, rb = round_of(rows_b, b)
-        v, n, _, swap = outline_of(rows_a, a)
-        if rb > 0.0 and rows_a.kinds[a] == _RECT:
-            r = a - rows_a.start[_RECT]
-            hit, f, nx, ny = ray_rounded_rect(rows_a, r, rb, xb, yb, -tx, -ty, 1.0)
-        elif rb == 0.0:
-            hit, f, nx, ny = ray_outline(v, n, swap, xb, yb, -tx, -ty, 1.0)
-        else:
-            hit, f, nx, ny = ray_rounded(v, n, swap, rb, xb, yb, -tx, -ty, 1.0)
+        hit, f, nx, ny, _, _ = cast_round(xb, yb, rb, rows_a, a, -tx, -ty)
         return hit, f, -nx, -ny, xb - rb * nx, yb - rb * ny
     va, na, axes_a, _ = outline_of(rows_a, a)
     vb, nb, axes_b, _ = outline_of(rows_b, b)

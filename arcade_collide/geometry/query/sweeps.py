@@ -20,7 +20,12 @@ import numpy as np
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.compiled import kernel
-from arcade_collide.geometry.query.casts import cast_pair, start_contact
+from arcade_collide.geometry.query.casts import (
+    cast_circles,
+    cast_pair,
+    cast_round,
+    start_contact,
+)
 from arcade_collide.geometry.query.kernel_base import (
     ROWS,
     Int64Array,
@@ -143,8 +148,9 @@ def swept_rows(
         How many pairs touched.
     """
     # Scratch tables, written pair by pair: row k of ``copies`` holds a copy of a row of
-    # kind k; ``circles`` round shapes (row 0 for A, row 1 for B): points and circles
-    # taken back along ``d``, and the circles of turning shapes.
+    # kind k taken back along ``d``; ``circles`` round shapes (row 0 for A, row 1 for B)
+    # where a cast or start contact takes them as table rows. A round A is cast as
+    # numbers (:func:`~.casts.cast_round`), without a scratch row.
     copies = empty_rows(np.arange(5, dtype=np.int8), rows.polygon_vertices.shape[1])
     circles = empty_rows(np.full(2, _CIRCLE, dtype=np.int8), 0)
     contact = np.empty(5)
@@ -155,29 +161,32 @@ def swept_rows(
         t = a[k]
         kind = rows.kinds[t]
         round_a = radius_a[k] > 0.0 or kind <= _CIRCLE
+        xa = ya = ra = 0.0
         if radius_a[k] > 0.0:
-            _circle(circles, 0, origins[k, 0] - dx, origins[k, 1] - dy, radius_a[k])
+            xa, ya, ra = origins[k, 0] - dx, origins[k, 1] - dy, radius_a[k]
         elif round_a:
-            x, y, r = round_of(rows, t)
-            _circle(circles, 0, x - dx, y - dy, r)
+            x, y, ra = round_of(rows, t)
+            xa, ya = x - dx, y - dy
         else:
             copy_row(rows, t, copies, kind)
             shift_row(copies, kind, -dx, -dy)
-        # One call per combination of tables: a table held in a variable would be
-        # reference-counted at every assignment, which costs more than the cast.
         if radius_b[k] > 0.0:
             _circle(circles, 1, origins[k, 2], origins[k, 3], radius_b[k])
-            if round_a:
-                cast = cast_pair(circles, 0, circles, 1, dx, dy)
-            else:
-                cast = cast_pair(copies, kind, circles, 1, dx, dy)
+        # One call per combination of tables: a table held in a variable would be
+        # reference-counted at every assignment, which costs more than the cast.
+        if round_a and radius_b[k] > 0.0:
+            cast = cast_circles(xa, ya, ra, origins[k, 2], origins[k, 3], radius_b[k], dx, dy)
         elif round_a:
-            cast = cast_pair(circles, 0, rows, b[k], dx, dy)
+            cast = cast_round(xa, ya, ra, rows, b[k], dx, dy)
+        elif radius_b[k] > 0.0:
+            cast = cast_pair(copies, kind, circles, 1, dx, dy)
         else:
             cast = cast_pair(copies, kind, rows, b[k], dx, dy)
         touched, f, nx, ny, px, py = cast
         if touched and f == 0.0:  # touching at the start: the contact gives the normal
             touching = False
+            if round_a:
+                _circle(circles, 0, xa, ya, ra)
             if not exact_start[k]:
                 pass
             elif round_a and radius_b[k] > 0.0:
