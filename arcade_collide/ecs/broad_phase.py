@@ -17,9 +17,16 @@ finds their pairs. Either way the pairs of rows that did not move carry over fro
 last tick (:attr:`BroadPhase.moved`). When the table cannot say (most rows moved),
 every non-static row is swept and queried against a grid of the static rows, built
 again only when those change. Two static shapes are never paired.
+
+Whenever the rows that do not move are the static rows, their grid is the one the
+world's queries and swept shapes use (:meth:`~.queries.QueryIndex.static_grid`): one
+copy of a large level in memory, and the swept stage's query of it leaves the cells
+this stage reads in the cache.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import numpy as np
 
@@ -29,6 +36,10 @@ from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.loose_grid import LooseGrid
 from arcade_collide.geometry.static_grid import StaticGrid
+
+StaticRows = Callable[[], tuple[StaticGrid, IntArray]]
+"""A grid of the table's static rows' boxes, and those rows ascending (grid box ``s``
+is table row ``rows[s]``): :meth:`~.queries.QueryIndex.static_grid`."""
 
 
 class BroadPhase:
@@ -47,9 +58,12 @@ class BroadPhase:
         """Per table row, whether it moved since the previous call (None: take every
         row as moved; then no pair carries over)."""
 
-    def candidates(self, table: ShapeTable) -> tuple[IntArray, IntArray]:
+    def candidates(
+        self, table: ShapeTable, static: StaticRows | None = None
+    ) -> tuple[IntArray, IntArray]:
         """Row pairs ``(i[k], j[k])``, ``i < j``, whose boxes in ``table`` overlap, at
-        least one of which moved, and not both static."""
+        least one of which moved, and not both static. ``static`` gives the grid of
+        ``table``'s static rows when it is shared (else this stage builds its own)."""
         moved_rows = None
         if self._seen[0] == table.layout:
             moved_rows = table.moved_since(self._seen[1])
@@ -71,7 +85,7 @@ class BroadPhase:
                 self._loose = None
                 self._sweeps_dynamic = False
                 key = (table.layout, table.static_revision, moving_set)
-                return self._swept(table, moved_rows, key)
+                return self._swept(table, moved_rows, key, static)
             # Rows moved here and there: the loose grid follows them and finds their pairs.
             if self._grid is not None and self._grid[0][2] is not None:
                 self._grid = None  # a grid of still rows, some of which moved now
@@ -86,21 +100,31 @@ class BroadPhase:
         self._sweeps_dynamic = True
         if not table.has_static:
             return self._sweep.pairs(table.aabbs)
-        return self._swept(table, table.dynamic_rows, (table.layout, table.static_revision, None))
+        key = (table.layout, table.static_revision, None)
+        return self._swept(table, table.dynamic_rows, key, static)
 
     def _swept(
-        self, table: ShapeTable, moving: IntArray, key: tuple[int, int, bytes | None]
+        self,
+        table: ShapeTable,
+        moving: IntArray,
+        key: tuple[int, int, bytes | None],
+        static: StaticRows | None,
     ) -> tuple[IntArray, IntArray]:
         """The pairs of the ``moving`` rows: swept against each other, and queried
         against a grid of the others (the static rows, when ``key`` names no moving set),
-        built again when ``key`` changes."""
-        if self._grid is None or self._grid[0] != key:
-            n = len(table.entities)
-            still = table.static_rows
-            if key[2] is not None:
-                still = np.setdiff1d(np.arange(n), moving, assume_unique=True)
-            self._grid = (key, StaticGrid(table.aabbs[still]), still)
-        _, grid, still = self._grid
+        ``static``'s when they are the static rows, else one built again when ``key``
+        changes."""
+        if static is not None and (key[2] is None or np.array_equal(moving, table.dynamic_rows)):
+            self._grid = None  # the shared grid holds the same rows
+            grid, still = static()
+        else:
+            if self._grid is None or self._grid[0] != key:
+                still = table.static_rows
+                if key[2] is not None:
+                    n = len(table.entities)
+                    still = np.setdiff1d(np.arange(n), moving, assume_unique=True)
+                self._grid = (key, StaticGrid(table.aabbs[still]), still)
+            _, grid, still = self._grid
         boxes = table.aabbs[moving]
         i, j = self._sweep.pairs(boxes)
         q, s = grid.pairs(boxes)

@@ -512,7 +512,8 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         if self._response is not None:
             self._response(table, self._index)
         self._tick = (table, table.layout, table.revision)
-        i, j = self._broad.candidates(table)
+        self._index.update(table)
+        i, j = self._broad.candidates(table, self._index.static_grid)
         i, j = touching_pairs(table, i, j)
         old = self._state
         # Pairs of rows that did not move still touch: they are not keyed again.
