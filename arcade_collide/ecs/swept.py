@@ -90,6 +90,9 @@ class Sweeps:
         """This tick's hits (None when no swept shape moved)."""
         self._sweep = SweepBroadPhase()
         """Pairs the swept boxes (it keeps their order from tick to tick)."""
+        self._numbered: Int64Array = _NO_ROWS
+        """The entities of the moving swept rows, ascending, that number the boxes of
+        :attr:`_sweep`: box ``k`` is ``_numbered[k]``'s."""
 
     def sweep(self, table: ShapeTable, index: QueryIndex, old_keys: Int64Array) -> list[int]:
         """Find the swept shapes' hits of this tick (:attr:`hits`) in ``table``,
@@ -160,6 +163,7 @@ class Sweeps:
         turning = (turn != 0.0) & (table.kinds[rows] >= _RECT)
         radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
         boxes = _swept_boxes(table, rows, t, radius)
+        self._follow(table.entities[rows])
         a, b, b_moving = _candidates(table, index, self._sweep, rows, boxes)
         n = len(a)
         out_a, out_b, out_m, row_a = (np.empty(n, dtype=np.int64) for _ in range(4))
@@ -188,6 +192,19 @@ class Sweeps:
         if stop is None:
             return []
         return _stop(table, rows, start, end, t, turn, stop, now, moving)
+
+
+    def _follow(self, entities: Int64Array) -> None:
+        """Number the swept boxes by ``entities`` (this tick's moving swept entities,
+        ascending): when bullets come and go, the kept ones keep their place in the
+        sweep's order and the new ones are merged in, rather than every box sorted
+        afresh."""
+        old, self._numbered = self._numbered, entities
+        if len(old) == len(entities) and np.array_equal(old, entities):
+            return
+        at = np.minimum(np.searchsorted(entities, old), max(len(entities) - 1, 0))
+        kept = entities[at] == old if len(entities) else np.zeros(len(old), dtype=np.bool_)
+        self._sweep.renumber(np.where(kept, at, -1), len(entities))
 
 
 def _look_up(
