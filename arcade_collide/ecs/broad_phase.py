@@ -100,8 +100,8 @@ class BroadPhase:
         self._sweeps_dynamic = True
         if not table.has_static:
             return self._sweep.pairs(table.aabbs)
-        key = (table.layout, table.static_revision, None)
-        return self._swept(table, table.dynamic_rows, key, static)
+        still_key = (table.layout, table.static_revision, None)
+        return self._swept(table, table.dynamic_rows, still_key, static)
 
     def _swept(
         self,
