@@ -162,9 +162,9 @@ class Sweeps:
         turn = (end[:, 2] - start[:, 2] + 180.0) % 360.0 - 180.0
         turning = (turn != 0.0) & (table.kinds[rows] >= _RECT)
         radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
-        boxes = _swept_boxes(table, rows, t, radius)
+        ends, boxes = _swept_boxes(table, rows, t, radius)
         self._follow(table.entities[rows])
-        a, b, b_moving = _candidates(table, index, self._sweep, rows, boxes)
+        a, b, b_moving = _candidates(table, index, self._sweep, rows, ends, t, boxes)
         n = len(a)
         out_a, out_b, out_m, row_a = (np.empty(n, dtype=np.int64) for _ in range(4))
         d, pair = np.empty((n, 2)), np.empty((n, 6))
@@ -220,44 +220,45 @@ def _look_up(
 
 def _swept_boxes(
     table: ShapeTable, rows: Int64Array, t: FloatArray, radius: FloatArray
-) -> FloatArray:
-    """Boxes holding each of ``rows`` over its motion ``t`` (ending where the table
-    holds it); a turning row (``radius > 0``) as that circle about its pose origin."""
-    end = table.aabbs[rows]
-    shift = np.concatenate([t, t], axis=1)
-    boxes = end.copy()
-    np.minimum(boxes[:, :2], end[:, :2] - t, out=boxes[:, :2])
-    np.maximum(boxes[:, 2:], end[:, 2:] - t, out=boxes[:, 2:])
+) -> tuple[FloatArray, FloatArray]:
+    """Per row of ``rows``, a box holding it at the end of its motion ``t`` that, moved
+    back along ``t``, holds it all the way (a turning row, ``radius > 0``, also holds that
+    circle about its pose origin); and the bounding box of that motion."""
+    ends = table.aabbs[rows]
     turning = radius > 0.0
     if turning.any():
         ox, oy, r = table.origin_x[rows][turning], table.origin_y[rows][turning], radius[turning]
-        circle = np.stack([ox - r, oy - r, ox + r, oy + r], axis=1)
-        held = boxes[turning]
-        for box in (circle, circle - shift[turning]):
-            np.minimum(held[:, :2], box[:, :2], out=held[:, :2])
-            np.maximum(held[:, 2:], box[:, 2:], out=held[:, 2:])
-        boxes[turning] = held
-    result: FloatArray = boxes
-    return result
+        held = ends[turning]
+        np.minimum(held[:, :2], np.stack([ox - r, oy - r], axis=1), out=held[:, :2])
+        np.maximum(held[:, 2:], np.stack([ox + r, oy + r], axis=1), out=held[:, 2:])
+        ends[turning] = held
+    boxes = ends.copy()
+    np.minimum(boxes[:, :2], ends[:, :2] - t, out=boxes[:, :2])
+    np.maximum(boxes[:, 2:], ends[:, 2:] - t, out=boxes[:, 2:])
+    return ends, boxes
 
 
 def _candidates(
     table: ShapeTable, index: QueryIndex, sweep: SweepBroadPhase, rows: Int64Array,
-    boxes: FloatArray,
+    ends: FloatArray, t: FloatArray, boxes: FloatArray,
 ) -> tuple[Int64Array, Int64Array, Int64Array]:  # fmt: skip
     """The pairs the moving swept ``rows`` may have met: ``(a, b, b_moving)`` with
     ``rows[a]`` the swept row, ``b`` the other table row, and ``b_moving`` its index
     in ``rows`` when it is one of them (else -1). Each pair once; the layer filter and
-    the rule that two static rows never collide are left to :func:`swept_pass`."""
+    the rule that two static rows never collide are left to :func:`swept_pass`.
+
+    The rows that stay put are those whose boxes the swept rows' ``ends`` (moved back
+    along ``t``) sweep over; two swept rows, those whose motions' bounding ``boxes``
+    overlap."""
     index.update(table)
     grid, static_rows = index.static_grid()
-    q, s = grid.pairs(boxes)
+    q, s = grid.moving_pairs(ends, t)
     parts_a, parts_b, parts_m = [q], [static_rows[s]], [np.full(len(q), -1, dtype=np.int64)]
     others = _NO_ROWS
     if len(table.dynamic_rows) > len(rows) - np.count_nonzero(table.static[rows]):
         others = np.setdiff1d(table.dynamic_rows, rows, assume_unique=True)
     if len(others):
-        q, s = StaticGrid(table.aabbs[others]).pairs(boxes)
+        q, s = StaticGrid(table.aabbs[others]).moving_pairs(ends, t)
         parts_a.append(q)
         parts_b.append(others[s])
         parts_m.append(np.full(len(q), -1, dtype=np.int64))

@@ -28,6 +28,8 @@ Int64Array = NDArray[np.int64]
 BIG_CELLS = 64
 """Boxes overlapping more cells than this are tested against every query instead."""
 
+_NO_SHIFTS = np.empty((0, 2))
+
 
 @kernel("int64(float64, int64)", inline=True)
 def _index(v: float, n: int) -> int:
@@ -94,12 +96,37 @@ def _build(
     return counts, items, item_boxes, big
 
 
+_NEAR = 1e-9
+"""Relative widening of a moving box's test on the axis across its motion, far above
+the rounding of its few operations: a pair is never lost to rounding (a candidate too
+many costs one exact test later)."""
+
+
+@kernel("boolean(float64[::1], float64, float64, float64[::1])", inline=True)
+def _meets_moving(end: FloatArray, tx: float, ty: float, other: FloatArray) -> bool:
+    """Whether box ``end`` moved back along ``(tx, ty)`` meets box ``other`` on the axis
+    across the motion, ``(-ty, tx)``: the third separating axis of the hexagon it sweeps
+    and a box, beside x and y. Both ends of the motion project alike there."""
+    nx = -ty
+    ny = tx
+    centre = nx * (end[0] + end[2]) + ny * (end[1] + end[3])
+    extent = abs(nx) * (end[2] - end[0]) + abs(ny) * (end[3] - end[1])
+    other_centre = nx * (other[0] + other[2]) + ny * (other[1] + other[3])
+    other_extent = abs(nx) * (other[2] - other[0]) + abs(ny) * (other[3] - other[1])
+    # Doubled centres and extents: |c1 - c2| <= e1 + e2 holds for both or neither.
+    room = extent + other_extent
+    slack = _NEAR * (abs(centre) + abs(other_centre) + room)
+    return abs(centre - other_centre) <= room + slack
+
+
 @kernel(
-    "int64(float64[:, ::1], float64[:, ::1], float64[::1], int64, int64, int64[::1],"
-    " int64[::1], float64[:, ::1], int64[::1], int64[::1], int64[::1])"
+    "int64(float64[:, ::1], float64[:, ::1], boolean, float64[:, ::1], float64[::1], int64, int64,"
+    " int64[::1], int64[::1], float64[:, ::1], int64[::1], int64[::1], int64[::1])"
 )
 def _query(
     queries: FloatArray,
+    shifts: FloatArray,
+    moving: bool,
     boxes: FloatArray,
     grid: FloatArray,
     nx: int,
@@ -114,13 +141,28 @@ def _query(
     """Write the overlapping (query, box) pairs into ``out_q``/``out_s`` while they have
     room; return how many there are. A cell's boxes are read from ``item_boxes``, next
     to each other in memory (``boxes`` only for those in ``big``): a query is bound by
-    its cache misses."""
+    its cache misses.
+
+    When ``moving``, query ``q`` is box ``queries[q]`` swept there from
+    ``queries[q] - shifts[q]``: the cells under the motion's bounding box are visited
+    (visiting only those along the motion saves no cache misses, as a row's cells lie
+    side by side), and a box found there is also tested on the axis across the motion."""
     inv = 1.0 / grid[2]
     extent = np.array([grid[0], grid[1], grid[3], grid[4]])
+    box = np.empty(4)
+    tx = ty = 0.0
     m = 0
     room = len(out_q)
     for q in range(len(queries)):
-        box = queries[q]
+        end = queries[q]
+        box[:] = end
+        if moving:
+            tx = shifts[q, 0]
+            ty = shifts[q, 1]
+            box[0] = min(end[0], end[0] - tx)
+            box[1] = min(end[1], end[1] - ty)
+            box[2] = max(end[2], end[2] - tx)
+            box[3] = max(end[3], end[3] - ty)
         if boxes_overlap(box, extent):
             x0, y0, x1, y1 = _cells(box, grid, inv, nx, ny)
             for y in range(y0, y1 + 1):
@@ -134,12 +176,16 @@ def _query(
                         sx, sy, _, _ = _cells(other, grid, inv, nx, ny)
                         if max(sx, x0) != x or max(sy, y0) != y:
                             continue
+                        if moving and not _meets_moving(end, tx, ty, other):
+                            continue
                         if m < room:
                             out_q[m] = q
                             out_s[m] = items[k]
                         m += 1
         for s in big:
-            if boxes_overlap(box, boxes[s]):
+            if boxes_overlap(box, boxes[s]) and not (
+                moving and not _meets_moving(end, tx, ty, boxes[s])
+            ):
                 if m < room:
                     out_q[m] = q
                     out_s[m] = s
@@ -214,7 +260,35 @@ class StaticGrid:
             out_q = np.empty(self._room, dtype=np.int64)
             out_s = np.empty(self._room, dtype=np.int64)
             m = _query(
-                queries, self.boxes, self._grid, self._nx, self._ny,
+                queries, _NO_SHIFTS, False, self.boxes, self._grid, self._nx, self._ny,
+                self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
+            )  # fmt: skip
+            if m <= self._room:
+                return out_q[:m], out_s[:m]
+            self._room = 2 * m
+
+    def moving_pairs(self, ends: FloatArray, shifts: FloatArray) -> tuple[Int64Array, Int64Array]:
+        """Index pairs ``(q, s)``: box ``ends[q]``, moved to where it is from
+        ``ends[q] - shifts[q]`` along a straight line, met box ``s`` on the way (the
+        hexagon it swept overlaps or touches box ``s``; a pair the exact test would call
+        apart by a relative 1e-9 may be among them).
+
+        >>> grid = StaticGrid(np.array([[0, 10, 2, 12], [10, 10, 12, 12], [20, 0, 22, 2.0]]))
+        >>> ends = np.array([[20, 20, 21, 21.0], [30, 30, 31, 31.0]])
+        >>> q, s = grid.moving_pairs(ends, np.array([[20, 20.0], [10, 10.0]]))
+        >>> list(zip(q.tolist(), s.tolist()))  # over box 1, beside boxes 0 and 2; a miss
+        [(0, 1)]
+        >>> q, s = grid.moving_pairs(np.array([[8, 10, 10, 12.0]]), np.array([[8, 0.0]]))
+        >>> s.tolist()  # from box 0 to touching box 1
+        [0, 1]
+        """
+        ends = np.ascontiguousarray(ends, dtype=np.float64).reshape(-1, 4)
+        shifts = np.ascontiguousarray(shifts, dtype=np.float64).reshape(-1, 2)
+        while True:
+            out_q = np.empty(self._room, dtype=np.int64)
+            out_s = np.empty(self._room, dtype=np.int64)
+            m = _query(
+                ends, shifts, True, self.boxes, self._grid, self._nx, self._ny,
                 self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
             )  # fmt: skip
             if m <= self._room:
