@@ -18,6 +18,11 @@ last tick (:attr:`BroadPhase.moved`). When the table cannot say (most rows moved
 every non-static row is swept and queried against a grid of the static rows, built
 again only when those change. Two static shapes are never paired.
 
+When every row that moved is a swept shape that moved (bullets), the swept stage has
+already paired each with every row its motion swept over
+(:class:`~arcade_collide.ecs.swept.SweptCandidates`): those pairs whose boxes overlap
+where the tick ends are the candidates, without a sweep or grid query of their own.
+
 Whenever the rows that do not move are the static rows, their grid is the one the
 world's queries and swept shapes use (:meth:`~.queries.QueryIndex.static_grid`): one
 copy of a large level in memory, and the swept stage's query of it leaves the cells
@@ -30,8 +35,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from arcade_collide.ecs.swept import SweptCandidates
 from arcade_collide.ecs.table import ShapeTable
-from arcade_collide.geometry.arrays import BoolArray, IntArray
+from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.loose_grid import LooseGrid
@@ -59,11 +65,15 @@ class BroadPhase:
         row as moved; then no pair carries over)."""
 
     def candidates(
-        self, table: ShapeTable, static: StaticRows | None = None
+        self,
+        table: ShapeTable,
+        static: StaticRows | None = None,
+        met: SweptCandidates | None = None,
     ) -> tuple[IntArray, IntArray]:
         """Row pairs ``(i[k], j[k])``, ``i < j``, whose boxes in ``table`` overlap, at
         least one of which moved, and not both static. ``static`` gives the grid of
-        ``table``'s static rows when it is shared (else this stage builds its own)."""
+        ``table``'s static rows when it is shared (else this stage builds its own);
+        ``met``, the swept stage's candidates of this tick, for ``table`` as it is."""
         moved_rows = None
         if self._seen[0] == table.layout:
             moved_rows = table.moved_since(self._seen[1])
@@ -71,6 +81,17 @@ class BroadPhase:
             self._renumber(table)
         self._dynamic = table.dynamic_rows
         self._seen = (table.layout, table.revision)
+        movers = table.dynamic_rows if moved_rows is None else moved_rows
+        if met is not None and _all_swept(movers, met.rows, table.static):
+            self.moved = None
+            if moved_rows is not None:
+                self.moved = np.zeros(len(table.entities), dtype=np.bool_)
+                self.moved[moved_rows] = True
+            # The loose grid would miss this tick's moves; the sweep's kept order is
+            # only where its next sort starts.
+            self._loose = self._moving_set = None
+            self._sweeps_dynamic = False
+            return _overlapping(table.aabbs, met.a, met.b, table.static)
         if moved_rows is not None:
             self.moved = np.zeros(len(table.entities), dtype=np.bool_)
             self.moved[moved_rows] = True
@@ -176,6 +197,49 @@ class BroadPhase:
         if self.moved is None:
             return None
         return _moved_pairs(self.moved, rows_i, rows_j)
+
+
+@kernel("boolean(int64[::1], int64[::1], boolean[::1])")
+def _all_swept(movers: IntArray, swept: IntArray, static: BoolArray) -> bool:
+    """Whether every row of ``movers`` is among the ``swept`` rows, none of which is
+    static (a static one would be paired twice, once from each side)."""
+    among = np.zeros(len(static), dtype=np.bool_)
+    for row in swept:
+        if static[row]:
+            return False
+        among[row] = True
+    missing = 0
+    for row in movers:
+        missing += not among[row]
+    return missing == 0
+
+
+@kernel(
+    "UniTuple(int64[::1], 2)(float64[:, ::1], int64[::1], int64[::1], boolean[::1])"
+)
+def _overlapping(
+    aabbs: FloatArray, a: IntArray, b: IntArray, static: BoolArray
+) -> tuple[IntArray, IntArray]:
+    """The pairs ``(a[k], b[k])`` whose boxes overlap or touch, not both static and not
+    a row with itself, as ``(lower, higher)`` rows, in one pass."""
+    low = np.empty(len(a), dtype=np.int64)
+    high = np.empty(len(a), dtype=np.int64)
+    count = 0
+    for k in range(len(a)):
+        i = a[k]
+        j = b[k]
+        if i == j or (static[i] and static[j]):
+            continue
+        if (
+            aabbs[i, 0] <= aabbs[j, 2]
+            and aabbs[j, 0] <= aabbs[i, 2]
+            and aabbs[i, 1] <= aabbs[j, 3]
+            and aabbs[j, 1] <= aabbs[i, 3]
+        ):
+            low[count] = min(i, j)
+            high[count] = max(i, j)
+            count += 1
+    return low[:count], high[:count]
 
 
 @kernel("int64[::1](boolean[::1], int64[::1], int64[::1])")

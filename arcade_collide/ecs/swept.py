@@ -75,6 +75,18 @@ class SweptHits(NamedTuple):
     the start)."""
 
 
+class SweptCandidates(NamedTuple):
+    """A tick's swept candidates, table rows of that tick's table: each moving swept
+    row paired once with every row whose box its motion swept over."""
+
+    rows: Int64Array
+    """The moving swept rows."""
+    a: Int64Array
+    """The swept side of each pair."""
+    b: Int64Array
+    """The other side."""
+
+
 class Sweeps:
     """The swept shapes of one world's table: their poses at the last tick, and this
     tick's hits."""
@@ -88,6 +100,9 @@ class Sweeps:
         """The order that sorted the table's swept rows by entity at the last tick."""
         self.hits: SweptHits | None = None
         """This tick's hits (None when no swept shape moved)."""
+        self.met: SweptCandidates | None = None
+        """This tick's candidates, while they hold for the table (None when no swept
+        shape moved, or one stopped: its box changed since)."""
         self._sweep = SweepBroadPhase()
         """Pairs the swept boxes (it keeps their order from tick to tick)."""
         self._numbered: Int64Array = _NO_ROWS
@@ -99,7 +114,7 @@ class Sweeps:
         refreshed; stop those that stop at impact (their Positions are written: refresh
         the table again). ``old_keys`` are the pairs touching at the last tick (their
         start contacts are not needed). Returns the entities stopped."""
-        self.hits = None
+        self.hits = self.met = None
         rows = table.swept_rows
         if not len(rows):
             if len(self._entities):
@@ -164,7 +179,8 @@ class Sweeps:
         radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
         ends, boxes = _swept_boxes(table, rows, t, radius)
         self._follow(table.entities[rows])
-        a, b, b_moving = _candidates(table, index, self._sweep, rows, ends, t, boxes)
+        candidates = _candidates(table, index, self._sweep, rows, ends, t, boxes)
+        a, b, b_moving = candidates
         n = len(a)
         out_a, out_b, out_m, row_a = (np.empty(n, dtype=np.int64) for _ in range(4))
         d, pair = np.empty((n, 2)), np.empty((n, 6))
@@ -190,9 +206,9 @@ class Sweeps:
             a, b, found, fresh = a[keep], b[keep], found[keep], fresh[keep]
         self.hits = SweptHits(rows[a], b, fresh, found)
         if stop is None:
+            self.met = SweptCandidates(rows, rows[candidates[0]], candidates[1])
             return []
         return _stop(table, rows, start, end, t, turn, stop, now, moving)
-
 
     def _follow(self, entities: Int64Array) -> None:
         """Number the swept boxes by ``entities`` (this tick's moving swept entities,

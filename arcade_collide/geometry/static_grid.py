@@ -116,7 +116,7 @@ def _meets_moving(end: FloatArray, tx: float, ty: float, other: FloatArray) -> b
     # Doubled centres and extents: |c1 - c2| <= e1 + e2 holds for both or neither.
     room = extent + other_extent
     slack = _NEAR * (abs(centre) + abs(other_centre) + room)
-    return abs(centre - other_centre) <= room + slack
+    return bool(abs(centre - other_centre) <= room + slack)
 
 
 @kernel(

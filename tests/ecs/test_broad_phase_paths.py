@@ -86,3 +86,48 @@ def test_pairs_start_and_end_through_hand_moves_only(seed: int) -> None:
         assert len(log) == len(started) + len(ended)
         before = now
         log.clear()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_swept_movers_hand_their_pairs_to_the_broad_phase_without_missing_one(seed: int) -> None:
+    # Swept bullets alone moving (their pairs come from the swept stage), now and then
+    # replaced, stopped at a wall, or joined by a mover that is not swept or by a hand
+    # move: the touching pairs are brute force's at every tick, whichever path ran.
+    rng = random.Random(seed)
+    esper.add_processor(MovementSystem(), priority=1)
+    system = CollisionSystem()
+    esper.add_processor(system)
+
+    def bullet() -> int:
+        stops = rng.random() < 0.02
+        shape = Shape(Circle(rng.choice([0.5, 2.0])), swept=True, stop_at_impact=stops)
+        speed = (rng.uniform(-300, 300), rng.uniform(-300, 300))
+        return esper.create_entity(
+            Position(rng.uniform(0, 100), rng.uniform(0, 100)), Velocity(*speed), shape
+        )
+
+    bullets = [bullet() for _ in range(12)]
+    for k in range(30):
+        esper.create_entity(Position(k * 10 % 100, k // 10 * 30 + 5), Shape(Rect(8, 2)), Static())
+    still = [
+        esper.create_entity(Position(rng.uniform(0, 100), rng.uniform(0, 100)), Shape(Circle(4)))
+        for _ in range(6)
+    ]
+    walker = esper.create_entity(Position(50, 50), Shape(Rect(6, 6)))
+    for tick in range(200):
+        for k, entity in enumerate(bullets):
+            position = esper.component_for_entity(entity, Position)
+            stops = esper.component_for_entity(entity, Shape).stop_at_impact
+            if not (0 <= position.x <= 100 and 0 <= position.y <= 100) or (
+                rng.random() < (0.2 if stops else 0.01)
+            ):
+                esper.delete_entity(entity, immediate=rng.random() < 0.5)
+                bullets[k] = bullet()
+        if rng.random() < 0.1:  # a mover that is not swept: the usual paths
+            position = esper.component_for_entity(walker, Position)
+            position.x, position.y = rng.uniform(0, 100), rng.uniform(0, 100)
+        if rng.random() < 0.05:
+            position = esper.component_for_entity(rng.choice(still), Position)
+            position.x += rng.uniform(-3, 3)
+        esper.process(1 / 60)
+        assert system.touching() == touching_pairs(), tick
