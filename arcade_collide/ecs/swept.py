@@ -47,16 +47,14 @@ import numpy as np
 
 from arcade_collide.ecs.components import Position
 from arcade_collide.ecs.queries import QueryIndex
-from arcade_collide.ecs.swept_pairs import STOP, swept_pass
+from arcade_collide.ecs.swept_pairs import STOP, motions, swept_pass
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.query.kernel_base import Int64Array
 from arcade_collide.geometry.query.sweeps import swept_rows
-from arcade_collide.geometry.shapes import ShapeKind
 from arcade_collide.geometry.static_grid import StaticGrid
 
-_RECT = int(ShapeKind.RECT)
 _NO_ROWS = np.empty(0, dtype=np.int64)
 
 
@@ -173,11 +171,10 @@ class Sweeps:
         stop those that stop (``now``, the poses of every swept row at ``moving``, is
         updated for them)."""
         end = now[moving]
-        t = end[:, :2] - start[:, :2]
-        turn = (end[:, 2] - start[:, 2] + 180.0) % 360.0 - 180.0
-        turning = (turn != 0.0) & (table.kinds[rows] >= _RECT)
-        radius = np.where(turning, table.outer[rows] + table.slack, 0.0)
-        ends, boxes = _swept_boxes(table, rows, t, radius)
+        t, turn, radius, ends, boxes = motions(
+            start, end, rows, table.kinds, table.outer, table.slack, table.aabbs,
+            table.origin_x, table.origin_y,
+        )  # fmt: skip
         self._follow(table.entities[rows])
         candidates = _candidates(table, index, self._sweep, rows, ends, t, boxes)
         a, b, b_moving = candidates
@@ -232,26 +229,6 @@ def _look_up(
     found[found] = entities[at[found]] == wanted[found]
     out[found] = poses[at[found]]
     return found
-
-
-def _swept_boxes(
-    table: ShapeTable, rows: Int64Array, t: FloatArray, radius: FloatArray
-) -> tuple[FloatArray, FloatArray]:
-    """Per row of ``rows``, a box holding it at the end of its motion ``t`` that, moved
-    back along ``t``, holds it all the way (a turning row, ``radius > 0``, also holds that
-    circle about its pose origin); and the bounding box of that motion."""
-    ends = table.aabbs[rows]
-    turning = radius > 0.0
-    if turning.any():
-        ox, oy, r = table.origin_x[rows][turning], table.origin_y[rows][turning], radius[turning]
-        held = ends[turning]
-        np.minimum(held[:, :2], np.stack([ox - r, oy - r], axis=1), out=held[:, :2])
-        np.maximum(held[:, 2:], np.stack([ox + r, oy + r], axis=1), out=held[:, 2:])
-        ends[turning] = held
-    boxes = ends.copy()
-    np.minimum(boxes[:, :2], ends[:, :2] - t, out=boxes[:, :2])
-    np.maximum(boxes[:, 2:], ends[:, 2:] - t, out=boxes[:, 2:])
-    return ends, boxes
 
 
 def _candidates(

@@ -1,6 +1,6 @@
-"""Compiled passes over a tick's swept pairs (:mod:`~arcade_collide.ecs.swept`): the
-candidate pairs filtered and made ready for their casts in one pass; and pair keys
-looked up in a tick's sorted keys.
+"""Compiled passes over a tick's swept shapes and pairs (:mod:`~arcade_collide.ecs.swept`):
+the motions and their boxes in one pass; the candidate pairs filtered and made ready
+for their casts in one pass; and pair keys looked up in a tick's sorted keys.
 """
 
 from __future__ import annotations
@@ -11,15 +11,92 @@ from numpy.typing import NDArray
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import Int64Array, types
+from arcade_collide.geometry.shapes import ShapeKind
 
 STOP = 2
 """The :attr:`~arcade_collide.ecs.table.ShapeTable.sweep` code of a shape that stops."""
+
+_RECT = int(ShapeKind.RECT)
+"""The first kind whose outline turns with its angle."""
 
 Int8Array = NDArray[np.int8]
 _I1 = types.int64[::1]
 _F1 = types.float64[::1]
 _F2 = types.float64[:, ::1]
 _B1 = types.boolean[::1]
+
+
+@kernel(
+    types.Tuple((_F2, _F1, _F1, _F2, _F2))(
+        _F2, _F2, _I1, types.int8[::1], _F1, types.float64, _F2, _F1, _F1
+    )
+)  # fmt: skip
+def motions(
+    start: FloatArray,
+    end: FloatArray,
+    rows: Int64Array,
+    kinds: Int8Array,
+    outer: FloatArray,
+    slack: float,
+    aabbs: FloatArray,
+    origin_x: FloatArray,
+    origin_y: FloatArray,
+) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray]:
+    """The motions of the moving swept ``rows`` from poses ``start`` to ``end`` (``(N,
+    3)``, ``(x, y, angle)``), as ``(t, turn, radius, ends, boxes)``.
+
+    ``t`` ``(N, 2)`` is the translation, ``turn`` the change of angle in ``[-180, 180)``
+    degrees, and ``radius`` that of the circle about the pose origin a turning outline
+    is cast as (its outer circle grown by ``slack``; 0 for a round shape or one that
+    did not turn). ``ends`` ``(N, 4)`` is a box holding the row at the end of its motion
+    that, moved back along ``t``, holds it all the way (its box in ``aabbs``, with the
+    turning circle), and ``boxes`` the bounding box of that motion.
+
+    >>> start = np.array([[0.0, 0.0, 0.0], [5.0, 5.0, 10.0]])
+    >>> end = np.array([[3.0, -4.0, 0.0], [5.0, 5.0, 350.0]])  # a move; a turn by -20
+    >>> aabbs = np.array([[2.0, -5.0, 4.0, -3.0], [4.0, 4.5, 6.0, 5.5]])
+    >>> t, turn, radius, ends, boxes = motions(
+    ...     start, end, np.array([0, 1]), np.array([1, 2], dtype=np.int8),
+    ...     np.array([1.0, 1.25]), 0.0, aabbs, np.array([3.0, 5.0]), np.array([-4.0, 5.0]))
+    >>> t.tolist(), turn.tolist(), radius.tolist()
+    ([[3.0, -4.0], [0.0, 0.0]], [0.0, -20.0], [0.0, 1.25])
+    >>> boxes.tolist()  # back along the move; the turning circle
+    [[-1.0, -5.0, 4.0, 1.0], [3.75, 3.75, 6.25, 6.25]]
+    """
+    n = len(rows)
+    t = np.empty((n, 2))
+    turn = np.empty(n)
+    radius = np.zeros(n)
+    ends = np.empty((n, 4))
+    boxes = np.empty((n, 4))
+    for k in range(n):
+        row = rows[k]
+        tx = end[k, 0] - start[k, 0]
+        ty = end[k, 1] - start[k, 1]
+        t[k, 0] = tx
+        t[k, 1] = ty
+        w = (end[k, 2] - start[k, 2] + 180.0) % 360.0 - 180.0
+        turn[k] = w
+        x0 = aabbs[row, 0]
+        y0 = aabbs[row, 1]
+        x1 = aabbs[row, 2]
+        y1 = aabbs[row, 3]
+        if w != 0.0 and kinds[row] >= _RECT:
+            r = outer[row] + slack
+            radius[k] = r
+            x0 = min(x0, origin_x[row] - r)
+            y0 = min(y0, origin_y[row] - r)
+            x1 = max(x1, origin_x[row] + r)
+            y1 = max(y1, origin_y[row] + r)
+        ends[k, 0] = x0
+        ends[k, 1] = y0
+        ends[k, 2] = x1
+        ends[k, 3] = y1
+        boxes[k, 0] = min(x0, x0 - tx)
+        boxes[k, 1] = min(y0, y0 - ty)
+        boxes[k, 2] = max(x1, x1 - tx)
+        boxes[k, 3] = max(y1, y1 - ty)
+    return t, turn, radius, ends, boxes
 
 
 @kernel(types.int64(types.int64[:, ::1], types.int64, types.int64), inline=True)
