@@ -139,9 +139,14 @@ def _query(
     out_s: Int64Array,
 ) -> int:
     """Write the overlapping (query, box) pairs into ``out_q``/``out_s`` while they have
-    room; return how many there are. A cell's boxes are read from ``item_boxes``, next
-    to each other in memory (``boxes`` only for those in ``big``): a query is bound by
-    its cache misses.
+    room; return how many there are.
+
+    A query is bound by its cache misses, so it runs in three passes: each query's
+    cells; where each row of them starts and ends in ``items`` (a row's cells are
+    consecutive, so one run of entries each), read for every query before any is
+    scanned, so the processor waits on many of those reads at once rather than one
+    after the other; then the runs, whose boxes ``item_boxes`` holds next to each
+    other (``boxes`` only for those in ``big``).
 
     When ``moving``, query ``q`` is box ``queries[q]`` swept there from
     ``queries[q] - shifts[q]``: the cells under the motion's bounding box are visited
@@ -149,39 +154,65 @@ def _query(
     side by side), and a box found there is also tested on the axis across the motion."""
     inv = 1.0 / grid[2]
     extent = np.array([grid[0], grid[1], grid[3], grid[4]])
-    box = np.empty(4)
+    n = len(queries)
+    swept = np.empty((n, 4))
+    cells = np.empty((n, 4), dtype=np.int64)
+    rows = 0
+    for q in range(n):
+        end = queries[q]
+        box = swept[q]
+        box[:] = end
+        if moving:
+            box[0] = min(end[0], end[0] - shifts[q, 0])
+            box[1] = min(end[1], end[1] - shifts[q, 1])
+            box[2] = max(end[2], end[2] - shifts[q, 0])
+            box[3] = max(end[3], end[3] - shifts[q, 1])
+        x0, y0, x1, y1 = _cells(box, grid, inv, nx, ny)
+        if not boxes_overlap(box, extent):
+            y0, y1 = 1, 0  # no row
+        cells[q, 0] = x0
+        cells[q, 1] = y0
+        cells[q, 2] = x1
+        cells[q, 3] = y1
+        rows += y1 - y0 + 1
+    first = np.empty(rows, dtype=np.int64)
+    last = np.empty(rows, dtype=np.int64)
+    r = 0
+    for q in range(n):
+        for y in range(cells[q, 1], cells[q, 3] + 1):
+            first[r] = starts[y * nx + cells[q, 0]]
+            last[r] = starts[y * nx + cells[q, 2] + 1]
+            r += 1
     tx = ty = 0.0
     m = 0
     room = len(out_q)
-    for q in range(len(queries)):
+    r = 0
+    for q in range(n):
         end = queries[q]
-        box[:] = end
+        box = swept[q]
         if moving:
             tx = shifts[q, 0]
             ty = shifts[q, 1]
-            box[0] = min(end[0], end[0] - tx)
-            box[1] = min(end[1], end[1] - ty)
-            box[2] = max(end[2], end[2] - tx)
-            box[3] = max(end[3], end[3] - ty)
-        if boxes_overlap(box, extent):
-            x0, y0, x1, y1 = _cells(box, grid, inv, nx, ny)
-            for y in range(y0, y1 + 1):
-                for x in range(x0, x1 + 1):
-                    cell = y * nx + x
-                    for k in range(starts[cell], starts[cell + 1]):
-                        other = item_boxes[k]
-                        if not boxes_overlap(box, other):
-                            continue
-                        # Report the pair only in the cell of its overlap's lower-left corner.
-                        sx, sy, _, _ = _cells(other, grid, inv, nx, ny)
-                        if max(sx, x0) != x or max(sy, y0) != y:
-                            continue
-                        if moving and not _meets_moving(end, tx, ty, other):
-                            continue
-                        if m < room:
-                            out_q[m] = q
-                            out_s[m] = items[k]
-                        m += 1
+        x0 = cells[q, 0]
+        y0 = cells[q, 1]
+        for y in range(y0, cells[q, 3] + 1):
+            for k in range(first[r], last[r]):
+                other = item_boxes[k]
+                if not boxes_overlap(box, other):
+                    continue
+                # Report the pair only in the cell of its overlap's lower-left corner: the
+                # entry of that column of this row.
+                sx, sy, _, _ = _cells(other, grid, inv, nx, ny)
+                column = y * nx + max(sx, x0)
+                if max(sy, y0) != y or not starts[column] <= k < starts[column + 1]:
+                    continue
+                if moving and not _meets_moving(end, tx, ty, other):
+                    continue
+                if m < room:
+                    out_q[m] = q
+                    out_s[m] = items[k]
+                m += 1
+            r += 1
         for s in big:
             if boxes_overlap(box, boxes[s]) and not (
                 moving and not _meets_moving(end, tx, ty, boxes[s])
