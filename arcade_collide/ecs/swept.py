@@ -47,7 +47,7 @@ import numpy as np
 
 from arcade_collide.ecs.components import Position
 from arcade_collide.ecs.queries import QueryIndex
-from arcade_collide.ecs.swept_pairs import STOP, motions, swept_pass
+from arcade_collide.ecs.swept_pairs import STOP, motions, swept_pass, swept_poses
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
@@ -126,20 +126,14 @@ class Sweeps:
             rows = rows[order]
             entities, now = self._entities, data[pose_rows[rows]]
             before, known = self._poses, np.ones(len(rows), dtype=np.bool_)
+            table.take_sweep_starts()
         else:
-            order = self._order = np.argsort(entities)
-            entities, rows = entities[order], rows[order]
-            now = data[pose_rows[rows]]
-            before = now.copy()
-            known = _look_up(self._entities, self._poses, entities, before)
-        starts = table.take_sweep_starts()
-        if starts is not None and not known.all():
             # Swept shapes first seen this tick start at the poses kept before it moved them.
-            order = np.argsort(starts[0])
-            new = ~known
-            held = before[new]
-            known[new] = _look_up(starts[0][order], starts[1][order], entities[new], held)
-            before[new] = held
+            starts = table.take_sweep_starts() or (_NO_ROWS, np.empty((0, 3)))
+            order, entities, rows, now, before, known = swept_poses(
+                rows, entities, self._entities, self._poses, data, pose_rows, *starts
+            )
+            self._order = order
         moving = known & (before != now).any(axis=1)
         stopped: list[int] = []
         if moving.any():
@@ -218,17 +212,6 @@ class Sweeps:
         at = np.minimum(np.searchsorted(entities, old), max(len(entities) - 1, 0))
         kept = entities[at] == old if len(entities) else np.zeros(len(old), dtype=np.bool_)
         self._sweep.renumber(np.where(kept, at, -1), len(entities))
-
-
-def _look_up(
-    entities: Int64Array, poses: FloatArray, wanted: Int64Array, out: FloatArray
-) -> BoolArray:
-    """Which of ``wanted`` are in ``entities`` (ascending); their ``poses`` into ``out``."""
-    at = np.searchsorted(entities, wanted)
-    found = at < len(entities)
-    found[found] = entities[at[found]] == wanted[found]
-    out[found] = poses[at[found]]
-    return found
 
 
 def _candidates(

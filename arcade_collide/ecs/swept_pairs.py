@@ -99,6 +99,75 @@ def motions(
     return t, turn, radius, ends, boxes
 
 
+@kernel(
+    types.Tuple((_I1, _I1, _I1, _F2, _F2, _B1))(
+        _I1, _I1, _I1, _F2, _F2, _I1, _I1, _F2
+    )
+)  # fmt: skip
+def swept_poses(
+    rows: Int64Array,
+    entities: Int64Array,
+    old_entities: Int64Array,
+    old_poses: FloatArray,
+    data: FloatArray,
+    pose_rows: Int64Array,
+    start_entities: Int64Array,
+    start_poses: FloatArray,
+) -> tuple[Int64Array, Int64Array, Int64Array, FloatArray, FloatArray, BoolArray]:
+    """The swept ``rows`` (their ``entities``) by ascending entity, with where they
+    are and where they start, when the swept entities are not last tick's.
+
+    Returns ``(order, entities, rows, now, before, known)``: ``order`` sorts the given
+    rows by entity; ``now`` is each one's pose (``data[pose_rows[row]]``); ``before``
+    its pose at the last tick (``old_poses`` of the same entity in ``old_entities``,
+    ascending), else the pose kept before this tick moved it (``start_poses`` of the
+    same entity in ``start_entities``, any order), else ``now``; ``known`` whether
+    either was found.
+
+    >>> order, entities, rows, now, before, known = swept_poses(
+    ...     np.array([0, 1, 2]), np.array([7, 3, 9]), np.array([3, 5]),
+    ...     np.array([[1.0, 1, 0], [2, 2, 0]]), np.array([[4.0, 4, 0], [5, 5, 0], [6, 6, 0]]),
+    ...     np.array([2, 1, 0]), np.array([9]), np.array([[8.0, 8, 0]]))
+    >>> order.tolist(), entities.tolist(), known.tolist()  # 3 was there; 9 was kept
+    ([1, 0, 2], [3, 7, 9], [True, False, True])
+    >>> before[:, 0].tolist(), now[:, 0].tolist()
+    ([1.0, 6.0, 8.0], [5.0, 6.0, 4.0])
+    """
+    n = len(rows)
+    order = np.argsort(entities)
+    by_id = np.empty(n, dtype=np.int64)
+    sorted_rows = np.empty(n, dtype=np.int64)
+    now = np.empty((n, 3))
+    before = np.empty((n, 3))
+    known = np.zeros(n, dtype=np.bool_)
+    j = 0
+    for k in range(n):
+        row = rows[order[k]]
+        entity = entities[order[k]]
+        by_id[k] = entity
+        sorted_rows[k] = row
+        now[k] = data[pose_rows[row]]
+        while j < len(old_entities) and old_entities[j] < entity:
+            j += 1
+        if j < len(old_entities) and old_entities[j] == entity:
+            before[k] = old_poses[j]
+            known[k] = True
+        else:
+            before[k] = now[k]
+    if not known.all() and len(start_entities):
+        kept = np.argsort(start_entities)
+        j = 0
+        for k in range(n):
+            if known[k]:
+                continue
+            while j < len(kept) and start_entities[kept[j]] < by_id[k]:
+                j += 1
+            if j < len(kept) and start_entities[kept[j]] == by_id[k]:
+                before[k] = start_poses[kept[j]]
+                known[k] = True
+    return order, by_id, sorted_rows, now, before, known
+
+
 @kernel(types.int64(types.int64[:, ::1], types.int64, types.int64), inline=True)
 def find_pair(keys: Int64Array, a: int, b: int) -> int:
     """The index of the pair ``(a, b)`` in ``keys`` (rows sorted lexicographically),
