@@ -147,6 +147,9 @@ class Delivery:
         dropped: Callable[[Any], bool] | None,
         watch: WorldWatch | None,
     ) -> None:
+        if len(handlers) == 1:
+            self._run_one(events, handlers[0], changes, dropped, watch)
+            return
         errors = self.errors
         namespace, key, value, ended = watch or _NO_WATCH
         alive = namespace.get
@@ -169,6 +172,41 @@ class Delivery:
                     if alive(key) is not value and ended():
                         self.world_ended = True
                         return
+        finally:
+            self.handed = handed
+
+    def _run_one(
+        self,
+        events: Sequence[Any],
+        handler: Handler,
+        changes: HandlerChanges,
+        dropped: Callable[[Any], bool] | None,
+        watch: WorldWatch | None,
+    ) -> None:
+        """:meth:`_run` for one handler, without the loop over handlers: a tick's
+        thousand events often go to one handler, and that loop cost a third of the
+        delivery's own time."""
+        errors = self.errors
+        namespace, key, value, ended = watch or _NO_WATCH
+        alive = namespace.get
+        start = changes.count
+        call, registered, _ = handler
+        handed = 0
+        try:
+            for event in events:
+                handed += 1
+                if dropped is not None and dropped(event):
+                    self.dropped.append(event)
+                    continue
+                if changes.count != start and not registered():
+                    continue
+                try:
+                    call(event)
+                except Exception as error:  # re-raised by raise_first
+                    errors.append(error)
+                if alive(key) is not value and ended():
+                    self.world_ended = True
+                    return
         finally:
             self.handed = handed
 
