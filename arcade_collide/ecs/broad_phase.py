@@ -73,7 +73,8 @@ class BroadPhase:
         """Row pairs ``(i[k], j[k])``, ``i < j``, whose boxes in ``table`` overlap, at
         least one of which moved, and not both static. ``static`` gives the grid of
         ``table``'s static rows when it is shared (else this stage builds its own);
-        ``met``, the swept stage's candidates of this tick, for ``table`` as it is."""
+        ``met``, the swept stage's candidates of this tick (used while the table is as
+        it was when they were found: no shape stopped or pushed since)."""
         moved_rows = None
         if self._seen[0] == table.layout:
             moved_rows = table.moved_since(self._seen[1])
@@ -82,7 +83,11 @@ class BroadPhase:
         self._dynamic = table.dynamic_rows
         self._seen = (table.layout, table.revision)
         movers = table.dynamic_rows if moved_rows is None else moved_rows
-        if met is not None and _all_swept(movers, met.rows, table.static):
+        if (
+            met is not None
+            and (met.layout, met.revision) == (table.layout, table.revision)
+            and _all_swept(movers, met.rows, table.static)
+        ):
             self.moved = None
             if moved_rows is not None:
                 self.moved = np.zeros(len(table.entities), dtype=np.bool_)

@@ -513,8 +513,7 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
             self._response(table, self._index)
         self._tick = (table, table.layout, table.revision)
         self._index.update(table)
-        met = None if stopped else self._sweeps.met
-        i, j = self._broad.candidates(table, self._index.static_grid, met)
+        i, j = self._broad.candidates(table, self._index.static_grid, self._sweeps.met)
         i, j = touching_pairs(table, i, j)
         old = self._state
         # Pairs of rows that did not move still touch: they are not keyed again.

@@ -77,6 +77,10 @@ class SweptCandidates(NamedTuple):
     """A tick's swept candidates, table rows of that tick's table: each moving swept
     row paired once with every row whose box its motion swept over."""
 
+    layout: int
+    """The table's layout and revision they were found in: they hold for the table
+    while it has not changed since."""
+    revision: int
     rows: Int64Array
     """The moving swept rows."""
     a: Int64Array
@@ -99,8 +103,7 @@ class Sweeps:
         self.hits: SweptHits | None = None
         """This tick's hits (None when no swept shape moved)."""
         self.met: SweptCandidates | None = None
-        """This tick's candidates, while they hold for the table (None when no swept
-        shape moved, or one stopped: its box changed since)."""
+        """This tick's candidates (None when no swept shape moved)."""
         self._sweep = SweepBroadPhase()
         """Pairs the swept boxes (it keeps their order from tick to tick)."""
         self._numbered: Int64Array = _NO_ROWS
@@ -196,8 +199,10 @@ class Sweeps:
             keep[b_moving >= 0] &= found[b_moving >= 0, 0] <= stop[b_moving[b_moving >= 0]]
             a, b, found, fresh = a[keep], b[keep], found[keep], fresh[keep]
         self.hits = SweptHits(rows[a], b, fresh, found)
+        self.met = SweptCandidates(
+            table.layout, table.revision, rows, rows[candidates[0]], candidates[1]
+        )
         if stop is None:
-            self.met = SweptCandidates(rows, rows[candidates[0]], candidates[1])
             return []
         return _stop(table, rows, start, end, t, turn, stop, now, moving)
 
