@@ -287,16 +287,7 @@ class StaticGrid:
     def pairs(self, queries: FloatArray) -> tuple[Int64Array, Int64Array]:
         """Index pairs ``(q, s)``: query box ``queries[q]`` overlaps or touches box ``s``."""
         queries = np.ascontiguousarray(queries, dtype=np.float64).reshape(-1, 4)
-        while True:
-            out_q = np.empty(self._room, dtype=np.int64)
-            out_s = np.empty(self._room, dtype=np.int64)
-            m = _query(
-                queries, _NO_SHIFTS, False, self.boxes, self._grid, self._nx, self._ny,
-                self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
-            )  # fmt: skip
-            if m <= self._room:
-                return out_q[:m], out_s[:m]
-            self._room = 2 * m
+        return self._pairs(queries, _NO_SHIFTS, False)
 
     def moving_pairs(self, ends: FloatArray, shifts: FloatArray) -> tuple[Int64Array, Int64Array]:
         """Index pairs ``(q, s)``: box ``ends[q]``, moved to where it is from
@@ -315,11 +306,17 @@ class StaticGrid:
         """
         ends = np.ascontiguousarray(ends, dtype=np.float64).reshape(-1, 4)
         shifts = np.ascontiguousarray(shifts, dtype=np.float64).reshape(-1, 2)
+        return self._pairs(ends, shifts, True)
+
+    def _pairs(
+        self, queries: FloatArray, shifts: FloatArray, moving: bool
+    ) -> tuple[Int64Array, Int64Array]:
+        """:func:`_query` into output arrays of the room the last call needed."""
         while True:
             out_q = np.empty(self._room, dtype=np.int64)
             out_s = np.empty(self._room, dtype=np.int64)
             m = _query(
-                ends, shifts, True, self.boxes, self._grid, self._nx, self._ny,
+                queries, shifts, moving, self.boxes, self._grid, self._nx, self._ny,
                 self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
             )  # fmt: skip
             if m <= self._room:

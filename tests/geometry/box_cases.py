@@ -14,6 +14,16 @@ def pair_set(i: np.ndarray, j: np.ndarray) -> set[tuple[int, int]]:
     return pairs
 
 
+def random_boxes(rng: np.random.Generator, n: int, size: float, lattice: bool) -> np.ndarray:
+    """``n`` boxes in ``[-50, 50 + size]``, each side at most ``size``; on a unit
+    lattice when ``lattice`` (shared edges and corners: touching must count)."""
+    low = rng.uniform(-50, 50, (n, 2))
+    extent = rng.uniform(0, size, (n, 2))
+    if lattice:
+        low, extent = np.round(low), np.round(extent)
+    return np.hstack([low, low + extent])
+
+
 def overlapping_pairs_brute_force(aabbs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Every pair ``i < j`` of closed boxes that overlap or touch, by the all-pairs test."""
     b = np.asarray(aabbs, dtype=np.float64)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+from box_cases import random_boxes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -21,14 +22,6 @@ def _brute(queries: np.ndarray, boxes: np.ndarray) -> list[tuple[int, int]]:
     ]
 
 
-def _boxes(rng: np.random.Generator, n: int, size: float, lattice: bool) -> np.ndarray:
-    low = rng.uniform(-50, 50, (n, 2))
-    extent = rng.uniform(0, size, (n, 2))
-    if lattice:  # shared edges and corners: touching must count
-        low, extent = np.round(low), np.round(extent)
-    return np.hstack([low, low + extent])
-
-
 @settings(max_examples=200, deadline=None)
 @given(
     st.integers(0, 2**32 - 1),
@@ -39,8 +32,8 @@ def _boxes(rng: np.random.Generator, n: int, size: float, lattice: bool) -> np.n
 )
 def test_pairs_equal_brute_force(seed: int, n: int, m: int, size: float, lattice: bool) -> None:
     rng = np.random.default_rng(seed)
-    boxes = _boxes(rng, n, size, lattice)
-    queries = _boxes(rng, m, size / 2 + 1.0, lattice)
+    boxes = random_boxes(rng, n, size, lattice)
+    queries = random_boxes(rng, m, size / 2 + 1.0, lattice)
     q, s = StaticGrid(boxes).pairs(queries)
     assert sorted(zip(q.tolist(), s.tolist(), strict=True)) == _brute(queries, boxes)
 

@@ -4,6 +4,7 @@ boxes its swept bounding box meets."""
 from __future__ import annotations
 
 import numpy as np
+from box_cases import random_boxes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -34,14 +35,6 @@ def _in_swept_box(end: np.ndarray, shift: np.ndarray, box: np.ndarray) -> bool:
     return bool(low[0] <= box[2] and box[0] <= high[0] and low[1] <= box[3] and box[1] <= high[1])
 
 
-def _boxes(rng: np.random.Generator, n: int, size: float, lattice: bool) -> np.ndarray:
-    low = rng.uniform(-50, 50, (n, 2))
-    extent = rng.uniform(0, size, (n, 2))
-    if lattice:  # shared edges and corners: touching must count
-        low, extent = np.round(low), np.round(extent)
-    return np.hstack([low, low + extent])
-
-
 @settings(max_examples=300, deadline=None)
 @given(
     st.integers(0, 2**32 - 1),
@@ -55,8 +48,8 @@ def test_moving_pairs_hold_every_pair_the_hexagon_meets_once(
     seed: int, n: int, m: int, size: float, reach: float, lattice: bool
 ) -> None:
     rng = np.random.default_rng(seed)
-    boxes = _boxes(rng, n, size, lattice)
-    ends = _boxes(rng, m, size / 2 + 1.0, lattice)
+    boxes = random_boxes(rng, n, size, lattice)
+    ends = random_boxes(rng, m, size / 2 + 1.0, lattice)
     shifts = rng.uniform(-reach, reach, (m, 2))
     if lattice:
         shifts = np.round(shifts)
