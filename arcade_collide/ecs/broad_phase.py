@@ -80,8 +80,10 @@ class BroadPhase:
             moved_rows = table.moved_since(self._seen[1])
         elif self._seen[0] == table.layout - 1:
             self._renumber(table)
-        self._dynamic = table.dynamic_rows
+        dynamic = self._dynamic = table.dynamic_rows
         self._seen = (table.layout, table.revision)
+        if moved_rows is not None and np.array_equal(moved_rows, dynamic):
+            moved_rows = None  # every non-static row moved: no pair carries over
         movers = table.dynamic_rows if moved_rows is None else moved_rows
         if (
             met is not None
