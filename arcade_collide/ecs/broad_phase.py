@@ -35,6 +35,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from arcade_collide.ecs.layout import kept_numbers
 from arcade_collide.ecs.swept import SweptCandidates
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
@@ -166,17 +167,21 @@ class BroadPhase:
     def _renumber(self, table: ShapeTable) -> None:
         """Carry the sweep's sort order over the table's last change of layout (only
         some rows came or went), so it is not sorted afresh."""
-        renumbered = table.renumbered
-        if renumbered is None:
-            return
+        renumbered, reused = table.renumbered, table.reused_rows
+        if renumbered is None and reused is None:
+            return  # built afresh
         kept = self._grid
         if kept is not None and kept[0][1:] == (table.static_revision, None):
             # A grid of the static rows stays valid while they are the same shapes.
-            still = renumbered[kept[2]]
-            if np.array_equal(still, table.static_rows):
+            if renumbered is None:  # only the reused rows hold other entities
+                same = not table.static[reused].any() and (
+                    kept[2] is table.static_rows or np.array_equal(kept[2], table.static_rows)
+                )
+            else:
+                same = np.array_equal(renumbered[kept[2]], table.static_rows)
+            if same:
                 key = (table.layout, table.static_revision, None)
                 self._grid = (key, kept[1], table.static_rows)
-        reused = table.reused_rows
         if reused is not None and self._sweeps_dynamic and self._dynamic is table.dynamic_rows:
             # Newcomers took over rows in place and the same rows are non-static: the
             # sweep's numbers stay, and the reused ones among its rows are new boxes.
@@ -188,6 +193,9 @@ class BroadPhase:
                 reused = at[hit]
             self._sweep.reuse(reused)
             return
+        if renumbered is None:  # rows reused, but the sweep did not hold every non-static row
+            assert reused is not None  # (else returned above)
+            renumbered = kept_numbers(reused, len(table.entities))
         if table.has_static or len(self._dynamic) != len(renumbered):
             # The sweep holds the non-static rows only: number them among those.
             now = renumbered[self._dynamic]

@@ -77,7 +77,8 @@ class Layout(NamedTuple):
     origin_y: FloatArray
     renumbered: Int64Array | None = None
     """When this layout was merged from another: per row of that one, its row here
-    (-1: dropped). None for a layout built afresh."""
+    (-1: dropped). None for a layout built afresh, and when :attr:`reused_rows` says
+    the whole change (:func:`renumbering` makes the map then)."""
     unplaced: Int64Array | None = None
     """The rows not placed yet (ascending); None: all of them."""
     by_entity: tuple[Int64Array, Int64Array] | None = None
@@ -246,7 +247,7 @@ class Layout(NamedTuple):
         local, nlocal = self._merged_outlines(fresh, runs, dest, kind_bounds(merged_kinds)[_RECT])
         here = np.full(len(self.entities), -1, dtype=np.int64)
         _number_runs(here, runs)
-        renumbered = composed(self.renumbered, here)
+        renumbered = composed(renumbering(self.renumbered, self.reused_rows, len(here)), here)
         index = None
         if self.by_entity is not None:
             order, ids = self.by_entity
@@ -337,6 +338,35 @@ def _carry_placement(old: Layout, new: Layout, runs: Int64Array) -> Layout:
                 values = values[:, : into.shape[1]]
             _copy_runs(into, values, block)
     return new._replace(rows=new.rows._replace(**shared)) if shared else new
+
+
+def renumbering(
+    renumbered: Int64Array | None, reused_rows: Int64Array | None, count: int
+) -> Int64Array | None:
+    """The per-row map of a change of layout (per row of the old layout, its row in
+    the new one, -1: gone): ``renumbered`` when given, else, when ``reused_rows`` is,
+    each of the ``count`` rows keeping its number but those (new entities); None when
+    neither is (the new layout was built afresh).
+
+    >>> renumbering(None, np.array([1, 3]), 5).tolist()
+    [0, -1, 2, -1, 4]
+    >>> renumbering(np.array([1, 0]), None, 2).tolist(), renumbering(None, None, 2)
+    ([1, 0], None)
+    """
+    if renumbered is not None or reused_rows is None:
+        return renumbered
+    return kept_numbers(reused_rows, count)
+
+
+def kept_numbers(reused_rows: Int64Array, count: int) -> Int64Array:
+    """:func:`renumbering` of a change that reused rows ``reused_rows`` of ``count``.
+
+    >>> kept_numbers(np.array([0]), 3).tolist()
+    [-1, 1, 2]
+    """
+    here = np.arange(count)
+    here[reused_rows] = -1
+    return here
 
 
 def composed(renumbered: Int64Array | None, here: Int64Array) -> Int64Array:

@@ -12,8 +12,10 @@ updated by what changed. Other changes merge the layouts
 
 A reused row belongs to another entity from then on: the contact state is keyed by
 entity ids, so the leaver's pairs end and the newcomer's start like any other, and the
-table reports the row as renumbered (:attr:`~arcade_collide.ecs.layout.Layout.renumbered`
-holds -1 for it), so nothing carries a pair of the leaver's row over to the newcomer.
+table reports the row as new (:attr:`~arcade_collide.ecs.layout.Layout.reused_rows`
+lists it; :func:`~arcade_collide.ecs.layout.renumbering` maps it to -1), so nothing
+carries a pair of the leaver's row over to the newcomer. No per-row map is built for
+such a change: its cost follows the rows reused, not the table's size.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     if regrouped < 0:
         return None
     order, ids = base.by_entity or entity_index(base.entities)
-    here, order, ids = _written(
+    order, ids = _written(
         drop, order, ids, base.row_in_pool, base.pool_rows, base.entities, base.layer,
         base.mask, base.shape_ids, base.sensor, base.static, base.sweep, base.inner,
         base.outer, base.size_x, base.size_y, fresh.pool_rows, fresh.entities, fresh.layer,
@@ -80,14 +82,18 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     if unplaced is not None:
         # (``drop`` is ascending and unique already.)
         unplaced = sorted_unique(np.concatenate([unplaced, drop])) if len(unplaced) else drop
-    renumbered: Int64Array | None = composed(base.renumbered, here)
+    renumbered: Int64Array | None = None
     reused_rows: Int64Array | None = None
     if base.renumbered is None and base.unplaced is None:
-        renumbered = None  # base was built afresh: so is, in effect, this layout
-    elif base.renumbered is None:  # base is the table's layout: only ``drop`` changed
+        pass  # base was built afresh: so is, in effect, this layout
+    elif base.renumbered is None:  # base is the table's layout, maybe with rows reused
         reused_rows = drop
-    elif base.reused_rows is not None:  # and before it, rows of the table's layout
-        reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
+        if base.reused_rows is not None:
+            reused_rows = sorted_unique(np.concatenate([base.reused_rows, drop]))
+    else:  # base was merged from the table's layout: map its rows
+        here = np.arange(len(base.entities))
+        here[drop] = -1
+        renumbered = composed(base.renumbered, here)
     layout = base._replace(
         positions=PooledRows.in_pool(pool, base.pool_rows),
         renumbered=renumbered,
@@ -142,7 +148,7 @@ def _reusable(
 
 
 @kernel(
-    "UniTuple(int64[::1], 3)(int64[::1], int64[::1], int64[::1], int64[:], int64[:],"
+    "UniTuple(int64[::1], 2)(int64[::1], int64[::1], int64[::1], int64[:], int64[:],"
     " int64[:], int64[:], int64[:], int64[:], boolean[:], boolean[:], int8[:], float64[:],"
     " float64[:], float64[:], float64[:], int64[:], int64[:], int64[:], int64[:], int64[:],"
     " boolean[:], boolean[:], int8[:], float64[:], float64[:], float64[:], float64[:])"
@@ -176,11 +182,10 @@ def _written(
     new_outer: FloatArray,
     new_size_x: FloatArray,
     new_size_y: FloatArray,
-) -> tuple[Int64Array, Int64Array, Int64Array]:
+) -> tuple[Int64Array, Int64Array]:
     """Write the newcomers' columns at rows ``drop`` (the ``new_`` arrays, one entry
     per row of ``drop``) in one pass, after :func:`_reusable` accepted them. Returns
-    where each row goes (its own number, -1 for ``drop``) and the entity index
-    (``order``, ``ids``) with the leavers replaced by the newcomers."""
+    the entity index (``order``, ``ids``) with the leavers replaced by the newcomers."""
     m = len(drop)
     leaving = np.empty(m, dtype=np.int64)
     for k in range(m):
@@ -210,7 +215,4 @@ def _written(
         outer[row] = new_outer[k]
         size_x[row] = new_size_x[k]
         size_y[row] = new_size_y[k]
-    here = np.arange(len(entities))
-    for k in range(m):
-        here[drop[k]] = -1
-    return here, order, ids
+    return order, ids

@@ -206,7 +206,8 @@ class ShapeTable:
         if rebuilt:
             self.renumbered = layout.renumbered
             """Per row of the previous layout, its row in this one (-1: gone); None
-            when not known (the layout was built afresh)."""
+            when not known (the layout was built afresh) or when :attr:`reused_rows`
+            says the whole change (see :func:`~.layout.renumbering`)."""
             self.reused_rows = layout.reused_rows
             """The rows newcomers took over in place, when that is the whole change
             from the previous layout (every other row kept its number); else None."""

@@ -37,6 +37,7 @@ from arcade_collide.ecs import (
     Static,
     Velocity,
 )
+from arcade_collide.ecs.layout import renumbering
 from arcade_collide.ecs.table import ShapeTable, table_for_current_world
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
 from arcade_collide.geometry.shapes import ShapeKind
@@ -72,7 +73,7 @@ def _systems() -> CollisionSystem:
 def _reused_rows(table: ShapeTable) -> int:
     """How many rows the last change of layout gave to newcomers without moving any
     other row (0 when rows moved, or the layout was built afresh)."""
-    renumbered = table.renumbered
+    renumbered = renumbering(table.renumbered, table.reused_rows, len(table.entities))
     if renumbered is None or len(renumbered) != len(table.entities):
         return 0
     kept = renumbered >= 0
