@@ -518,11 +518,12 @@ class CollisionSystem(WorldRays, TickDelivery, esper.Processor):
         old = self._state
         # Pairs of rows that did not move still touch: they are not keyed again.
         touched = self._broad.touched(old.rows_i, old.rows_j)
-        rows = (i, j, table.entities, table.entity_rank(), table.sensor)
+        rank, bound = table.entity_rank()
+        rows = (i, j, table.entities, rank, table.sensor)
         if touched is not None and len(touched) < len(old):
-            keyed = with_carried(old, touched, keyed_pairs(*rows, old.keys[touched]))
+            keyed = with_carried(old, touched, keyed_pairs(*rows, old.keys[touched], bound))
         else:
-            keyed = keyed_pairs(*rows, old.keys)
+            keyed = keyed_pairs(*rows, old.keys, bound)
         new = TouchingPairs(keyed, table.kernel_view()[0])
         ended: list[CollisionEnded] = []
         if len(keyed.ended) and self._listening(ON_COLLISION_ENDED):

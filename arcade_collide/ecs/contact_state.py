@@ -92,14 +92,15 @@ _KEYS = "int64[:, ::1]"
 
 
 @kernel(
-    f"UniTuple(int64, 2)({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, boolean[::1], {_KEYS},"
-    f" {_KEYS}, int64[:, ::1], boolean[:, ::1], {_INDEX})"
+    f"UniTuple(int64, 2)({_INDEX}, {_INDEX}, {_INDEX}, {_INDEX}, int64, boolean[::1],"
+    f" {_KEYS}, {_KEYS}, int64[:, ::1], boolean[:, ::1], {_INDEX})"
 )
 def _keyed(
     i: Int64Array,
     j: Int64Array,
     entities: Int64Array,
     rank: Int64Array,
+    n: int,
     sensor: BoolArray,
     old: Int64Array,
     keys: Int64Array,
@@ -110,9 +111,9 @@ def _keyed(
     """The fields of :func:`keyed_pairs`' result, written into the arrays the caller
     made (a compiled call's returned arrays cost more to hand back than to make first):
     ``keys``; ``columns`` rows: rows_i, rows_j, started; ``flags`` rows: flip, sensor;
-    ``ended``. Returns how many pairs started and how many ended."""
+    ``ended``. Every rank is below ``n``. Returns how many pairs started and how many
+    ended."""
     m = len(i)
-    n = len(rank)
     if 8 * m < n:
         # Few pairs in a large table (moving shapes over a level): sort the pairs, not
         # the table's ranks.
@@ -186,6 +187,7 @@ def keyed_pairs(
     rank: Int64Array,
     sensor: BoolArray,
     old_keys: Int64Array,
+    rank_bound: int | None = None,
 ) -> KeyedPairs:
     """Touching table-row pairs ``(i[k], j[k])`` as sorted keys, diffed with the old keys.
 
@@ -195,9 +197,10 @@ def keyed_pairs(
         i: One side of each touching pair (table rows).
         j: The other side.
         entities: Entity id of each table row (unique, any int64).
-        rank: Each row's rank among ``entities`` (0 = lowest id).
+        rank: Each row's number in entity order (0 and up; a lower id, a lower number).
         sensor: Whether each row's shape is a sensor.
         old_keys: Last tick's keys, ``(P, 2)`` rows ``(a, b)`` sorted and unique.
+        rank_bound: A bound every number of ``rank`` is below (default: its length).
 
     >>> entities = np.array([7, 3, 2**62])
     >>> rank = np.array([1, 0, 2])
@@ -219,7 +222,10 @@ def keyed_pairs(
     columns = np.empty((3, m), dtype=np.int64)
     flags = np.empty((2, m), dtype=np.bool_)
     ended = np.empty(len(old_keys), dtype=np.int64)
-    started, gone = _keyed(i, j, entities, rank, sensor, old_keys, keys, columns, flags, ended)
+    bound = len(rank) if rank_bound is None else rank_bound
+    started, gone = _keyed(
+        i, j, entities, rank, bound, sensor, old_keys, keys, columns, flags, ended
+    )
     return KeyedPairs(
         keys, columns[0], columns[1], flags[0], flags[1], columns[2, :started], ended[:gone]
     )

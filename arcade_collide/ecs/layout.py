@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.ecs.columns import Columns, Item, columns, sweep_code
 from arcade_collide.ecs.components import ALL_LAYERS, SHARED, Shape
-from arcade_collide.ecs.entity_index import reindexed, rows_found
+from arcade_collide.ecs.entity_index import EntityIndex, reindexed, rows_found
 from arcade_collide.ecs.storage import PooledRows, RowPool
 from arcade_collide.ecs.world_state import ShapeEpoch
 from arcade_collide.geometry.arrays import BoolArray, FloatArray, IntArray
@@ -81,9 +81,9 @@ class Layout(NamedTuple):
     the whole change (:func:`renumbering` makes the map then)."""
     unplaced: Int64Array | None = None
     """The rows not placed yet (ascending); None: all of them."""
-    by_entity: tuple[Int64Array, Int64Array] | None = None
-    """The rows in entity order and their entity ids (ascending); None while each
-    kind's rows are in entity order (then a search per kind finds them)."""
+    by_entity: EntityIndex | None = None
+    """The rows in entity order and their entity ids; None while each kind's rows are
+    in entity order (then a search per kind finds them)."""
     reused_rows: Int64Array | None = None
     """When the only change since the layout the table last adopted is rows taken
     over by newcomers in place (:mod:`~arcade_collide.ecs.row_reuse`): those rows,
@@ -99,11 +99,11 @@ class Layout(NamedTuple):
         """The row of each of ``entities`` (-1 for those without one)."""
         found = np.full(len(entities), -1, dtype=np.int64)
         if self.by_entity is not None:
-            order, ids = self.by_entity
+            order, ids = self.by_entity.order, self.by_entity.ids
             if len(ids):
                 at = np.minimum(np.searchsorted(ids, entities), len(ids) - 1)
                 hit = ids[at] == entities
-                found[hit] = order[at[hit]]
+                found[hit] = order[at[hit]]  # (-1 for an entity that left)
             return found
         bounds = kind_bounds(self.kinds)
         for k in range(_KINDS):
@@ -120,7 +120,7 @@ class Layout(NamedTuple):
         """The rows of those of ``entities`` (distinct, any order) this layout holds,
         ascending."""
         if self.by_entity is not None:
-            return rows_found(*self.by_entity, entities)
+            return rows_found(self.by_entity.order, self.by_entity.ids, entities)
         found = self.find_rows(entities)
         return np.sort(found[found >= 0])
 
@@ -250,11 +250,15 @@ class Layout(NamedTuple):
         renumbered = composed(renumbering(self.renumbered, self.reused_rows, len(here)), here)
         index = None
         if self.by_entity is not None:
-            order, ids = self.by_entity
-            moved = here[order]
+            order, ids = self.by_entity.order, self.by_entity.ids
+            held = order >= 0
+            moved = here[order[held]]
             kept = moved >= 0
             by_id = np.argsort(fresh.entities)
-            index = reindexed(moved[kept], ids[kept], _NO_ROWS, dest[by_id], fresh.entities[by_id])
+            index = reindexed(
+                EntityIndex(moved[kept], ids[held][kept], int(kept.sum())),
+                _NO_ROWS, dest[by_id], fresh.entities[by_id],
+            )  # fmt: skip
         unplaced = None
         # Copying placed rows pays off only for static rows (their grid stays valid);
         # placing every row again costs less than the copy otherwise.

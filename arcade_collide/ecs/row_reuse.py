@@ -66,9 +66,9 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
     )  # fmt: skip
     if regrouped < 0:
         return None
-    order, ids = base.by_entity or entity_index(base.entities)
-    order, ids = _written(
-        drop, order, ids, base.row_in_pool, base.pool_rows, base.entities, base.layer,
+    index = base.by_entity or entity_index(base.entities)
+    leaving, rows, arrived = _written(
+        drop, base.row_in_pool, base.pool_rows, base.entities, base.layer,
         base.mask, base.shape_ids, base.sensor, base.static, base.sweep, base.inner,
         base.outer, base.size_x, base.size_y, fresh.pool_rows, fresh.entities, fresh.layer,
         fresh.mask, fresh.shape_ids, fresh.sensor, fresh.static, fresh.sweep, fresh.inner,
@@ -98,7 +98,7 @@ def reused(base: Layout, drop: Int64Array, fresh: Columns) -> Layout | None:
         positions=PooledRows.in_pool(pool, base.pool_rows),
         renumbered=renumbered,
         unplaced=unplaced,
-        by_entity=(order, ids),
+        by_entity=reindexed(index, leaving, rows, arrived),
         reused_rows=reused_rows,
     )
     if regrouped:
@@ -148,15 +148,13 @@ def _reusable(
 
 
 @kernel(
-    "UniTuple(int64[::1], 2)(int64[::1], int64[::1], int64[::1], int64[:], int64[:],"
+    "UniTuple(int64[::1], 3)(int64[::1], int64[:], int64[:],"
     " int64[:], int64[:], int64[:], int64[:], boolean[:], boolean[:], int8[:], float64[:],"
     " float64[:], float64[:], float64[:], int64[:], int64[:], int64[:], int64[:], int64[:],"
     " boolean[:], boolean[:], int8[:], float64[:], float64[:], float64[:], float64[:])"
 )
 def _written(
     drop: Int64Array,
-    order: Int64Array,
-    ids: Int64Array,
     row_in_pool: Int64Array,
     pool_rows: Int64Array,
     entities: Int64Array,
@@ -182,10 +180,11 @@ def _written(
     new_outer: FloatArray,
     new_size_x: FloatArray,
     new_size_y: FloatArray,
-) -> tuple[Int64Array, Int64Array]:
+) -> tuple[Int64Array, Int64Array, Int64Array]:
     """Write the newcomers' columns at rows ``drop`` (the ``new_`` arrays, one entry
     per row of ``drop``) in one pass, after :func:`_reusable` accepted them. Returns
-    the entity index (``order``, ``ids``) with the leavers replaced by the newcomers."""
+    what the entity index is told (:func:`~.entity_index.reindexed`): the leavers' ids
+    ascending, and the newcomers' rows and ids by ascending id."""
     m = len(drop)
     leaving = np.empty(m, dtype=np.int64)
     for k in range(m):
@@ -197,7 +196,6 @@ def _written(
     for k in range(m):
         rows[k] = drop[by_id[k]]
         arrived[k] = new_entities[by_id[k]]
-    order, ids = reindexed(order, ids, leaving, rows, arrived)
     for k in range(m):
         row_in_pool[pool_rows[drop[k]]] = -1
     for k in range(m):
@@ -215,4 +213,4 @@ def _written(
         outer[row] = new_outer[k]
         size_x[row] = new_size_x[k]
         size_y[row] = new_size_y[k]
-    return order, ids
+    return leaving, rows, arrived

@@ -21,7 +21,7 @@ import numpy as np
 
 from arcade_collide.ecs.columns import Item, columns
 from arcade_collide.ecs.components import Position, Shape, Static
-from arcade_collide.ecs.entity_index import ranks
+from arcade_collide.ecs.entity_index import ranks, rerank
 from arcade_collide.ecs.esper_internals import (
     ComponentWatch,
     components_of,
@@ -77,27 +77,42 @@ class ShapeTable:
         self._stamp: tuple[object, ...] = ("never refreshed",)
         self._prepared: Layout | None = None
         """A layout made by :meth:`prepare`, adopted by the next refresh."""
-        self._rank: tuple[int, IntArray] | None = None
+        self._rank: tuple[int, IntArray, int, Int64Array | None] | None = None
+        """The layout :meth:`entity_rank` was made for, its result, and the entity
+        index room it read (None: none)."""
         self._placed: deque[tuple[int, Int64Array | None]] = deque(maxlen=8)
         """The rows each of the last refreshes placed (None: every row)."""
         self._sweep_starts: tuple[int, Int64Array, FloatArray] | None = None
 
-    def entity_rank(self) -> IntArray:
-        """``(N,)`` rank of each row's entity id among the table's (0 = lowest id), so
-        that ordering pairs by rank orders them by entity id. Built once per layout."""
+    def entity_rank(self) -> tuple[IntArray, int]:
+        """``(N,)`` number of each row's entity in entity order, and a bound every
+        number is below: ordering pairs by these numbers orders them by entity id.
+        Made once per layout; when newcomers took rows of an index kept in place
+        (:mod:`~.entity_index`), only those rows' numbers are found again."""
         kept = self._rank
         if kept is None or kept[0] != self.layout:
             entities = self.entities
             index = self._current.by_entity
             if index is not None:  # rows were reused: the layout keeps them in id order
-                rank = ranks(index[0])
+                reused = self.reused_rows
+                if (
+                    kept is not None
+                    and kept[0] == self.layout - 1
+                    and reused is not None
+                    and kept[3] is index.ids_room
+                ):
+                    rank = kept[1]
+                    rerank(rank, index.ids, reused, entities[reused])
+                else:
+                    rank = ranks(index.order, len(entities))
+                kept = (self.layout, rank, index.entries, index.ids_room)
             elif (entities[1:] > entities[:-1]).all():  # one kind, or kinds in id order
-                rank = np.arange(len(entities))
+                kept = (self.layout, np.arange(len(entities)), len(entities), None)
             else:
-                rank = ranks(np.argsort(entities, kind="stable"))
-            kept = (self.layout, rank)
+                order = np.argsort(entities, kind="stable")
+                kept = (self.layout, ranks(order, len(entities)), len(entities), None)
             self._rank = kept
-        return kept[1]
+        return kept[1], kept[2]
 
     def kernel_view(self) -> tuple[WorldRows, PairFilter | None, PoseCircles | None]:
         """The table as :func:`~arcade_collide.geometry.query.rows.touching_rows`

@@ -94,7 +94,8 @@ def _check_against_scratch(table: ShapeTable) -> None:
     assert np.array_equal(table._current.pool_rows[ours], scratch._current.pool_rows[theirs])
     found = table._current.find_rows(np.sort(table.entities))
     assert np.array_equal(found, ours)
-    assert np.array_equal(table.entity_rank(), np.argsort(ours))  # each row's rank by id
+    rank, bound = table.entity_rank()  # each row's number: in id order, below the bound
+    assert np.array_equal(np.argsort(rank), ours) and int(rank.max(initial=-1)) < bound
     first, scratch_first = (int(np.searchsorted(t.kinds, ShapeKind.RECT)) for t in (table, scratch))
     convex = [(int(row), int(other)) for row, other in zip(ours, theirs, strict=True)]
     for row, other in convex:
