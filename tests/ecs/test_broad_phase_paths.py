@@ -12,7 +12,15 @@ import pytest
 from brute_force import touching_pairs
 
 from arcade_collide import Circle, Rect
-from arcade_collide.ecs import CollisionSystem, MovementSystem, Position, Shape, Static, Velocity
+from arcade_collide.ecs import (
+    CollisionSystem,
+    MovementSystem,
+    Position,
+    Shape,
+    Static,
+    Velocity,
+    broad_phase,
+)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -131,3 +139,40 @@ def test_swept_movers_hand_their_pairs_to_the_broad_phase_without_missing_one(se
             position.x += rng.uniform(-3, 3)
         esper.process(1 / 60)
         assert system.touching() == touching_pairs(), tick
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_movers_replaced_on_some_ticks_are_swept_against_the_static_grid(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every non-static shape moves by velocity; on most ticks some are replaced (a
+    # change of layout), on the others none. A tick after a replacement knows which
+    # rows moved, and they are all the non-static rows: the broad phase sweeps them
+    # against the static grid instead of making a loose grid of every row.
+    rng = random.Random(seed)
+    made = []
+    monkeypatch.setattr(broad_phase, "LooseGrid", lambda boxes: made.append(len(boxes)))
+    esper.add_processor(MovementSystem(), priority=1)
+    system = CollisionSystem()
+    esper.add_processor(system)
+
+    def mover() -> int:
+        speed = (rng.uniform(-200, 200), rng.uniform(-200, 200))
+        at = Position(rng.uniform(0, 100), rng.uniform(0, 100))
+        return esper.create_entity(at, Velocity(*speed), Shape(Circle(rng.uniform(1, 4))))
+
+    movers = [mover() for _ in range(15)]
+    for k in range(40):
+        esper.create_entity(Position(k * 10 % 100, k // 10 * 25 + 5), Shape(Rect(8, 3)), Static())
+    for tick in range(150):
+        if rng.random() < 0.6:
+            for k in rng.sample(range(len(movers)), rng.randrange(1, 4)):
+                esper.delete_entity(movers[k], immediate=rng.random() < 0.5)
+                movers[k] = mover()
+        for entity in movers:
+            position = esper.component_for_entity(entity, Position)
+            if not (0 <= position.x <= 100 and 0 <= position.y <= 100):
+                position.x, position.y = rng.uniform(20, 80), rng.uniform(20, 80)
+        esper.process(1 / 60)
+        assert system.touching() == touching_pairs(), tick
+    assert made == []
