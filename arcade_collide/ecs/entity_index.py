@@ -123,8 +123,8 @@ def _copied(
     order: Int64Array, ids: Int64Array, leaving: Int64Array, rows: Int64Array, entities: Int64Array
 ) -> tuple[Int64Array, Int64Array]:
     """:func:`reindexed` as a copy without gone entries. A binary search finds each
-    change; the stretches between changes are copied whole, so the cost is a copy of
-    the index plus what changed."""
+    change, and the entries between changes are copied but those marked gone, so the
+    cost is a pass over the index plus what changed."""
     n = len(ids)
     out_order = np.empty(n + len(entities), dtype=np.int64)
     out_ids = np.empty(n + len(entities), dtype=np.int64)
