@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 import esper
 
-from arcade_collide.ecs.esper_internals import WorldWatch, watch_away
+from arcade_collide.ecs.esper_internals import PairGone, WorldWatch, watch_away
 
 
 class HandlerChanges:
@@ -185,17 +185,27 @@ class Delivery:
     ) -> None:
         """:meth:`_run` for one handler, without the loop over handlers: a tick's
         thousand events often go to one handler, and that loop cost a third of the
-        delivery's own time."""
+        delivery's own time. A :class:`~.esper_internals.PairGone` check reading esper's
+        sets is made here, without a call per event."""
         errors = self.errors
         namespace, key, value, ended = watch or _NO_WATCH
         alive = namespace.get
         start = changes.count
         call, registered, _ = handler
+        entities = dead = None
+        if type(dropped) is PairGone and dropped.entities is not None:
+            entities, dead = dropped.entities, dropped.dead
         handed = 0
         try:
             for event in events:
                 handed += 1
-                if dropped is not None and dropped(event):
+                if dropped is not None and (
+                    dropped(event)
+                    if entities is None
+                    else event.a not in entities
+                    or event.b not in entities
+                    or (dead and (event.a in dead or event.b in dead))
+                ):
                     self.dropped.append(event)
                     continue
                 if changes.count != start and not registered():

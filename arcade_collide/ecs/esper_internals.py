@@ -258,13 +258,38 @@ def holders(component_type: type[Any]) -> Collection[int]:
     return frozenset(entity for entity, _ in esper.get_component(component_type))
 
 
-def pair_gone_check() -> Callable[[Any], bool]:
+class PairGone:
     """A check, for objects with entity ids ``a`` and ``b``, that either no longer exists
-    in the current esper world, answering the same whichever world is current when it runs.
+    in the esper world it was made in (see :func:`pair_gone_check`)."""
+
+    __slots__ = ("dead", "entities", "world")
+
+    def __init__(
+        self, world: str, entities: Collection[int] | None, dead: Collection[int]
+    ) -> None:
+        self.world = world
+        self.entities = entities
+        """The world's live entities (esper's own dict, edited in place), or None when
+        the check goes through esper's public functions."""
+        self.dead = dead
+        """The world's entities deleted but not yet cleared away (esper's own set)."""
+
+    def __call__(self, pair: Any) -> bool:
+        entities, dead = self.entities, self.dead
+        if entities is None:
+            return _gone_in_world(self.world, pair)
+        a, b = pair.a, pair.b
+        return a not in entities or b not in entities or a in dead or b in dead
+
+
+def pair_gone_check() -> PairGone:
+    """A :class:`PairGone` check of the current esper world, answering the same whichever
+    world is current when it runs.
 
     With the private state it holds the world's ``_entities`` and ``_dead_entities``,
-    which esper 3.9 edits in place for the world's whole life; the fallback switches to
-    the world it was made in around ``esper.entity_exists``.
+    which esper 3.9 edits in place for the world's whole life (a delivery loop may test
+    them itself); the fallback switches to the world it was made in around
+    ``esper.entity_exists``.
 
     >>> from typing import NamedTuple
     >>> class Pair(NamedTuple):
@@ -275,16 +300,12 @@ def pair_gone_check() -> Callable[[Any], bool]:
     >>> gone(Pair(entity, entity)), gone(Pair(entity, entity + 1))
     (False, True)
     """
+    world = esper.current_world
     if not _private:
-        return partial(_gone_in_world, esper.current_world)
+        return PairGone(world, None, _NOTHING)
     entities: dict[int, Any] = getattr(esper, "_entities")  # noqa: B009
     dead: set[int] = getattr(esper, "_dead_entities")  # noqa: B009
-
-    def gone(pair: Any) -> bool:
-        a, b = pair.a, pair.b
-        return a not in entities or b not in entities or a in dead or b in dead
-
-    return gone
+    return PairGone(world, entities, dead)
 
 
 def _gone_in_world(world: str, pair: Any) -> bool:
