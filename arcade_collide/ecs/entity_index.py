@@ -154,8 +154,9 @@ def _copied(
 
 @kernel("int64[::1](int64[::1], int64)")
 def ranks(order: Int64Array, rows: int) -> Int64Array:
-    """Each of ``rows`` table rows' entry in the index whose entries hold rows ``order``
-    (-1: gone): numbers in entity order, each below ``len(order)``.
+    """For each of ``rows`` table rows, the place of its entry in the index whose
+    entries hold the rows ``order`` (-1: gone): numbers in entity order, each below
+    ``len(order)``.
 
     >>> ranks(np.array([2, -1, 0, 1]), 3).tolist()
     [2, 3, 0]
