@@ -86,8 +86,7 @@ def reindexed(
     count = _in_place(index.order_room, index.ids_room, index.entries, leaving, rows, entities)
     if count >= 0:
         return index._replace(entries=count)
-    order, ids = _copied(index.order, index.ids, leaving, rows, entities)
-    return _with_room(order, ids)
+    return EntityIndex(*_copied(index.order, index.ids, leaving, rows, entities))
 
 
 @kernel("int64(int64[::1], int64[::1], int64, int64[::1], int64[::1], int64[::1])")
@@ -118,16 +117,21 @@ def _in_place(
     return count + m
 
 
-@kernel("UniTuple(int64[::1], 2)(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])")
+@kernel(
+    "Tuple((int64[::1], int64[::1], int64))"
+    "(int64[::1], int64[::1], int64[::1], int64[::1], int64[::1])"
+)
 def _copied(
     order: Int64Array, ids: Int64Array, leaving: Int64Array, rows: Int64Array, entities: Int64Array
-) -> tuple[Int64Array, Int64Array]:
-    """:func:`reindexed` as a copy without gone entries. A binary search finds each
+) -> tuple[Int64Array, Int64Array, int]:
+    """:func:`reindexed` as a copy without gone entries, into new arrays with room for
+    as many more entries; returns them and the count. A binary search finds each
     change, and the entries between changes are copied but those marked gone, so the
     cost is a pass over the index plus what changed."""
     n = len(ids)
-    out_order = np.empty(n + len(entities), dtype=np.int64)
-    out_ids = np.empty(n + len(entities), dtype=np.int64)
+    room = 2 * (n + len(entities)) + 8
+    out_order = np.empty(room, dtype=np.int64)
+    out_ids = np.empty(room, dtype=np.int64)
     k = q = d = g = 0
     while True:
         # The next change: a leaver's place in ``ids``, or where a newcomer goes.
@@ -141,7 +145,7 @@ def _copied(
                 q += 1
         k = stop
         if d == len(leaving) and g == len(entities):
-            return out_order[:q], out_ids[:q]
+            return out_order, out_ids, q
         if g < len(entities) and at_newcomer <= at_leaver:
             # (At the same place, the newcomer's id is below the leaver's.)
             out_order[q], out_ids[q] = rows[g], entities[g]
