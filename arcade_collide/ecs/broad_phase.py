@@ -85,7 +85,7 @@ class BroadPhase:
         self._seen = (table.layout, table.revision)
         if moved_rows is not None and np.array_equal(moved_rows, dynamic):
             moved_rows = None  # every non-static row moved: no pair carries over
-        movers = table.dynamic_rows if moved_rows is None else moved_rows
+        movers = dynamic if moved_rows is None else moved_rows
         if (
             met is not None
             and (met.layout, met.revision) == (table.layout, table.revision)
@@ -130,7 +130,7 @@ class BroadPhase:
         if not table.has_static:
             return self._sweep.pairs(table.aabbs)
         still_key = (table.layout, table.static_revision, None)
-        return self._swept(table, table.dynamic_rows, still_key, static)
+        return self._swept(table, dynamic, still_key, static)
 
     def _swept(
         self,
