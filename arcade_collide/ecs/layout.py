@@ -534,13 +534,15 @@ def table_rows_of(pool_rows: Int64Array, row_in_pool: Int64Array) -> Int64Array:
     ascending, each once; pool rows without a table row (-1 in ``row_in_pool``, or
     beyond it: allocated after the layout) are left out.
 
-    >>> table_rows_of(np.array([4, 0, 9, 0, 1]), np.array([2, -1, 5, 7, 0])).tolist()
+    >>> table_rows_of(np.array([4, 4, 0, 9, 0, 1]), np.array([2, -1, 5, 7, 0])).tolist()
     [0, 2]
     """
     out = np.empty(len(pool_rows), dtype=np.int64)
     count = 0
     for k in range(len(pool_rows)):
         row = pool_rows[k]
+        if k and row == pool_rows[k - 1]:
+            continue  # (a component's setters log its row once per field written)
         if 0 <= row < len(row_in_pool) and row_in_pool[row] >= 0:
             out[count] = row_in_pool[row]
             count += 1

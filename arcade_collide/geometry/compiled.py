@@ -1,4 +1,5 @@
-"""The numba compilation of every kernel, its on-disk cache and the cache guard.
+"""The numba compilation of every kernel, its on-disk cache and the cache guard, and
+the prefetch kernels use for rows spread over large arrays.
 
 Kernels are compiled on a machine's first import and cached next to the sources
 (numba's ``cache=True``); one line on standard error says so
@@ -21,9 +22,12 @@ import sys
 import types
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar, cast
 
 import numba
+from llvmlite import ir
+from numba.core import cgutils
+from numba.extending import intrinsic
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -121,6 +125,43 @@ def kernel(signature: Any, *, inline: bool = False) -> Callable[[_F], _F]:
         return compiled
 
     return wrap
+
+
+def _prefetch(typingctx: Any, array: Any, row: Any) -> Any:
+    """The typing and code of :data:`prefetch` (a numba intrinsic)."""
+    del typingctx  # (numba's signature)
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        array_type = signature.args[0]
+        data = context.make_array(array_type)(context, builder, args[0])
+        intp = numba.types.intp
+        row = context.cast(builder, args[1], signature.args[1], intp)
+        index = [row] + [context.get_constant(intp, 0)] * (array_type.ndim - 1)
+        pointer = cgutils.get_item_pointer(  # type: ignore[no-untyped-call]
+            context, builder, array_type, data, index, wraparound=False, boundscheck=False
+        )
+        byte_pointer = builder.bitcast(pointer, ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        function = builder.module.declare_intrinsic(
+            "llvm.prefetch",
+            [byte_pointer.type],
+            ir.FunctionType(ir.VoidType(), [byte_pointer.type, i32, i32, i32]),
+        )
+        # A read (0), kept in every cache level (3), of data (1).
+        builder.call(function, [byte_pointer, i32(0), i32(3), i32(1)])
+        return context.get_dummy_value()
+
+    if not isinstance(array, numba.types.Array) or not isinstance(row, numba.types.Integer):
+        return None  # (numba then reports no matching signature)
+    return numba.types.void(array, row), codegen
+
+
+prefetch = cast(Callable[[Any, Any], None], intrinsic(_prefetch))
+"""In a kernel, ``prefetch(array, row)`` asks the processor to start loading the cache
+line holding ``array[row]`` (the row's first item: ``array[row, 0]`` of a 2-D array),
+and returns at once; ``row`` (any integer type) must be a row of ``array``. A loop of
+prefetches ahead of a loop that reads those rows keeps many cache misses in flight,
+where the reading loop's branches would wait on them one at a time."""
 
 
 def bind(template: Callable[..., Any], name: str, signature: Any, **names: Any) -> Any:

@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import boxes_overlap
-from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.compiled import kernel, prefetch
 
 Int64Array = NDArray[np.int64]
 
@@ -238,6 +238,12 @@ def _visit(
                         _list(s, item, partners)
 
 
+@kernel("boolean(float64[::1], float64[::1])", inline=True)
+def _inside(box: FloatArray, fat: FloatArray) -> bool:
+    """Whether ``box`` lies within the fat box ``fat`` (edges included)."""
+    return bool(fat[0] <= box[0] and fat[1] <= box[1] and box[2] <= fat[2] and box[3] <= fat[3])
+
+
 @kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})")
 def _update(
     items: Int64Array,
@@ -257,16 +263,19 @@ def _update(
     """Move each of ``items`` whose box left its fat box, and its partner lists; return
     how many big items changed (a negative count: the entries ran out, rebuild)."""
     changed_big = 0
+    # The moved items are spread over the grid (see _pairs): their boxes are
+    # prefetched, then what a move out of its fat box reads of those that left it.
     for item in items:
-        box = boxes[item]
-        f = fat[item]
-        if (
-            not big[item]
-            and f[0] <= box[0]
-            and f[1] <= box[1]
-            and box[2] <= f[2]
-            and (box[3] <= f[3])
-        ):
+        prefetch(boxes, item)
+        prefetch(fat, item)
+    for item in items:
+        if not _inside(boxes[item], fat[item]):
+            prefetch(partners, item)
+            prefetch(first, item)
+            for k in range(1, partners[item, 0] + 1):
+                prefetch(partners, partners[item, k])
+    for item in items:
+        if not big[item] and _inside(boxes[item], fat[item]):
             continue
         was_big = big[item]
         if not was_big:  # (a big item is in no list)
@@ -277,6 +286,7 @@ def _update(
                 _visit(item, _UNLIST, inv, fat, big, head, entries, partners)
         _remove(item, head, entries, links, first, free)
         partners[item, 0] = 0
+        box = boxes[item]
         if not _insert(item, box, margin, inv, fat, span, big, head, entries, links, first, free):
             return -1
         if big[item]:
@@ -376,6 +386,15 @@ def _pairs(
     n = len(boxes)
     m = 0
     mask = len(head) - 1
+    # The queries are spread over the grid, each a few cache misses away from the
+    # last: their rows are prefetched, then their partners' boxes, so that many
+    # misses are in flight at once before the loop below waits on them.
+    for q in queries:
+        prefetch(partners, q)
+        prefetch(boxes, q)
+    for q in queries:
+        for k in range(1, partners[q, 0] + 1):
+            prefetch(boxes, partners[q, k])
     for q in queries:
         box = boxes[q]
         if partners[q, 0] >= 0:

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.broad_phase import boxes_overlap
-from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.compiled import kernel, prefetch
 
 Int64Array = NDArray[np.int64]
 
@@ -145,8 +145,9 @@ def _query(
     cells; where each row of them starts and ends in ``items`` (a row's cells are
     consecutive, so one run of entries each), read for every query before any is
     scanned, so the processor waits on many of those reads at once rather than one
-    after the other; then the runs, whose boxes ``item_boxes`` holds next to each
-    other (``boxes`` only for those in ``big``).
+    after the other, and the first and last box of each run prefetched; then the runs,
+    whose boxes ``item_boxes`` holds next to each other (``boxes`` only for those in
+    ``big``).
 
     When ``moving``, query ``q`` is box ``queries[q]`` swept there from
     ``queries[q] - shifts[q]``: the cells under the motion's bounding box are visited
@@ -183,6 +184,10 @@ def _query(
             first[r] = starts[y * nx + cells[q, 0]]
             last[r] = starts[y * nx + cells[q, 2] + 1]
             r += 1
+    for r in range(rows):
+        if first[r] < last[r]:
+            prefetch(item_boxes, first[r])
+            prefetch(item_boxes, last[r] - 1)
     tx = ty = 0.0
     m = 0
     room = len(out_q)

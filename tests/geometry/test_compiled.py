@@ -1,5 +1,5 @@
-"""The numba cache guard (cached kernels go when a source file they may read changes)
-and the one-line notice before the first compilation."""
+"""The numba cache guard (cached kernels go when a source file they may read changes),
+the one-line notice before the first compilation, and the kernels' prefetch."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
+import numpy as np
 import pytest
 
 import arcade_collide
-from arcade_collide.geometry.compiled import announce_compilation, drop_stale_caches
+from arcade_collide.geometry.compiled import announce_compilation, drop_stale_caches, prefetch
 
 
 @pytest.fixture(autouse=True)
@@ -116,3 +118,31 @@ def test_a_fresh_copy_announces_its_compilation_once(tmp_path: Path) -> None:
     assert first.stderr.count("compiling the collision kernels") == 1
     again = subprocess.run(run, env=env, cwd=tmp_path, capture_output=True, text=True, check=True)
     assert "compiling" not in again.stderr
+
+
+def test_prefetch_compiles_for_rows_of_any_integer_type_and_changes_nothing() -> None:
+    @numba.njit(cache=False)
+    def total(boxes: np.ndarray, flags: np.ndarray, rows: np.ndarray) -> float:
+        for r in rows:
+            prefetch(boxes, r)
+            prefetch(flags, r)
+        s = 0.0
+        for r in rows:
+            s += boxes[r, 0] + flags[r]
+        return s
+
+    boxes = np.arange(40.0).reshape(10, 4)
+    flags = np.arange(10, dtype=np.int8)
+    before = boxes.copy(), flags.copy()
+    for dtype in (np.int32, np.int64):
+        assert total(boxes, flags, np.array([9, 0, 3], dtype=dtype)) == (36 + 9) + 0 + (12 + 3)
+    assert np.array_equal(boxes, before[0]) and np.array_equal(flags, before[1])
+
+
+def test_prefetch_refuses_what_is_not_an_array_row() -> None:
+    @numba.njit(cache=False)
+    def wrong(value: float, row: int) -> None:
+        prefetch(value, row)
+
+    with pytest.raises(numba.core.errors.TypingError):
+        wrong(1.0, 0)
