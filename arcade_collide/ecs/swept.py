@@ -264,6 +264,8 @@ def _first_stops(
 ) -> FloatArray | None:
     """Per moving swept row, the fraction of its first blocking impact (inf: none);
     None when no row stops."""
+    if not (table.sweep[rows] == STOP).any():
+        return None  # (every side that may stop is one of ``rows``)
     row_a = rows[a]
     stops_a = table.sweep[row_a] == STOP
     stops_b = np.zeros(len(b), dtype=np.bool_)

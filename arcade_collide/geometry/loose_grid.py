@@ -67,6 +67,10 @@ _STATE = (
 ranges, big flags, bucket heads, entries, entry links, each item's first entry, free
 entries (see :func:`_insert`)."""
 
+STRETCH = 1.0
+"""How far an item put in again has its fat box stretched the way it moved, as a
+multiple of how far its box had moved from the old fat box's centre."""
+
 PARTNERS = 15
 """Partners an item's list holds (a row of 16 int32 with its count: 64 bytes)."""
 
@@ -79,11 +83,13 @@ _UNLIST, _LINK, _LEARN = 0, 1, 2
 list; put each in the other's list; put the partner in the item's list only."""
 
 
-@kernel(f"boolean(int64, float64[::1], float64, float64, {_STATE})")
+@kernel(f"boolean(int64, float64[::1], float64, float64, float64, float64, {_STATE})")
 def _insert(
     item: int,
     box: FloatArray,
     margin: float,
+    ahead_x: float,
+    ahead_y: float,
     inv: float,
     fat: FloatArray,
     span: Int64Array,
@@ -94,18 +100,19 @@ def _insert(
     first: Int64Array,
     free: Int64Array,
 ) -> bool:
-    """Put ``item`` in the cells of ``box`` pushed out by ``margin``; False (nothing
-    changed) when the entries ran out.
+    """Put ``item`` in the cells of ``box`` pushed out by ``margin``, and further by
+    ``(ahead_x, ahead_y)`` on the sides that vector points to; False (nothing changed)
+    when the entries ran out.
 
     What a query reads is packed in ``entries[e]``: the entry's item, the next entry
     in its bucket, its cell's coordinates and whether that cell starts the item's
     range (bit 0 along x, bit 1 along y). ``links[e]`` holds what updates need: the
     previous entry in the bucket (``-2 - bucket`` for the first) and the item's next
     entry. ``free[0]`` counts the free entries listed in ``free[1:]``."""
-    fat[item, 0] = box[0] - margin
-    fat[item, 1] = box[1] - margin
-    fat[item, 2] = box[2] + margin
-    fat[item, 3] = box[3] + margin
+    fat[item, 0] = box[0] - margin + min(ahead_x, 0.0)
+    fat[item, 1] = box[1] - margin + min(ahead_y, 0.0)
+    fat[item, 2] = box[2] + margin + max(ahead_x, 0.0)
+    fat[item, 3] = box[3] + margin + max(ahead_y, 0.0)
     x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
     x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
     span[item, 0], span[item, 1], span[item, 2], span[item, 3] = x0, y0, x1, y1
@@ -284,10 +291,16 @@ def _update(
                 _unlist(partners[item, k], item, partners)
             if count < 0:  # no list of its own: the lists it is in are found again
                 _visit(item, _UNLIST, inv, fat, big, head, entries, partners)
+        # The new fat box reaches further the way the item went from the old one's
+        # centre: an item moved on steadily leaves it less often (Box2D stretches its
+        # enlarged boxes along the displacement alike).
+        box, f = boxes[item], fat[item]
+        ahead_x = STRETCH * 0.5 * ((box[0] + box[2]) - (f[0] + f[2]))
+        ahead_y = STRETCH * 0.5 * ((box[1] + box[3]) - (f[1] + f[3]))
         _remove(item, head, entries, links, first, free)
         partners[item, 0] = 0
-        box = boxes[item]
-        if not _insert(item, box, margin, inv, fat, span, big, head, entries, links, first, free):
+        state = (fat, span, big, head, entries, links, first, free)
+        if not _insert(item, box, margin, ahead_x, ahead_y, inv, *state):
             return -1
         if big[item]:
             partners[item, 0] = _GIVEN_UP
@@ -317,9 +330,8 @@ def _update_all(
     """Put every item in, in ``order`` (on empty buckets), then make every item's
     partner list (a big item has none); False when the entries ran out."""
     for item in order:
-        if not _insert(
-            item, boxes[item], margin, inv, fat, span, big, head, entries, links, first, free
-        ):
+        state = (fat, span, big, head, entries, links, first, free)
+        if not _insert(item, boxes[item], margin, 0.0, 0.0, inv, *state):
             return False
     # Every list is made here, in the cells' order: a walk of the cells at an item's
     # first query instead would read cold memory in the middle of a tick.
