@@ -69,7 +69,10 @@ entries (see :func:`_insert`)."""
 
 STRETCH = 1.0
 """How far an item put in again has its fat box stretched the way it moved, as a
-multiple of how far its box had moved from the old fat box's centre."""
+multiple of how far its box had moved from the old fat box's centre..."""
+
+STRETCH_LIMIT = 2.0
+"""... and at most this many margins along each axis (a steady mover settles there)."""
 
 PARTNERS = 15
 """Partners an item's list holds (a row of 16 int32 with its count: 64 bytes)."""
@@ -295,8 +298,11 @@ def _update(
         # centre: an item moved on steadily leaves it less often (Box2D stretches its
         # enlarged boxes along the displacement alike).
         box, f = boxes[item], fat[item]
+        reach = STRETCH_LIMIT * margin  # (an item that jumped far gets no more)
         ahead_x = STRETCH * 0.5 * ((box[0] + box[2]) - (f[0] + f[2]))
         ahead_y = STRETCH * 0.5 * ((box[1] + box[3]) - (f[1] + f[3]))
+        ahead_x = min(max(ahead_x, -reach), reach)
+        ahead_y = min(max(ahead_y, -reach), reach)
         _remove(item, head, entries, links, first, free)
         partners[item, 0] = 0
         state = (fat, span, big, head, entries, links, first, free)

@@ -109,3 +109,16 @@ def test_long_runs_of_small_moves_equal_brute_force(seed: int, n: int, spread: f
         step = velocity[picked] * rng.choice([0.3, 0.3, 0.3, 8.0])
         boxes[picked] += np.column_stack([step, step])
         assert _pairs_of(grid, boxes, picked, static) == _brute_force(boxes, picked, static)
+
+
+def test_a_steady_mover_gets_a_fat_box_stretched_its_way_and_a_jump_no_huge_one() -> None:
+    boxes = np.array([[0, 0, 10, 10], [100, 0, 110, 10.0]])
+    grid = LooseGrid(boxes)  # margin 2.5: fat box of item 0 (-2.5, -2.5, 12.5, 12.5)
+    boxes[0] += (3.0, 0.0, 3.0, 0.0)  # out of it to the right
+    assert _pairs_of(grid, boxes, [0]) == set()
+    left, _, right, _ = grid._fat[0]
+    assert (3.0 - left, right - 13.0) == (2.5, 2.5 + 3.0)  # stretched right only
+    boxes[1] = (5000, 5000, 5010, 5010)  # a jump far away
+    assert _pairs_of(grid, boxes, [1]) == set()
+    # Stretched by at most two margins (5) up and right, the way it jumped.
+    assert grid._fat[1].tolist() == [4997.5, 4997.5, 5012.5 + 5.0, 5012.5 + 5.0]
