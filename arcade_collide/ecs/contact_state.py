@@ -396,7 +396,7 @@ def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:
     if not len(idx) or state.rows is None:
         return []
     return contact_objects(
-        *pair_contacts(state.rows, state.rows_i[idx], state.rows_j[idx], state.flip[idx])
+        *pair_contacts(state.rows, state.rows_i, state.rows_j, state.flip, idx)
     )
 
 

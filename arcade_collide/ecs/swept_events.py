@@ -89,7 +89,7 @@ def swept_events(
     )  # fmt: skip
     if len(plain) and new.rows is not None:
         normal[n:], depth[n:], point[n:] = pair_contacts(
-            new.rows, new.rows_i[plain], new.rows_j[plain], new.flip[plain]
+            new.rows, new.rows_i, new.rows_j, new.flip, plain
         )
     order = np.lexsort((b, a, toi))
     a, b, toi, normal, depth, point, sensor, plain_at, crossed_at = _ordered(

@@ -33,6 +33,7 @@ __all__ = [
     "PoseCircles",
     "WorldRows",
     "contact_rows",
+    "contacts_at",
     "touching_rows",
     "world_rows",
 ]
@@ -236,6 +237,61 @@ def touching_rows(
         float(c.slack), out,
     )  # fmt: skip
     return out
+
+
+@kernel(
+    types.void(
+        ROWS, _I64, _I64, types.boolean[::1], _I64, types.float64[:, ::1], _F64,
+        types.float64[:, ::1],
+    )
+)  # fmt: skip
+def contacts_at(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    flip: BoolArray,
+    at: Int64Array,
+    normal: FloatArray,
+    depth: FloatArray,
+    point: FloatArray,
+) -> None:
+    """The contacts of the touching pairs ``(i[at[k]], j[at[k]])`` of table rows, in
+    one call: ``normal[k]`` from side ``i`` to side ``j``, reversed where ``flip[at[k]]``,
+    ``depth[k]`` and ``point[k]``, with no negative zeros in the normals and points.
+
+    >>> from arcade_collide.geometry.arrays import pack
+    >>> from arcade_collide.geometry.shapes import Circle
+    >>> rows = world_rows(pack([Circle(1)] * 3, [(0, 0), (1.5, 0), (0, 2)]))
+    >>> i, j, flip = np.array([0, 0]), np.array([1, 2]), np.array([False, True])
+    >>> normal, depth, point = np.empty((2, 2)), np.empty(2), np.empty((2, 2))
+    >>> contacts_at(rows, i, j, flip, np.array([1, 0]), normal, depth, point)
+    >>> normal.tolist(), depth.tolist(), point.tolist()  # touching, then overlapping
+    ([[0.0, -1.0], [1.0, 0.0]], [0.0, 0.5], [[0.0, 1.0], [0.75, 0.0]])
+    """
+    m = len(at)
+    pi = np.empty(m, dtype=np.int64)
+    pj = np.empty(m, dtype=np.int64)
+    for k in range(m):
+        pi[k] = i[at[k]]
+        pj[k] = j[at[k]]
+    hit = np.empty(m, dtype=np.bool_)
+    out = np.empty((m, 5))
+    counts = np.empty(SLOTS + 1, dtype=np.int64)
+    order = np.empty(m, dtype=np.int64)
+    no_ints = np.empty(0, dtype=np.int64)
+    no_floats = np.empty(0)
+    _screen(
+        pi, pj, rows.kinds, False, no_ints, no_ints, False, no_floats, no_floats, no_floats,
+        no_floats, 0.0, hit, counts, order,
+    )  # fmt: skip
+    run_pairs(rows, pi, pj, order, counts, True, hit, out)
+    for k in range(m):
+        sign = -1.0 if flip[at[k]] else 1.0
+        normal[k, 0] = sign * out[k, 0] + 0.0  # (+ 0.0: a negative zero made positive)
+        normal[k, 1] = sign * out[k, 1] + 0.0
+        depth[k] = out[k, 2]
+        point[k, 0] = out[k, 3] + 0.0
+        point[k, 1] = out[k, 4] + 0.0
 
 
 def contact_rows(
