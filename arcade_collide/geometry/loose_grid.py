@@ -5,11 +5,12 @@ updated in place.
 pushed out by a margin. An item that moves stays where it is until its box leaves its
 fat box; only then is it taken out of its cells and put in again, so an update costs
 what moved, whatever the size of the world (Box2D's dynamic tree does the same with its
-enlarged AABBs and move buffer). Cells are hashed into a fixed table of buckets, each a
-doubly linked list of entries, so the grid has no bounds. A query visits the cells
-under a box and tests the current boxes of the items listed there; a pair found in
-several shared cells is reported once, in the cell holding the lower-left corner of
-the overlap of the two cell ranges.
+enlarged AABBs and move buffer). A fat box made then reaches further the way the item
+went, as Box2D's stretch along the displacement. Cells are hashed into a fixed table
+of buckets, each a doubly linked list of entries, so the grid has no bounds. A query
+visits the cells under a box and tests the current boxes of the items listed there; a
+pair found in several shared cells is reported once, in the cell holding the lower-left
+corner of the overlap of the two cell ranges.
 
 Each item also keeps the list of its *partners*, made for every item when the grid is
 built (in the cells' order, so that neighbours' rows are read close together): the items
@@ -69,10 +70,11 @@ entries (see :func:`_insert`)."""
 
 STRETCH = 1.0
 """How far an item put in again has its fat box stretched the way it moved, as a
-multiple of how far its box had moved from the old fat box's centre..."""
+multiple of how far its box had moved from the old fat box's centre."""
 
 STRETCH_LIMIT = 2.0
-"""... and at most this many margins along each axis (a steady mover settles there)."""
+"""The most that stretch reaches along each axis, in margins (an item moved on steadily
+settles there)."""
 
 PARTNERS = 15
 """Partners an item's list holds (a row of 16 int32 with its count: 64 bytes)."""
