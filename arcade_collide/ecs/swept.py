@@ -47,7 +47,16 @@ import numpy as np
 
 from arcade_collide.ecs.components import Position
 from arcade_collide.ecs.queries import QueryIndex
-from arcade_collide.ecs.swept_pairs import STOP, motions, swept_pass, swept_poses
+from arcade_collide.ecs.swept_pairs import (
+    STOP,
+    joined_candidates,
+    kept_hits,
+    motions,
+    moved_motions,
+    same_swept_poses,
+    swept_pass,
+    swept_poses,
+)
 from arcade_collide.ecs.table import ShapeTable
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
 from arcade_collide.geometry.broad_phase import SweepBroadPhase
@@ -122,26 +131,29 @@ class Sweeps:
                 self._entities, self._poses, self._order = _NO_ROWS, np.empty((0, 3)), _NO_ROWS
             return []
         data, pose_rows = table.poses()
-        entities = table.entities[rows]
-        order = self._order
-        if len(order) == len(rows) and np.array_equal(entities[order], self._entities):
+        n = len(rows)
+        rows_now, now = np.empty(n, dtype=np.int64), np.empty((n, 3))
+        args = (self._order, table.entities, self._entities, data, pose_rows, rows_now, now)
+        if same_swept_poses(rows, *args):
             # The same swept entities as at the last tick (in the same order here).
-            rows = rows[order]
-            entities, now = self._entities, data[pose_rows[rows]]
-            before, known = self._poses, np.ones(len(rows), dtype=np.bool_)
+            rows, entities, before = rows_now, self._entities, self._poses
+            known = np.ones(n, dtype=np.bool_)
             table.take_sweep_starts()
         else:
             # Swept shapes first seen this tick start at the poses kept before it moved them.
             starts = table.take_sweep_starts() or (_NO_ROWS, np.empty((0, 3)))
             order, entities, rows, now, before, known = swept_poses(
-                rows, entities, self._entities, self._poses, data, pose_rows, *starts
-            )
+                rows, table.entities[rows], self._entities, self._poses, data, pose_rows,
+                *starts,
+            )  # fmt: skip
             self._order = order
-        moving = known & (before != now).any(axis=1)
+        moving, moved = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.int64)
+        start, end = np.empty((n, 3)), np.empty((n, 3))
+        count = moved_motions(rows, before, now, known, moving, moved, start, end)
         stopped: list[int] = []
-        if moving.any():
+        if count:
             stopped = self._hits(
-                table, index, old_keys, rows[moving], before[moving], now, moving
+                table, index, old_keys, moved[:count], start[:count], end[:count], now, moving
             )
         self._entities, self._poses = entities, now
         return stopped
@@ -161,13 +173,13 @@ class Sweeps:
         old_keys: Int64Array,
         rows: Int64Array,
         start: FloatArray,
+        end: FloatArray,
         now: FloatArray,
         moving: BoolArray,
     ) -> list[int]:
-        """Cast the moving swept ``rows`` from ``start`` to where the table holds them;
-        stop those that stop (``now``, the poses of every swept row at ``moving``, is
-        updated for them)."""
-        end = now[moving]
+        """Cast the moving swept ``rows`` from ``start`` to ``end``, where the table holds
+        them; stop those that stop (``now``, the poses of every swept row at ``moving``,
+        is updated for them)."""
         t, turn, radius, ends, boxes = motions(
             start, end, rows, table.kinds, table.outer, table.slack, table.aabbs,
             table.origin_x, table.origin_y,
@@ -191,8 +203,9 @@ class Sweeps:
             table.rows, row_a[:count], out_b[:count], d, pair[:, 0].copy(), pair[:, 1].copy(),
             np.ascontiguousarray(pair[:, 2:]), exact[:count], hit, found,
         )  # fmt: skip
-        a, b, b_moving = out_a[:count][hit], out_b[:count][hit], out_m[:count][hit]
-        fresh, d, found = fresh[:count][hit], d[hit], found[hit]
+        kept = kept_hits(hit, out_a, out_b, out_m, fresh, d, found)
+        a, b, b_moving = out_a[:kept], out_b[:kept], out_m[:kept]
+        fresh, d, found = fresh[:kept], d[:kept], found[:kept]
         stop = _first_stops(table, rows, a, b, b_moving, d, found)
         if stop is not None:
             keep = found[:, 0] <= stop[a]
@@ -234,23 +247,19 @@ def _candidates(
     index.update(table)
     grid, static_rows = index.static_grid()
     q, s = grid.moving_pairs(ends, t)
-    parts_a, parts_b, parts_m = [q], [static_rows[s]], [np.full(len(q), -1, dtype=np.int64)]
-    others = _NO_ROWS
+    others = q_other = s_other = i = j = _NO_ROWS
     if len(table.dynamic_rows) > len(rows) - np.count_nonzero(table.static[rows]):
         others = np.setdiff1d(table.dynamic_rows, rows, assume_unique=True)
     if len(others):
-        q, s = StaticGrid(table.aabbs[others]).moving_pairs(ends, t)
-        parts_a.append(q)
-        parts_b.append(others[s])
-        parts_m.append(np.full(len(q), -1, dtype=np.int64))
+        q_other, s_other = StaticGrid(table.aabbs[others]).moving_pairs(ends, t)
     layers = np.bitwise_or.reduce(table.layer[rows])
     masks = np.bitwise_or.reduce(table.mask[rows])
     if len(rows) > 1 and layers & masks:  # else no two swept rows may collide
         i, j = sweep.pairs(boxes)
-        parts_a.append(i)
-        parts_b.append(rows[j])
-        parts_m.append(j)
-    return np.concatenate(parts_a), np.concatenate(parts_b), np.concatenate(parts_m)
+    n = len(q) + len(q_other) + len(i)
+    a, b, b_moving = (np.empty(n, dtype=np.int64) for _ in range(3))
+    joined_candidates(q, s, static_rows, q_other, s_other, others, i, j, rows, a, b, b_moving)
+    return a, b, b_moving
 
 
 def _first_stops(

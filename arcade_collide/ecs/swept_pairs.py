@@ -168,6 +168,172 @@ def swept_poses(
     return order, by_id, sorted_rows, now, before, known
 
 
+@kernel(types.boolean(_I1, _I1, _I1, _I1, _F2, _I1, _I1, _F2))
+def same_swept_poses(
+    rows: Int64Array,
+    order: Int64Array,
+    entities: Int64Array,
+    known: Int64Array,
+    data: FloatArray,
+    pose_rows: Int64Array,
+    rows_out: Int64Array,
+    now: FloatArray,
+) -> bool:
+    """Whether the swept ``rows`` taken in ``order`` hold the entities ``known`` (the
+    swept entities of the last tick, ascending): then ``rows[order]`` are written into
+    ``rows_out`` and their poses (``data[pose_rows[row]]``) into ``now``, the work
+    :func:`swept_poses` does for a tick with the same swept shapes as the last.
+
+    >>> rows_out, now = np.empty(2, dtype=np.int64), np.empty((2, 3))
+    >>> data = np.array([[4.0, 4, 0], [5, 5, 0]])
+    >>> same_swept_poses(np.array([0, 1]), np.array([1, 0]), np.array([7, 3]),
+    ...                  np.array([3, 7]), data, np.array([0, 1]), rows_out, now)
+    True
+    >>> rows_out.tolist(), now[:, 0].tolist()
+    ([1, 0], [5.0, 4.0])
+    >>> same_swept_poses(np.array([0, 1]), np.array([0, 1]), np.array([7, 3]),
+    ...                  np.array([3, 7]), data, np.array([0, 1]), rows_out, now)
+    False
+    """
+    n = len(rows)
+    if len(order) != n or len(known) != n:
+        return False
+    for k in range(n):
+        row = rows[order[k]]
+        if entities[row] != known[k]:
+            return False
+        rows_out[k] = row
+    for k in range(n):
+        p = pose_rows[rows_out[k]]
+        now[k, 0] = data[p, 0]
+        now[k, 1] = data[p, 1]
+        now[k, 2] = data[p, 2]
+    return True
+
+
+@kernel(types.int64(_I1, _F2, _F2, _B1, _B1, _I1, _F2, _F2))
+def moved_motions(
+    rows: Int64Array,
+    before: FloatArray,
+    now: FloatArray,
+    known: BoolArray,
+    moving: BoolArray,
+    moved_rows: Int64Array,
+    start: FloatArray,
+    end: FloatArray,
+) -> int:
+    """Which swept ``rows`` moved: known where they were (``known``) and posed
+    otherwise now (a NaN counts as a move). Flags into ``moving``; the rows that moved,
+    and their poses ``before`` and ``now``, into the first rows of ``moved_rows``,
+    ``start`` and ``end``; returns how many.
+
+    >>> before = np.array([[0.0, 0, 0], [1, 1, 0], [2, 2, 0]])
+    >>> now = np.array([[0.0, 0, 0], [1, 1, 0.5], [3, 2, 0]])
+    >>> moving, moved = np.empty(3, dtype=bool), np.empty(3, dtype=np.int64)
+    >>> start, end = np.empty((3, 3)), np.empty((3, 3))
+    >>> known = np.array([True, True, False])
+    >>> count = moved_motions(np.array([5, 6, 7]), before, now, known, moving, moved,
+    ...                       start, end)
+    >>> count, moving.tolist(), moved[:count].tolist(), end[:count, 2].tolist()
+    (1, [False, True, False], [6], [0.5])
+    """
+    count = 0
+    for k in range(len(rows)):
+        moved = known[k] and (
+            before[k, 0] != now[k, 0] or before[k, 1] != now[k, 1] or before[k, 2] != now[k, 2]
+        )
+        moving[k] = moved
+        if moved:
+            moved_rows[count] = rows[k]
+            for c in range(3):
+                start[count, c] = before[k, c]
+                end[count, c] = now[k, c]
+            count += 1
+    return count
+
+
+@kernel(types.int64(_B1, _I1, _I1, _I1, _B1, _F2, _F2))
+def kept_hits(
+    hit: BoolArray,
+    a: Int64Array,
+    b: Int64Array,
+    b_moving: Int64Array,
+    fresh: BoolArray,
+    d: FloatArray,
+    found: FloatArray,
+) -> int:
+    """Move the entries ``k`` where ``hit[k]`` to the front of each array (for the first
+    ``len(hit)`` entries), in order, in place; return how many.
+
+    >>> a, b, m = np.array([1, 2, 3]), np.array([4, 5, 6]), np.array([-1, 0, -1])
+    >>> fresh, d, found = np.array([True, False, True]), np.eye(3)[:, :2].copy(), np.zeros((3, 6))
+    >>> kept_hits(np.array([False, True, True]), a, b, m, fresh, d, found)
+    2
+    >>> a[:2].tolist(), m[:2].tolist(), fresh[:2].tolist(), d[:2].tolist()
+    ([2, 3], [0, -1], [False, True], [[0.0, 1.0], [0.0, 0.0]])
+    """
+    m = 0
+    for k in range(len(hit)):
+        if hit[k]:
+            a[m] = a[k]
+            b[m] = b[k]
+            b_moving[m] = b_moving[k]
+            fresh[m] = fresh[k]
+            d[m, 0] = d[k, 0]
+            d[m, 1] = d[k, 1]
+            for c in range(6):
+                found[m, c] = found[k, c]
+            m += 1
+    return m
+
+
+@kernel(types.void(_I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1, _I1))
+def joined_candidates(
+    q: Int64Array,
+    s: Int64Array,
+    static_rows: Int64Array,
+    q_other: Int64Array,
+    s_other: Int64Array,
+    others: Int64Array,
+    i: Int64Array,
+    j: Int64Array,
+    rows: Int64Array,
+    a: Int64Array,
+    b: Int64Array,
+    b_moving: Int64Array,
+) -> None:
+    """The swept stage's candidate pairs in one set of arrays ``(a, b, b_moving)``, in
+    this order: each moving box ``q[k]`` with the static row ``static_rows[s[k]]``, each
+    ``q_other[k]`` with the other row ``others[s_other[k]]``, then the moving boxes
+    ``i[k]`` and ``j[k]`` with each other (``b`` the table row ``rows[j[k]]``,
+    ``b_moving`` the index ``j[k]``; -1 for the rows that stay put).
+
+    >>> a, b, m = (np.empty(3, dtype=np.int64) for _ in range(3))
+    >>> none = np.empty(0, dtype=np.int64)
+    >>> joined_candidates(np.array([0]), np.array([1]), np.array([10, 11]), none, none,
+    ...                   none, np.array([0, 1]), np.array([1, 2]), np.array([20, 21, 22]),
+    ...                   a, b, m)
+    >>> a.tolist(), b.tolist(), m.tolist()
+    ([0, 0, 1], [11, 21, 22], [-1, 1, 2])
+    """
+    n = 0
+    for k in range(len(q)):
+        a[n] = q[k]
+        b[n] = static_rows[s[k]]
+        b_moving[n] = -1
+        n += 1
+    for k in range(len(q_other)):
+        a[n] = q_other[k]
+        b[n] = others[s_other[k]]
+        b_moving[n] = -1
+        n += 1
+    for k in range(len(i)):
+        a[n] = i[k]
+        b[n] = rows[j[k]]
+        b_moving[n] = j[k]
+        n += 1
+
+
 @kernel(types.int64(types.int64[:, ::1], types.int64, types.int64), inline=True)
 def find_pair(keys: Int64Array, a: int, b: int) -> int:
     """The index of the pair ``(a, b)`` in ``keys`` (rows sorted lexicographically),

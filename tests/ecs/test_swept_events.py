@@ -57,6 +57,19 @@ def test_a_swept_bullet_reports_the_wall_it_jumped_over_with_its_time_of_impact(
     assert end == CollisionEnded(wall, bullet, False)
 
 
+def test_a_swept_bullet_reports_a_shape_that_is_not_static_and_a_wall_in_time_order() -> None:
+    crate = esper.create_entity(Position(130, 0), Shape(Rect(4, 100)))  # may move by hand
+    wall = _wall(100)
+    bullet = esper.create_entity(Position(60, 0), Velocity(6000, 0), Shape(Circle(1), swept=True))
+    _, log = _system()
+    esper.process(DT)  # 60 -> 160: through the wall (98..102), then the crate (128..132)
+    assert [(type(e).__name__, e.a, e.b) for e in log] == [  # type: ignore[attr-defined]
+        ("CollisionStarted", wall, bullet), ("CollisionStarted", crate, bullet),
+        ("CollisionEnded", wall, bullet), ("CollisionEnded", crate, bullet),
+    ]  # fmt: skip
+    assert log[1].toi == pytest.approx((127 - 60) / 100)  # type: ignore[attr-defined]
+
+
 def test_without_the_flag_the_same_bullet_tunnels_and_contacts_keep_toi_none() -> None:
     _wall(100)
     _wall(200)
