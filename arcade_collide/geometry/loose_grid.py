@@ -296,9 +296,9 @@ def _update(
                 _unlist(partners[item, k], item, partners)
             if count < 0:  # no list of its own: the lists it is in are found again
                 _visit(item, _UNLIST, inv, fat, big, head, entries, partners)
-        # The new fat box reaches further the way the item went from the old one's
-        # centre: an item moved on steadily leaves it less often (Box2D stretches its
-        # enlarged boxes along the displacement alike).
+        # The fat box made here is stretched on the sides the box lies towards from
+        # the current fat box's centre (at most STRETCH_LIMIT margins), so that an item
+        # that keeps moving one way stays inside it for longer.
         box, f = boxes[item], fat[item]
         reach = STRETCH_LIMIT * margin  # (an item that jumped far gets no more)
         ahead_x = STRETCH * 0.5 * ((box[0] + box[2]) - (f[0] + f[2]))

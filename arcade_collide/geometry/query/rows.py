@@ -3,9 +3,10 @@
 :func:`touching_rows` decides, for every candidate pair of rows of a world table,
 whether the two shapes touch: the layer/mask filter first, then the pose-centred
 circles of :mod:`~arcade_collide.geometry.bounding_circles`, then the exact test of
-the pair's shape types. :func:`contact_rows` computes the contacts of pairs.
+the pair's shape types. :func:`contact_rows` computes the contacts of pairs, and
+:func:`contacts_at` those of chosen pairs, signed by the pairs' flip flags.
 
-Both group the pairs by their unordered shape kinds (a counting sort) and run the
+Each groups the pairs by their unordered shape kinds (a counting sort) and runs the
 dispatch table's chains (:mod:`~arcade_collide.geometry.query.dispatch`) in one call.
 """
 
