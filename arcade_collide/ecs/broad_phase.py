@@ -182,7 +182,12 @@ class BroadPhase:
             if same:
                 key = (table.layout, table.static_revision, None)
                 self._grid = (key, kept[1], table.static_rows)
-        if reused is not None and self._sweeps_dynamic and self._dynamic is table.dynamic_rows:
+        if not self._sweeps_dynamic:
+            # The sweep last ran on other boxes than the non-static rows (the moving
+            # ones, or none while the swept stage found the pairs): no order to carry.
+            self._sweep.forget()
+            return
+        if reused is not None and self._dynamic is table.dynamic_rows:
             # Newcomers took over rows in place and the same rows are non-static: the
             # sweep's numbers stay, and the reused ones among its rows are new boxes.
             if table.has_static:  # the sweep numbers the non-static rows among those
@@ -193,7 +198,7 @@ class BroadPhase:
                 reused = at[hit]
             self._sweep.reuse(reused)
             return
-        if renumbered is None:  # rows reused, but the sweep did not hold every non-static row
+        if renumbered is None:  # rows reused, and which rows are non-static changed
             assert reused is not None  # (else returned above)
             renumbered = kept_numbers(reused, len(table.entities))
         if table.has_static or len(self._dynamic) != len(renumbered):

@@ -51,6 +51,7 @@ from arcade_collide.ecs.swept_pairs import (
     STOP,
     joined_candidates,
     kept_hits,
+    kept_places,
     motions,
     moved_motions,
     same_swept_poses,
@@ -144,7 +145,7 @@ class Sweeps:
             starts = table.take_sweep_starts() or (_NO_ROWS, np.empty((0, 3)))
             order, entities, rows, now, before, known = swept_poses(
                 rows, table.entities[rows], self._entities, self._poses, data, pose_rows,
-                *starts,
+                *starts, self._order,
             )  # fmt: skip
             self._order = order
         moving, moved = np.empty(n, dtype=np.bool_), np.empty(n, dtype=np.int64)
@@ -227,9 +228,7 @@ class Sweeps:
         old, self._numbered = self._numbered, entities
         if len(old) == len(entities) and np.array_equal(old, entities):
             return
-        at = np.minimum(np.searchsorted(entities, old), max(len(entities) - 1, 0))
-        kept = entities[at] == old if len(entities) else np.zeros(len(old), dtype=np.bool_)
-        self._sweep.renumber(np.where(kept, at, -1), len(entities))
+        self._sweep.renumber(kept_places(old, entities), len(entities))
 
 
 def _candidates(

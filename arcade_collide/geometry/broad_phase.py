@@ -108,6 +108,11 @@ class SweepBroadPhase:
         if 8 * abs(count - self._count) <= self._count:
             self._count = count  # about as many boxes: the rows still suit them
 
+    def forget(self) -> None:
+        """Sort afresh at the next call (its boxes will not be the last call's
+        renumbered)."""
+        self._order = None
+
     def reuse(self, rows: IntArray) -> None:
         """Follow boxes ``rows`` (int64) being replaced by new ones between two calls,
         every other box keeping its number: a cheaper :meth:`renumber` for that case.
