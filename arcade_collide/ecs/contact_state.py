@@ -9,13 +9,12 @@ time and merges them with last tick's keys: new keys started, missing ones ended
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import partial
 from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
 
-from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
+from arcade_collide.ecs.events import CollisionEnded, CollisionStarted, built
 from arcade_collide.ecs.narrow_phase import WorldRows, pair_contacts
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.contact import Contact
@@ -402,24 +401,15 @@ def _contact_list(state: TouchingPairs, idx: Int64Array) -> list[Contact]:
 
 def contact_objects(normal: FloatArray, depth: FloatArray, point: FloatArray) -> list[Contact]:
     """Contacts with these normals ``(N, 2)``, depths and points ``(N, 2)``."""
-    # tuple.__new__ through map/zip builds the NamedTuples without a Python-level call
-    # per contact: event building is per-event work, so it has to be lean.
-    return list(
-        map(
-            _new_contact,
-            zip(
-                zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True),
-                depth.tolist(),
-                zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True),
-                strict=True,
-            ),
-        )
+    return built(
+        Contact,
+        zip(
+            zip(normal[:, 0].tolist(), normal[:, 1].tolist(), strict=True),
+            depth.tolist(),
+            zip(point[:, 0].tolist(), point[:, 1].tolist(), strict=True),
+            strict=True,
+        ),
     )
-
-
-_new_contact = partial(tuple.__new__, Contact)
-_new_started = partial(tuple.__new__, CollisionStarted)
-_new_ended = partial(tuple.__new__, CollisionEnded)
 
 
 def contacts_of(state: TouchingPairs, idx: Int64Array) -> dict[tuple[int, int], Contact]:
@@ -432,15 +422,11 @@ def started_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionStart
     """The CollisionStarted events of the pairs ``idx`` of ``state``, in key order."""
     a, b = pairs_of(state, idx)
     contacts = _contact_list(state, idx)
-    return list(
-        map(
-            _new_started,
-            zip(a, b, contacts, state.sensor[idx].tolist(), [None] * len(a), strict=True),
-        )
-    )
+    sensor = state.sensor[idx].tolist()
+    return built(CollisionStarted, zip(a, b, contacts, sensor, [None] * len(a), strict=True))
 
 
 def ended_events(state: TouchingPairs, idx: Int64Array) -> list[CollisionEnded]:
     """The CollisionEnded events of the pairs ``idx`` of ``state``, in key order."""
     a, b = pairs_of(state, idx)
-    return list(map(_new_ended, zip(a, b, state.sensor[idx].tolist(), strict=True)))
+    return built(CollisionEnded, zip(a, b, state.sensor[idx].tolist(), strict=True))

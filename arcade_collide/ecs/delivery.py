@@ -32,8 +32,9 @@ sprite callbacks):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from operator import length_hint
 from typing import Any, NamedTuple
 
 import esper
@@ -155,10 +156,9 @@ class Delivery:
         alive = namespace.get
         start = changes.count
         calls = [(call, registered) for call, registered, _ in handlers]
-        handed = 0
+        pending = iter(events)
         try:
-            for event in events:
-                handed += 1
+            for event in pending:
                 if dropped is not None and dropped(event):
                     self.dropped.append(event)
                     continue
@@ -173,7 +173,7 @@ class Delivery:
                         self.world_ended = True
                         return
         finally:
-            self.handed = handed
+            self.handed = _handed(events, pending)
 
     def _run_one(
         self,
@@ -195,17 +195,18 @@ class Delivery:
         entities = dead = None
         if type(dropped) is PairGone and dropped.entities is not None:
             entities, dead = dropped.entities, dropped.dead
-        handed = 0
+        pending = iter(events)
         try:
-            for event in events:
-                handed += 1
-                if dropped is not None and (
-                    dropped(event)
-                    if entities is None
-                    else event.a not in entities
-                    or event.b not in entities
-                    or (dead and (event.a in dead or event.b in dead))
-                ):
+            for event in pending:
+                if entities is not None:
+                    if (
+                        event.a not in entities
+                        or event.b not in entities
+                        or (dead and (event.a in dead or event.b in dead))
+                    ):
+                        self.dropped.append(event)
+                        continue
+                elif dropped is not None and dropped(event):
                     self.dropped.append(event)
                     continue
                 if changes.count != start and not registered():
@@ -218,7 +219,7 @@ class Delivery:
                     self.world_ended = True
                     return
         finally:
-            self.handed = handed
+            self.handed = _handed(events, pending)
 
     def call(self, func: Callable[..., object], *args: Any) -> None:
         """Call ``func(*args)``, keeping an ``Exception`` for :meth:`raise_first`."""
@@ -237,6 +238,12 @@ class Delivery:
                 if note is not None:
                     note(f"another {self.what} also raised: {later!r}")
             raise first
+
+
+def _handed(events: Sequence[Any], pending: Iterator[Any]) -> int:
+    """How many of ``events`` the iterator ``pending`` over them has given: counted once
+    a run stops, not per event."""
+    return len(events) - length_hint(pending)
 
 
 _NO_WATCH = WorldWatch({"": None}, "", None, lambda: False)

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from itertools import repeat
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 import esper
 
@@ -62,6 +63,23 @@ class CollisionEnded(NamedTuple):
     """The higher entity id."""
     sensor: bool
     """True when either shape was a sensor."""
+
+
+_T = TypeVar("_T", bound=tuple[Any, ...])
+
+
+def built(cls: type[_T], fields: Iterable[tuple[Any, ...]]) -> list[_T]:
+    """One ``cls`` (a NamedTuple class) per tuple of ``fields``, in order.
+
+    Events and contacts are built by the hundred in a tick, so this is lean:
+    ``tuple.__new__`` is mapped over the field tuples, with no Python-level call per
+    object and no count of the fields (each tuple of ``fields`` must hold exactly
+    ``cls``'s fields, in order).
+
+    >>> built(CollisionEnded, zip([1, 4], [2, 9], [False, True]))
+    [CollisionEnded(a=1, b=2, sensor=False), CollisionEnded(a=4, b=9, sensor=True)]
+    """
+    return list(map(tuple.__new__, repeat(cls), fields))
 
 
 class HandlerDroppedWarning(UserWarning):

@@ -11,12 +11,10 @@ and pairs a swept shape met and left again (crossed). They are ordered by time
 
 from __future__ import annotations
 
-from functools import partial
-
 import numpy as np
 
 from arcade_collide.ecs.contact_state import TouchingPairs, contact_objects
-from arcade_collide.ecs.events import CollisionEnded, CollisionStarted
+from arcade_collide.ecs.events import CollisionEnded, CollisionStarted, built
 from arcade_collide.ecs.narrow_phase import pair_contacts
 from arcade_collide.ecs.swept import SweptHits
 from arcade_collide.ecs.swept_pairs import find_pair, find_pairs
@@ -29,10 +27,6 @@ _I1 = types.int64[::1]
 _F1 = types.float64[::1]
 _F2 = types.float64[:, ::1]
 _B1 = types.boolean[::1]
-
-_new_started = partial(tuple.__new__, CollisionStarted)
-_new_ended = partial(tuple.__new__, CollisionEnded)
-
 
 class TickEvents:
     """A tick's started events in delivery order, and the ends of its crossed pairs."""
@@ -101,11 +95,11 @@ def swept_events(
     for p in plain_list:
         tois[p] = None
     a_list, b_list, sensor_list = a.tolist(), b.tolist(), sensor.tolist()
-    events = list(map(_new_started, zip(a_list, b_list, contacts, sensor_list, tois, strict=True)))
+    events = built(CollisionStarted, zip(a_list, b_list, contacts, sensor_list, tois, strict=True))
     ends = []
     if want_ended and crossings:
         pairs = (a[crossed_at].tolist(), b[crossed_at].tolist(), sensor[crossed_at].tolist())
-        ends = list(map(_new_ended, zip(*pairs, strict=True)))
+        ends = built(CollisionEnded, zip(*pairs, strict=True))
     return TickEvents(events, [events[p] for p in plain_list], ends)
 
 
@@ -283,4 +277,4 @@ def _crossed_only(
     sensor = table.sensor[rows_a[crossed]] | table.sensor[rows_b[crossed]]
     order = np.lexsort((hi, lo, found[crossed, 0]))
     pairs = (lo[order].tolist(), hi[order].tolist(), sensor[order].tolist())
-    return list(map(_new_ended, zip(*pairs, strict=True)))
+    return built(CollisionEnded, zip(*pairs, strict=True))
