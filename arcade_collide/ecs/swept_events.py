@@ -85,9 +85,8 @@ def swept_events(
         normal[n:], depth[n:], point[n:] = pair_contacts(
             new.rows, new.rows_i, new.rows_j, new.flip, plain
         )
-    order = np.lexsort((b, a, toi))
     a, b, toi, normal, depth, point, sensor, plain_at, crossed_at = _ordered(
-        order, a, b, toi, normal, depth, point, sensor, n, crossings
+        a, b, toi, normal, depth, point, sensor, n, crossings
     )
     contacts = contact_objects(normal, depth, point)
     tois: list[float | None] = toi.tolist()
@@ -210,13 +209,38 @@ def _unordered(
     return a, b, toi, normal, depth, point, flags, plain, n, crossings
 
 
+@kernel(types.int64[::1](_F1, _I1, _I1))
+def time_order(toi: FloatArray, a: Int64Array, b: Int64Array) -> Int64Array:
+    """The order of the events by ``toi``, then ``a``, then ``b`` (``np.lexsort((b, a,
+    toi))``): a stable sort by time, then each run of equal times sorted by pair. Runs
+    are short but for the plain starts (all at 1.0), which come sorted by pair.
+
+    >>> toi = np.array([1.0, 0.5, 1.0, 0.0, 0.5])
+    >>> a = np.array([3, 9, 2, 4, 1])
+    >>> time_order(toi, a, np.array([5, 10, 8, 6, 2])).tolist()
+    [3, 4, 1, 2, 0]
+    """
+    order = np.argsort(toi, kind="mergesort")
+    n = len(order)
+    start = 0
+    while start < n:
+        stop = start + 1
+        while stop < n and toi[order[stop]] == toi[order[start]]:
+            stop += 1
+        if stop - start > 1:
+            run = order[start:stop].copy()
+            run = run[np.argsort(b[run], kind="mergesort")]
+            order[start:stop] = run[np.argsort(a[run], kind="mergesort")]
+        start = stop
+    return order
+
+
 @kernel(
     types.Tuple((_I1, _I1, _F1, _F2, _F1, _F2, _B1, _I1, _I1))(
-        _I1, _I1, _I1, _F1, _F2, _F1, _F2, _B1, types.int64, types.int64
+        _I1, _I1, _F1, _F2, _F1, _F2, _B1, types.int64, types.int64
     )
 )  # fmt: skip
 def _ordered(
-    order: Int64Array,
     a: Int64Array,
     b: Int64Array,
     toi: FloatArray,
@@ -230,9 +254,10 @@ def _ordered(
     Int64Array, Int64Array, FloatArray, FloatArray, FloatArray, FloatArray, BoolArray,
     Int64Array, Int64Array,
 ]:  # fmt: skip
-    """The columns of :func:`_unordered` put in ``order`` (zeros made positive), with
-    where the plain starts (entries ``n`` on) and the crossed pairs (the ``crossings``
-    entries before ``n``) landed, each ascending."""
+    """The columns of :func:`_unordered` put in time order (:func:`time_order`; zeros
+    made positive), with where the plain starts (entries ``n`` on) and the crossed
+    pairs (the ``crossings`` entries before ``n``) landed, each ascending."""
+    order = time_order(toi, a, b)
     count = len(order)
     rank = np.empty(count, dtype=np.int64)
     out_a = np.empty(count, dtype=np.int64)
@@ -275,6 +300,6 @@ def _crossed_only(
     ``(lo, hi)``), when no started event is built."""
     lo, hi = lo[crossed], hi[crossed]
     sensor = table.sensor[rows_a[crossed]] | table.sensor[rows_b[crossed]]
-    order = np.lexsort((hi, lo, found[crossed, 0]))
+    order = time_order(np.ascontiguousarray(found[crossed, 0]), lo, hi)
     pairs = (lo[order].tolist(), hi[order].tolist(), sensor[order].tolist())
     return built(CollisionEnded, zip(*pairs, strict=True))

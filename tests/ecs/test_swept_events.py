@@ -13,7 +13,10 @@ import pickle
 from typing import Any
 
 import esper
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arcade_collide.ecs import (
     CollisionEnded,
@@ -25,6 +28,7 @@ from arcade_collide.ecs import (
     Static,
     Velocity,
 )
+from arcade_collide.ecs.swept_events import time_order
 from arcade_collide.ecs.table import table_for_current_world
 from arcade_collide.geometry.shapes import Circle, Rect
 
@@ -265,3 +269,16 @@ def test_a_world_without_swept_shapes_keeps_no_sweep_state() -> None:
     system, _ = _system()
     esper.process(DT)
     assert system._sweeps.hits is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([0.0, -0.0, 0.25, 0.5, 1.0]),
+                          st.integers(-(2**62), 2**62), st.integers(-(2**62), 2**62)),
+                max_size=80))
+def test_the_time_order_is_the_lexical_order_of_time_then_pair(
+    events: list[tuple[float, int, int]]
+) -> None:
+    toi = np.array([e[0] for e in events], dtype=np.float64)
+    a = np.array([e[1] for e in events], dtype=np.int64)
+    b = np.array([e[2] for e in events], dtype=np.int64)
+    assert time_order(toi, a, b).tolist() == np.lexsort((b, a, toi)).tolist()
