@@ -183,17 +183,25 @@ def swept_poses(
             known[k] = True
         else:
             before[k] = now[k]
-    if not known.all() and len(start_entities):
-        kept = np.argsort(start_entities)
-        j = 0
-        for k in range(n):
-            if known[k]:
-                continue
-            while j < len(kept) and start_entities[kept[j]] < by_id[k]:
-                j += 1
-            if j < len(kept) and start_entities[kept[j]] == by_id[k]:
-                before[k] = start_poses[kept[j]]
-                known[k] = True
+    missing = n - np.count_nonzero(known)
+    if missing and len(start_entities):
+        # The entities not swept at the last tick (few: new this tick), ascending as in
+        # ``by_id``, are searched for each kept entity in one pass: the kept ones (every
+        # swept shape's) need no sort.
+        new = np.flatnonzero(~known)
+        for s in range(len(start_entities)):
+            entity = start_entities[s]
+            lo = 0
+            hi = missing
+            while lo < hi:
+                mid = (lo + hi) >> 1
+                if by_id[new[mid]] < entity:
+                    lo = mid + 1
+                else:
+                    hi = mid
+            if lo < missing and by_id[new[lo]] == entity:
+                before[new[lo]] = start_poses[s]
+                known[new[lo]] = True
     return order, by_id, sorted_rows, now, before, known
 
 
