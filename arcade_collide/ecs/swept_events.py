@@ -212,8 +212,8 @@ def _unordered(
 @kernel(types.int64[::1](_F1, _I1, _I1))
 def time_order(toi: FloatArray, a: Int64Array, b: Int64Array) -> Int64Array:
     """The order of the events by ``toi``, then ``a``, then ``b`` (``np.lexsort((b, a,
-    toi))``): a stable sort by time, then each run of equal times sorted by pair. Runs
-    are short but for the plain starts (all at 1.0), which come sorted by pair.
+    toi))``): a stable sort by time, then each run of equal times sorted by pair. Most
+    runs are of one event; the plain starts make one run, at 1.0.
 
     >>> toi = np.array([1.0, 0.5, 1.0, 0.0, 0.5])
     >>> a = np.array([3, 9, 2, 4, 1])

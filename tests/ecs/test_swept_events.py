@@ -74,6 +74,19 @@ def test_a_swept_bullet_reports_a_shape_that_is_not_static_and_a_wall_in_time_or
     assert log[1].toi == pytest.approx((127 - 60) / 100)  # type: ignore[attr-defined]
 
 
+def test_with_only_ended_handlers_the_crossed_pairs_end_in_time_order() -> None:
+    crate = esper.create_entity(Position(130, 0), Shape(Rect(4, 100)))  # the lower id
+    wall = _wall(100)
+    bullet = esper.create_entity(Position(60, 0), Velocity(6000, 0), Shape(Circle(1), swept=True))
+    esper.add_processor(MovementSystem(), priority=2)
+    system = CollisionSystem()
+    esper.add_processor(system, priority=1)
+    ended: list[CollisionEnded] = []
+    system.subscribe(on_ended=ended.append)
+    esper.process(DT)  # through the wall, then the crate: no started event is built
+    assert ended == [CollisionEnded(wall, bullet, False), CollisionEnded(crate, bullet, False)]
+
+
 def test_without_the_flag_the_same_bullet_tunnels_and_contacts_keep_toi_none() -> None:
     _wall(100)
     _wall(200)
