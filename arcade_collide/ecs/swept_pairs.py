@@ -186,22 +186,15 @@ def swept_poses(
     missing = n - np.count_nonzero(known)
     if missing and len(start_entities):
         # The entities not swept at the last tick (few: new this tick), ascending as in
-        # ``by_id``, are searched for each kept entity in one pass: the kept ones (every
-        # swept shape's) need no sort.
+        # ``by_id``, are searched for each kept entity: the kept ones (every swept
+        # shape's) need no sort.
         new = np.flatnonzero(~known)
+        wanted = by_id[new]
+        at = np.searchsorted(wanted, start_entities)
         for s in range(len(start_entities)):
-            entity = start_entities[s]
-            lo = 0
-            hi = missing
-            while lo < hi:
-                mid = (lo + hi) >> 1
-                if by_id[new[mid]] < entity:
-                    lo = mid + 1
-                else:
-                    hi = mid
-            if lo < missing and by_id[new[lo]] == entity:
-                before[new[lo]] = start_poses[s]
-                known[new[lo]] = True
+            if at[s] < missing and wanted[at[s]] == start_entities[s]:
+                before[new[at[s]]] = start_poses[s]
+                known[new[at[s]]] = True
     return order, by_id, sorted_rows, now, before, known
 
 
