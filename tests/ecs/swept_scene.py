@@ -6,8 +6,8 @@ polygons, some of them sensors) and 2 px bullets (``Shape(Circle(1), swept=True)
 6,000 px/s. Bullets and walls collide; bullets never collide with each other (layer
 filter), so each bullet's events name walls only.
 
-The reference sub-steps a bullet's straight path over a tick in steps of 0.02 px (1/100
-of the bullet's diameter, the smallest size in the scene) and measures, with shapely,
+The reference sub-steps a bullet's straight path over a tick in steps of 0.01 px (1/100
+of the thinnest wall's 1 px, the smallest size in the scene) and measures, with shapely,
 the distance from each sub-step to the walls near the path: a wall is touched when some
 sub-step is within the bullet's radius of it.
 """
@@ -39,8 +39,10 @@ RADIUS = 1.0
 """The bullets' radius: 2 px bullets."""
 SPEED = 6000.0
 """The bullets' speed in px/s."""
-STEP = 2 * RADIUS / 100
-"""The reference's sub-step: 1/100 of the smallest size in the scene (the bullet)."""
+THICKNESS = (1.0, 16.0)
+"""The range of the walls' thickness in px."""
+STEP = min(2 * RADIUS, THICKNESS[0]) / 100
+"""The reference's sub-step: 1/100 of the smallest size in the scene (the thinnest wall)."""
 ARENA = 600.0
 """Walls lie in ``[0, ARENA]^2``; bullets leaving ``[-MARGIN, ARENA + MARGIN]^2`` go."""
 MARGIN = 50.0
@@ -70,7 +72,7 @@ class Wall:
 def wall_geometry(rng: np.random.Generator) -> AnyShape:
     """A wall 1-16 px thick: a rectangle, or a thin triangle or hexagon of that
     thickness at its widest."""
-    thick = float(rng.uniform(1.0, 16.0))
+    thick = float(rng.uniform(*THICKNESS))
     half = float(rng.uniform(15.0, 120.0))
     kind = rng.choice(3, p=[0.6, 0.2, 0.2])
     if kind == 0:

@@ -3,7 +3,7 @@
 2 px bullets (``Shape(ac.Circle(1), swept=True)``) at 6,000 px/s fly through walls 1-16
 px thick (some of them sensors) at random angles, positions and tick lengths (1/240 to
 1/30 s: 25 to 200 px per tick). After every tick each bullet's path is sub-stepped in
-steps of 0.02 px (:mod:`swept_scene`), and the events must agree:
+steps of 0.01 px (:mod:`swept_scene`), and the events must agree:
 
 * every wall the bullet touched during the tick, and did not touch at the end of the
   last one, gets a ``CollisionStarted`` with a ``toi``; the bullet placed at that
