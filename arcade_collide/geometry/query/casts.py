@@ -175,12 +175,16 @@ def cast_round(
     return hit, f, nx, ny, xa + f * tx - ra * nx, ya + f * ty - ra * ny
 
 
-@kernel(CAST(ROWS, types.int64, ROWS, types.int64, _F, _F), inline=True)
+@kernel(CAST(ROWS, types.int64, ROWS, types.int64, _F, _F))
 def cast_pair(
     rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, tx: float, ty: float
 ) -> tuple[bool, float, float, float, float, float]:
     """Row ``a`` of ``rows_a`` moved along ``(tx, ty)`` against row ``b`` of ``rows_b``,
-    by the method of its kind pair (the module docstring), without the start contact."""
+    by the method of its kind pair (the module docstring), without the start contact.
+
+    Compiled once and called, not inlined: each inlined copy holds every kind pair's
+    method and costs its caller tens of seconds of compilation, while the call costs
+    nothing measurable beside a cast of two outlines."""
     if rows_a.kinds[a] <= _CIRCLE:
         xa, ya, ra = round_of(rows_a, a)
         return cast_round(xa, ya, ra, rows_b, b, tx, ty)
@@ -209,11 +213,14 @@ def pair_rows(
     return empty_rows(kinds, max(width_a, width_b)), i, 1 - i
 
 
-@kernel(types.boolean(ROWS, types.int64, ROWS, types.int64, _F[::1]), inline=True)
+@kernel(types.boolean(ROWS, types.int64, ROWS, types.int64, _F[::1]))
 def start_contact(rows_a: WorldRows, a: int, rows_b: WorldRows, b: int, out: FloatArray) -> bool:
     """The contact of row ``a`` of ``rows_a`` with row ``b`` of ``rows_b`` into ``out``
     as ``(nx, ny, depth, px, py)`` (normal from A to B), through the dispatch chain on a
-    two-row table holding copies of them; False when apart."""
+    two-row table holding copies of them; False when apart.
+
+    Compiled once and called (only shapes touching at the start need it), not inlined
+    into each caller: see :func:`cast_pair`."""
     kind_a = rows_a.kinds[a]
     kind_b = rows_b.kinds[b]
     width_a = rows_a.polygon_nverts[a - rows_a.start[kind_a]] if kind_a == _POLYGON else 0
