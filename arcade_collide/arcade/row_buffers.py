@@ -52,7 +52,7 @@ def appended(array: NDArray[Any], new: NDArray[Any] | Sequence[Any]) -> NDArray[
         grown = base[: n + m]
     else:
         buffer = np.empty((max(2 * (n + m), 16), *array.shape[1:]), dtype=array.dtype)
-        _BUFFERS[id(buffer)] = weakref.ref(buffer, partial(_forget, id(buffer)))
+        _BUFFERS[id(buffer)] = weakref.ref(buffer, partial(_forget, _BUFFERS, id(buffer)))
         grown = buffer[: n + m]
         grown[:n] = array
     if m:  # (an empty list has no rows' shape to broadcast)
@@ -66,11 +66,15 @@ hashable; a plain dict and a call of the reference cost a fraction of a
 ``WeakValueDictionary`` lookup, which every append of a row makes)."""
 
 
-def _forget(key: int, ref: weakref.ref[NDArray[Any]]) -> None:
-    """Weak-reference callback: drop a freed buffer's entry (unless its ``id`` was
-    taken by a newer buffer already)."""
-    if _BUFFERS.get(key) is ref:
-        del _BUFFERS[key]
+def _forget(
+    buffers: dict[int, weakref.ref[NDArray[Any]]], key: int, ref: weakref.ref[NDArray[Any]]
+) -> None:
+    """Weak-reference callback: drop a freed buffer's entry from ``buffers`` (unless its
+    ``id`` was taken by a newer buffer already). The dict comes bound in the callback:
+    at interpreter exit the module's globals may already be cleared when the last
+    buffers are freed."""
+    if buffers.get(key) is ref:
+        del buffers[key]
 
 
 def _buffer_of(array: NDArray[Any]) -> NDArray[Any] | None:

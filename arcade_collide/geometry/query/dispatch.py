@@ -266,11 +266,15 @@ _GEOMETRY: dict[int, tuple[weakref.ref[Any], Geometry]] = {}
 for a shape's first query serve all its later ones."""
 
 
-def _forget(key: int, ref: weakref.ref[Any]) -> None:
-    """Drop a collected shape's entry (unless its ``id`` already names another shape)."""
-    kept = _GEOMETRY.get(key)
+def _forget(
+    table: dict[int, tuple[weakref.ref[Any], Geometry]], key: int, ref: weakref.ref[Any]
+) -> None:
+    """Drop a collected shape's entry from ``table`` (unless its ``id`` already names
+    another shape). The table comes bound in the callback: at interpreter exit the
+    module's globals may already be cleared when the last shapes are collected."""
+    kept = table.get(key)
     if kept is not None and kept[0] is ref:
-        del _GEOMETRY[key]
+        del table[key]
 
 
 def geometry_of(shape: object, name: str) -> Geometry:
@@ -293,7 +297,7 @@ def geometry_of(shape: object, name: str) -> Geometry:
             geometry = (kind, shape.half_width, shape.half_height, vertices)
         else:
             geometry = (kind, 0.0, 0.0, vertices)
-    _GEOMETRY[key] = (weakref.ref(shape, partial(_forget, key)), geometry)
+    _GEOMETRY[key] = (weakref.ref(shape, partial(_forget, _GEOMETRY, key)), geometry)
     return geometry
 
 

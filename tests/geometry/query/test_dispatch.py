@@ -307,3 +307,19 @@ def test_batch_matches_scalar_for_circles_given_as_raw_arrays() -> None:
     expected = contact(Circle(1), (0, 0), Rect(2, 2), (2, 0, 45))
     assert expected is not None
     assert tuple(result.normal[0]) == expected.normal
+
+
+def test_a_shape_collected_after_the_module_globals_are_cleared_is_forgotten(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # At interpreter exit a module's globals are set to None before the last shapes are
+    # collected: the weak reference's callback must not look the table up by name.
+    shape = Circle(3.0)
+    table = dispatch._GEOMETRY
+    dispatch.geometry_of(shape, "shape")
+    ref = table[id(shape)][0]
+    monkeypatch.setattr(dispatch, "_GEOMETRY", None)
+    callback = ref.__callback__
+    assert callback is not None
+    callback(ref)
+    assert id(shape) not in table
