@@ -182,9 +182,9 @@ def cast_pair(
     """Row ``a`` of ``rows_a`` moved along ``(tx, ty)`` against row ``b`` of ``rows_b``,
     by the method of its kind pair (the module docstring), without the start contact.
 
-    Compiled once and called, not inlined: each inlined copy holds every kind pair's
-    method and costs its caller tens of seconds of compilation, while the call costs
-    nothing measurable beside a cast of two outlines."""
+    Compiled once and called, not inlined: an inlined copy holds every kind pair's
+    method and costs its caller tens of seconds of compilation, while the call adds a
+    few percent to a cast of two outlines (``docs/decisions.md``)."""
     if rows_a.kinds[a] <= _CIRCLE:
         xa, ya, ra = round_of(rows_a, a)
         return cast_round(xa, ya, ra, rows_b, b, tx, ty)
