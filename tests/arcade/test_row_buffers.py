@@ -12,13 +12,16 @@ from arcade_collide.arcade.row_buffers import appended
 def test_grown_rows_share_one_buffer_until_it_is_full() -> None:
     grown = appended(np.zeros(0, dtype=np.int64), np.arange(3))
     base = grown.base
-    for k in range(3, 16):
+    assert base is not None
+    capacity = len(base)
+    assert capacity > 3
+    for k in range(3, capacity):
         grown = appended(grown, np.array([k]))
         assert grown.base is base
-    assert grown.tolist() == list(range(16))
-    grown = appended(grown, np.array([16]))  # the first buffer held 16 rows
+    assert grown.tolist() == list(range(capacity))
+    grown = appended(grown, np.array([capacity]))  # the first buffer is full
     assert grown.base is not base
-    assert grown.tolist() == list(range(17))
+    assert grown.tolist() == list(range(capacity + 1))
 
 
 def test_a_buffer_freed_after_the_module_globals_are_cleared_is_forgotten(
