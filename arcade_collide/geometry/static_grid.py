@@ -229,6 +229,58 @@ def _query(
     return m
 
 
+@kernel(
+    "int64(float64[:, :], float64[::1], float64[:, ::1], float64[::1], float64[:, ::1],"
+    " float64[::1], int64, int64, int64[::1], int64[::1], float64[:, ::1], int64[::1],"
+    " int64[::1], int64[::1])"
+)
+def _circle_query(
+    at: FloatArray,
+    reach: FloatArray,
+    centres: FloatArray,
+    radii: FloatArray,
+    boxes: FloatArray,
+    grid: FloatArray,
+    nx: int,
+    ny: int,
+    starts: Int64Array,
+    items: Int64Array,
+    item_boxes: FloatArray,
+    big: Int64Array,
+    out_q: Int64Array,
+    out_s: Int64Array,
+) -> int:
+    """:func:`_query` for the boxes of circles ``at[q, 0:2]``, radii ``reach[q]``, keeping
+    the pairs whose circles meet circle ``s`` (``centres[s]``, ``radii[s]``). Returns how
+    many pairs were kept, or, when ``out_q`` had too little room for the box pairs, how
+    many box pairs there are (more than its length)."""
+    n = len(reach)
+    queries = np.empty((n, 4))
+    for q in range(n):
+        queries[q, 0] = at[q, 0] - reach[q]
+        queries[q, 1] = at[q, 1] - reach[q]
+        queries[q, 2] = at[q, 0] + reach[q]
+        queries[q, 3] = at[q, 1] + reach[q]
+    m = _query(
+        queries, np.empty((0, 2)), False, boxes, grid, nx, ny, starts, items, item_boxes, big,
+        out_q, out_s,
+    )  # fmt: skip
+    if m > len(out_q):
+        return m
+    kept = 0
+    for k in range(m):
+        q = out_q[k]
+        s = out_s[k]
+        dx = centres[s, 0] - at[q, 0]
+        dy = centres[s, 1] - at[q, 1]
+        limit = radii[s] + reach[q]
+        if dx * dx + dy * dy <= limit * limit:
+            out_q[kept] = q
+            out_s[kept] = s
+            kept += 1
+    return kept
+
+
 class GridCells(NamedTuple):
     """A :class:`StaticGrid`'s layout: cell ``(column, row)`` spans
     ``[x0 + column * size, x0 + (column + 1) * size)`` by the same in y, its boxes are
@@ -293,6 +345,35 @@ class StaticGrid:
         """Index pairs ``(q, s)``: query box ``queries[q]`` overlaps or touches box ``s``."""
         queries = np.ascontiguousarray(queries, dtype=np.float64).reshape(-1, 4)
         return self._pairs(queries, _NO_SHIFTS, False)
+
+    def circle_pairs(
+        self, at: FloatArray, reach: FloatArray, centres: FloatArray, radii: FloatArray
+    ) -> tuple[Int64Array, Int64Array]:
+        """Index pairs ``(q, s)``: the circle about ``at[q, 0:2]`` of radius ``reach[q]``
+        overlaps or touches circle ``s``, about ``centres[s]`` of radius ``radii[s]``,
+        for a grid of those circles' boxes (or of boxes holding them). One compiled
+        pass: the query circles' boxes, the grid query, then the distance test.
+
+        >>> centres, radii = np.array([[0.0, 0.0], [10.0, 0.0]]), np.array([1.0, 1.0])
+        >>> grid = StaticGrid(np.column_stack((centres - 1.0, centres + 1.0)))
+        >>> at = np.array([[0.5, 0.5], [12.0, 0.0], [5.0, 5.0], [1.8, 1.8]])
+        >>> q, s = grid.circle_pairs(at, np.ones(4), centres, radii)
+        >>> list(zip(q.tolist(), s.tolist()))  # a hit, a touch; a miss; boxes meet, circles not
+        [(0, 0), (1, 1)]
+        """
+        reach = np.ascontiguousarray(reach, dtype=np.float64)
+        centres = np.ascontiguousarray(centres, dtype=np.float64)
+        radii = np.ascontiguousarray(radii, dtype=np.float64)
+        while True:
+            out_q = np.empty(self._room, dtype=np.int64)
+            out_s = np.empty(self._room, dtype=np.int64)
+            m = _circle_query(
+                at, reach, centres, radii, self.boxes, self._grid, self._nx, self._ny,
+                self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
+            )  # fmt: skip
+            if m <= self._room:
+                return out_q[:m], out_s[:m]
+            self._room = 2 * m
 
     def moving_pairs(self, ends: FloatArray, shifts: FloatArray) -> tuple[Int64Array, Int64Array]:
         """Index pairs ``(q, s)``: box ``ends[q]``, moved to where it is from
