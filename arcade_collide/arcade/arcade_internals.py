@@ -64,6 +64,7 @@ _ANGLE: attrgetter[Any]
 _SIZE: attrgetter[Any]
 _WIDTH: attrgetter[Any]
 _HEIGHT: attrgetter[Any]
+_STAMP: attrgetter[Any]
 hit_box_of: attrgetter[Any]
 """``hit_box_of(sprite)``: the hit box ``sprite`` holds now."""
 _fast_classes: dict[type, bool] = {}
@@ -76,7 +77,7 @@ def use_private_fields(enabled: bool) -> None:
     Chosen at import from Arcade's version; tests call it to run the public paths. Call
     it before any CollisionWorld is created: a world keeps the choice it was made with.
     """
-    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, hit_box_of
+    global PRIVATE, _POSITION, _ANGLE, _SIZE, _WIDTH, _HEIGHT, _STAMP, hit_box_of
     PRIVATE = enabled
     prefix = "_" if enabled else ""
     _POSITION, _ANGLE, hit_box_of = (
@@ -84,6 +85,7 @@ def use_private_fields(enabled: bool) -> None:
     )
     _SIZE = attrgetter(prefix + "width", prefix + "height")
     _WIDTH, _HEIGHT = attrgetter(prefix + "width"), attrgetter(prefix + "height")
+    _STAMP = attrgetter(*(prefix + name for name in ("position", "angle", "width", "height")))
     _fast_classes.clear()
 
 
@@ -194,6 +196,19 @@ def stamps(sprites: Sequence[arcade.Sprite]) -> Stamps:
         list(map(_WIDTH, sprites)),
         list(map(_HEIGHT, sprites)),
     )
+
+
+def stamp_of(sprite: arcade.Sprite) -> tuple[Any, Any, Any, Any]:
+    """One sprite's position, angle, width and height objects (its row of :func:`stamps`).
+
+    >>> sprite = arcade.SpriteSolidColor(4, 4)
+    >>> before = stamp_of(sprite)
+    >>> sprite.center_x = 1.0
+    >>> stamp_of(sprite) == before
+    False
+    """
+    stamp: tuple[Any, Any, Any, Any] = _STAMP(sprite)
+    return stamp
 
 
 def same_stamps(sprites: Sequence[arcade.Sprite], old: Stamps) -> bool:
@@ -320,14 +335,16 @@ def membership_changes() -> int:
 
 class TouchLog(dict[int, "Record"]):
     """A pose mirror's log: the records that reported a touch by ``id`` (``regrouped``: the
-    ids of those that changed). Records hold their logs weakly: a sprite outliving a
-    world keeps no log alive."""
+    ids of those that changed; ``touches``: how many reports it ever took, so that a
+    report that refills a place another entry left shows). Records hold their logs
+    weakly: a sprite outliving a world keeps no log alive."""
 
-    __slots__ = ("__weakref__", "regrouped")
+    __slots__ = ("__weakref__", "regrouped", "touches")
 
     def __init__(self) -> None:
         super().__init__()
         self.regrouped: set[int] = set()
+        self.touches = 0
 
 
 class Record(list[Any]):
@@ -396,6 +413,7 @@ class _Armed(Record):
             log = ref()
             if log is not None:
                 log[id(self)] = self
+                log.touches += 1
         return list.__iter__(self)
 
 
@@ -461,6 +479,7 @@ def report_shared(own: TouchLog, row_of: dict[int, int], stored: NDArray[np.bool
             for ref in record.logs:
                 if (log := ref()) is not None and log is not own:
                     log[id(record)] = record
+                    log.touches += 1
 
 
 # --- sprite lists that tell their listeners who joined and left -----------------------

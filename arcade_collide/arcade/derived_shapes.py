@@ -172,6 +172,16 @@ class DerivedShapes:
                 rebuilt.append(body)
         return rebuilt
 
+    def sizes_held(self, rows: NDArray[np.intp], sizes: NDArray[np.float64]) -> bool:
+        """Whether the derived shapes among ``rows`` were built for ``sizes`` (``(N, 2)``
+        widths and heights, row for row): no :meth:`refresh` would rebuild them for a
+        new size."""
+        derived = self._derived.take(rows)
+        old = self._size.take(rows, axis=0)
+        if derived.all():
+            return np.array_equal(old, sizes)
+        return bool(((old == sizes).all(axis=1) | ~derived).all())
+
     def boxes_freed(self) -> bool:
         """Whether the hit box of some hull was freed since the last :meth:`refresh`."""
         return bool(self._freed)

@@ -21,6 +21,14 @@ pair of circles, then the exact test of the few pairs left. No esper world is sw
 to and nothing is stored: the answers are those the world gives after reading the
 sprites, since the shapes are the same (no sprite's size or hit box changed since the
 last read), and so are the poses (the values a read would store).
+
+In a larger world, whose pose mirror keeps a touch log,
+:meth:`KindCircles.touching_logged` answers many sprites asked about at once (the
+bullets a game moved) from their poses read straight from them, while the log shows
+that no sprite of the kind asked about changed since the world last read it: the
+kind's circles and their grid are as kept, so one compiled query of the grid and the
+exact test of the few pairs left answer, and the moves wait in the log for the next
+read (the next step, say).
 """
 
 from __future__ import annotations
@@ -55,10 +63,16 @@ _geometry = attrgetter("_geometry")
 Python call per shape; :meth:`KindCircles._members_of` reads every member's)."""
 _TUPLE = frozenset({tuple})
 _pool_row = attrgetter("position.pool_row")
+_shape = attrgetter("shape")
 
 PYTHON_PAIRS = 256
 """A question about this many (asked, member) pairs or fewer finds its near pairs in a
 Python loop: numpy's dozen calls cost more than the loop below it."""
+
+FULL_POSE_CHECK = 2048
+"""In a world of at most this many sprites, the check that the Position table holds the
+pose mirror's poses compares every row, once per table version (a few µs); a larger
+world compares the rows asked about at each question."""
 
 _MAX_RADII = 4096
 """Radii remembered by geometry before the memo starts afresh (sprites resized often)."""
@@ -138,6 +152,10 @@ class SpritesNow:
         return self._arrays[1]
 
 
+Stamped = dict[arcade.Sprite, tuple[Any, Any, Any, Any]]
+"""Sprites and their :func:`~.arcade_internals.stamp_of` when they were read."""
+
+
 class KindCircles:
     """The bounding circles of one world's sprites by kind.
 
@@ -164,6 +182,9 @@ class KindCircles:
         self._grids: dict[Hashable, tuple[NDArray[np.float64], _Members, StaticGrid | None]] = {}
         """The grid of each kind's circles (:meth:`_grid_of`; None: not made), with the
         positions and members it was made or last looked for."""
+        self._quiet: dict[Hashable, tuple[object, _Members, int]] = {}
+        """Per kind, the pose mirror, the members and the mirror's changes when its log
+        last held none of them (:meth:`_members_quiet`)."""
         self._synced: tuple[object, int] | None = None
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
@@ -239,6 +260,94 @@ class KindCircles:
             answers[k] = touching_bodies(asked[k], now.pose(mine[k]), others, mask)
         return answers
 
+    def touching_logged(
+        self, asked: list[Body], kind: Hashable, mask: int
+    ) -> tuple[list[list[Body]], Stamped] | None:
+        """:meth:`touching` for each of ``asked`` at the poses read straight from their
+        sprites, while the touch log shows that no member of ``kind`` changed since the
+        world last read it (the members' circles and their grid are as kept), and the
+        asked sprites' stamps the answers were given for; None when the world must read its sprites
+        first (a member was touched, the log is not in use, an asked sprite was
+        resized or holds a pose the world would not store as read) or has nothing to
+        read (the log is empty)."""
+        bodies = self._bodies
+        mirror = bodies.mirror
+        changes = mirror.log_touches()
+        if changes is None or not mirror.logged_any() or bodies.derived.boxes_freed():
+            return None  # (with nothing logged, the world's read costs nothing)
+        members = self._members_of(kind)
+        if not self._members_quiet(kind, members, changes):
+            return None
+        circles = self.circles(kind)
+        if not circles.finite:
+            return None
+        sprites = [body.sprite for body in asked]
+        stamps = list(map(internals.stamp_of, sprites))
+        if not _TUPLE.issuperset(type(stamp[0]) for stamp in stamps):
+            return None
+        row_of = bodies.row_of
+        rows = np.fromiter(map(row_of.__getitem__, sprites), np.intp, count=len(sprites))
+        n = len(sprites)
+        pose = np.fromiter(
+            chain.from_iterable((p[0], p[1], angle, w, h) for p, angle, w, h in stamps),
+            np.float64, count=5 * n,
+        ).reshape(n, 5)  # x, y, angle, width, height
+        # One sum is finite when every value is (a huge one may overflow it: the read decides).
+        if not math.isfinite(float(pose.sum())):
+            return None
+        if not bodies.derived.sizes_held(rows, pose[:, 3:5]):
+            return None
+        if not self._rows_held(rows):
+            return None
+        read = dict(zip(sprites, stamps, strict=True))
+        answers: list[list[Body]] = [[] for _ in asked]
+        if not asked or not members.bodies:
+            return answers, read
+        grid = self._grid_of(kind, circles, True)
+        assert grid is not None  # (made when asked to be)
+        radii = np.fromiter(map(self._radius_of, map(_geometry, map(_shape, asked))), np.float64,
+                            count=n)  # fmt: skip
+        near = self._near_grid(grid, circles, asked, pose[:, 0:3], radii)
+        for k, others in near.items():
+            x, y, angle = stamps[k][0][0], stamps[k][0][1], stamps[k][1]
+            answers[k] = touching_bodies(asked[k], (float(x), float(y), float(angle)), others,
+                                         mask)  # fmt: skip
+        return answers, read
+
+    def _members_quiet(self, kind: Hashable, members: _Members, changes: int) -> bool:
+        """Whether the touch log holds no member of ``kind`` (``members``), looked at
+        again only when the mirror's :meth:`~.pose_mirror.PoseMirror.changes` grew
+        since it last held none."""
+        quiet = self._quiet.get(kind)
+        mirror = self._bodies.mirror
+        if quiet is not None and quiet == (mirror, members, changes):
+            return True  # entries since only left the log
+        self._quiet.pop(kind, None)
+        if kind is not self._any_kind:
+            listed = self._bodies.list
+            if any(listed[row].kind == kind for row in mirror.logged_rows()):
+                return False
+        elif mirror.logged_rows():
+            return False
+        self._quiet[kind] = (mirror, members, changes)
+        return True
+
+    def _rows_held(self, rows: NDArray[np.intp]) -> bool:
+        """Whether the Position table holds the pose mirror's poses at ``rows`` (rows
+        of the bodies): surely while it is as :meth:`_poses_held` last found it."""
+        bodies = self._bodies
+        pool = self.state.pools.positions
+        synced = self._synced
+        if synced is not None and synced[0] is pool.data and synced[1] == pool.version:
+            return True
+        if len(bodies.list) <= FULL_POSE_CHECK:
+            return self._poses_held()  # every row, then known until the table is written
+        poses = self.state.pools.positions.data.take(bodies.table_rows.take(rows), axis=0)
+        mirror = bodies.mirror
+        return np.array_equal(poses[:, 0:2], mirror.xy.take(rows, axis=0)) and np.array_equal(
+            poses[:, 2], mirror.angle.take(rows)
+        )
+
     def _rows_of(self, kind: Hashable, members: _Members) -> tuple[NDArray[np.intp], list[int]]:
         """The rows among the bodies of ``members`` (of ``kind``), as an array and a
         list, found again when a sprite joined or left the world."""
@@ -313,19 +422,13 @@ class KindCircles:
     ) -> _Near:
         """The members of ``circles`` whose circles meet each asked sprite's (at pose
         ``mine[k]``, of radius ``radii[k]``), other than itself, with their poses: the
-        boxes of the asked circles (each widened by its rounding allowance,
-        :func:`_reach`) query ``grid`` (:meth:`_grid_of`), and the pairs found are kept
-        where the circles meet."""
+        asked circles (each widened by its rounding allowance, :func:`_reach`) query
+        ``grid`` (:meth:`_grid_of`) in one compiled pass."""
         members = circles.members
-        x, y = mine[:, 0], mine[:, 1]
-        reach = _reach(x, y, radii, members.max_radius)
-        q, s = grid.pairs(_circle_boxes(x, y, reach))
+        reach = _reach(mine[:, 0], mine[:, 1], radii, members.max_radius)
+        q, s = grid.circle_pairs(mine, reach, circles.xy, members.radii)
         if not len(q):
             return {}
-        at = circles.xy.take(s, axis=0)
-        dx, dy, limit = at[:, 0] - x[q], at[:, 1] - y[q], members.radii[s] + reach[q]
-        meet = dx * dx + dy * dy <= limit * limit
-        q, s = q[meet], s[meet]
         bodies, item = members.bodies, self.state.pools.positions.data.item
         found: _Near = {}
         for k, j, row in zip(q.tolist(), s.tolist(), members.rows[s].tolist(), strict=True):

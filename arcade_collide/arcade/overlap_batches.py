@@ -15,7 +15,10 @@ each bullet's few near rocks tested exactly), and each answer it gives is the on
 
 A small world answers from its sprites' poses read straight from them
 (:meth:`~.kind_circles.KindCircles.now`), without reading them into the world first;
-an answer is then looked up as given while no sprite's stamp changed since.
+an answer is then looked up as given while no sprite's stamp changed since. A larger
+world whose touch log shows the kind's sprites as last read answers from the asked
+sprites' own poses (:meth:`~.kind_circles.KindCircles.touching_logged`); an answer is
+then looked up as given while the log took no touch and its sprite kept its stamp.
 """
 
 from __future__ import annotations
@@ -25,10 +28,10 @@ from typing import Protocol
 
 import arcade
 
-from arcade_collide.arcade.arcade_internals import same_stamps
+from arcade_collide.arcade.arcade_internals import same_stamps, stamp_of
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow
+from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow, Stamped
 from arcade_collide.ecs.world_state import WorldState
 
 BATCH_ASKED = 16
@@ -76,6 +79,7 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         every: bool,
         answers: dict[arcade.Sprite, list[Body]],
         now: SpritesNow | None = None,
+        logged: Stamped | None = None,
     ) -> None:
         self._world = world
         self._state = state
@@ -84,45 +88,65 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         self._every = every
         self._answers = answers
         self._read = now
-        """The poses the answers were given for, when read straight from the sprites."""
+        """The poses the answers were given for, when read straight from the sprites
+        of a small world."""
+        self._logged = logged
+        """The stamps of the sprites asked about, when their poses were read straight
+        from them while the touch log showed the kind's members as the world read them."""
         # A change of any of these makes an answer given in the batch stale: the pose
-        # mirror (replaced when the world is cleared), the Position table, and the
-        # counts of _counts_now.
-        self._mirror = world._bodies.mirror
-        self._data = state.pools.positions.data
+        # mirror (replaced when the world is cleared), the Position table, the counts
+        # of _counts_now, and the mirror's version (a read, say) or its changes.
+        bodies = world._bodies
+        self._bodies = bodies
+        self._mirror = bodies.mirror
+        self._positions = state.pools.positions
+        self._data = self._positions.data
         self._counts = self._counts_now()
-        self._revision = world._bodies.revision
+        self._changes = self._mirror.changes()
+        self._version = self._mirror.version
+        self._revision = bodies.revision
 
     def _counts_now(self) -> tuple[int, int, int]:
         """The Position table's version, the last join of a sprite of the kind and the
         Shape edits' epoch."""
-        bodies, state = self._world._bodies, self._state
+        bodies = self._bodies
         joins = bodies.joins if self._every else bodies.kind_joins(self._kind)
-        return (state.pools.positions.version, joins, state.shape_epoch.value)
+        return (self._positions.version, joins, self._state.shape_epoch.value)
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
-        world = self._world
-        bodies = world._bodies
-        mirror = bodies.mirror
-        read = self._read
+        world, bodies, mirror = self._world, self._bodies, self._mirror
         fresh = (
             not world._closed
+            and world._bodies is bodies
+            and bodies.mirror is mirror
             and sprite in bodies.row_of
-            and mirror is self._mirror
-            and self._state.pools.positions.data is self._data
+            and self._positions.data is self._data
             and self._counts_now() == self._counts
             and not bodies.derived.boxes_freed()
-            and (mirror.untouched() if read is None else self._unchanged(read))
+            and self._quiet_since(sprite)
         )
         if not fresh:
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
-        if read is None:
+        if self._read is None and self._logged is None:
             mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
         if bodies.revision == self._revision:  # none joined or left since: all still held
             return [other.sprite for other in found]
         by_entity = bodies.by_entity
         return [other.sprite for other in found if by_entity.get(other.entity) is other]
+
+    def _quiet_since(self, sprite: arcade.Sprite) -> bool:
+        """Whether nothing the answer about ``sprite`` depends on was touched since it
+        was given (besides what :meth:`__getitem__` checks itself)."""
+        mirror, logged = self._mirror, self._logged
+        if logged is not None:
+            return mirror.log_still(self._changes) and stamp_of(sprite) == logged[sprite]
+        # A read since (a question answered afresh) may have rebuilt a shape.
+        if mirror.version != self._version:
+            return False
+        if self._read is not None:  # every stamp compared with the answers' own
+            return self._unchanged(self._read)
+        return mirror.untouched()
 
     def _unchanged(self, read: SpritesNow) -> bool:
         """Whether no sprite's stamp changed since ``read``, while the world is still
@@ -162,6 +186,10 @@ def answer_batch(
     if found is not None:
         answers = {body.sprite: touching for body, touching in zip(sprites, found[0], strict=True)}
         return Overlaps(world, state, kind, mask, every, answers, found[1])
+    logged = None if world._sweeping else world._circles.touching_logged(sprites, kind, mask)
+    if logged is not None:
+        answers = {body.sprite: touching for body, touching in zip(sprites, logged[0], strict=True)}
+        return Overlaps(world, state, kind, mask, every, answers, logged=logged[1])
     world._sync()
     world._bodies.mirror.note_quiet_read()  # its answers are read between moves
     return Overlaps(world, state, kind, mask, every, answer_all(world, sprites, kind, mask))

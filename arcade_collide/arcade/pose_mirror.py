@@ -104,11 +104,13 @@ class PoseMirror:
       and while the game moves more than a quarter of them by hand.
 
     Moves made by writing Arcade's private fields (``sprite._position = ...``) are not
-    seen while the log is in use. A mirror of at most :data:`SMALL_WORLD` rows, none
-    read every time, uses no log: each read takes every sprite's stamp (its position,
-    angle, width and height objects) and compares it with the last read's, which sees
-    every change of those values, private fields included, as long as the game asks
-    few questions between moves (:data:`STAMP_CHECKS`).
+    seen while the log is in use, except those of sprites a batch question reads
+    straight from them (:meth:`~.kind_circles.KindCircles.touching_logged`). A mirror
+    of at most :data:`SMALL_WORLD` rows, none read every time, uses no log: each read
+    takes every sprite's stamp (its position, angle, width and height objects) and
+    compares it with the last read's, which sees every change of those values,
+    private fields included, as long as the game asks few questions between moves
+    (:data:`STAMP_CHECKS`).
 
     **Writing back.** :meth:`write` touches only the sprites that moved, and the
     sprite lists' buffers only in their rows (kept while no sprite joins or leaves a
@@ -173,6 +175,11 @@ class PoseMirror:
         """:meth:`untouched` calls (and :meth:`stamps_for` checks) since the last read."""
         self._checks_per_read = 0
         """:attr:`_checks` at the last read."""
+        self.version = 0
+        """A count that grows at each read of the sprites (:meth:`accept`), sprite added
+        and shape edit made through the world (:meth:`note_edit`): while it stays the
+        same, the world holds the same shapes, and what answers it gave still stand
+        as far as the sprites it read are concerned."""
 
     def _small(self) -> bool:
         """Whether reads compare stamps (see :data:`SMALL_WORLD`)."""
@@ -184,6 +191,7 @@ class PoseMirror:
         the arrays, however many: adding a level's tiles one by one would copy them
         once per tile; a few rows are written from lists, without arrays made first)."""
         m, first = len(sprites), len(self.sprites)
+        self.version += 1  # the log may go out of use: see changes
         positions, angles = internals.pose_objects(sprites)
         few = m <= LISTED_ROWS
         xy, angle = (positions, angles) if few else internals.as_arrays(positions, angles)
@@ -266,6 +274,41 @@ class PoseMirror:
             and not self._records_dropped
             and not len(self._always_rows)
         )
+
+    def changes(self) -> int:
+        """A count that grows whenever the log takes a touch or :attr:`version` grows:
+        while it stays the same, a log in use stays in use and has only lost records
+        (sprites removed)."""
+        return self._log.touches + self.version
+
+    def note_edit(self) -> None:
+        """Count a change of a sprite's shape made through the world (see :attr:`version`)."""
+        self.version += 1
+
+    def log_touches(self) -> int | None:
+        """While the log is in use (every sprite whose record the log does not hold is
+        as last read, and reports its next change there): :meth:`changes`; else None.
+        Counts as a check (:meth:`untouched`)."""
+        self._checks += 1
+        if self._small() or not self._armed or self._records_dropped or len(self._always_rows):
+            return None
+        return self._log.touches + self.version
+
+    def log_still(self, changes: int) -> bool:
+        """Whether the log, in use when :meth:`log_touches` gave ``changes``, still
+        answers for every sprite: :meth:`changes` is the same, and no sprite's record
+        was replaced."""
+        return self._log.touches + self.version == changes and not self._records_dropped
+
+    def logged_any(self) -> bool:
+        """Whether the log holds a touch not read yet."""
+        return bool(self._log)
+
+    def logged_rows(self) -> list[int]:
+        """The rows whose sprites reported a touch since they were last read (in no set
+        order)."""
+        row_of = self._row_of_watcher
+        return [row_of[key] for key in self._log if key in row_of]
 
     def stamps_for(self, read: bool) -> Stamps | None:
         """A small mirror's stamps of its last read or write (else None), to answer from
@@ -360,6 +403,7 @@ class PoseMirror:
 
         Call it right after :meth:`hand_moves`: a sprite touched in between is taken as read.
         """
+        self.version += 1
         if moves.stamps is not None:
             self._accept_small(moves)
             return

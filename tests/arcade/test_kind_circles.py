@@ -5,6 +5,7 @@ world must read them first whenever the poses or shapes it holds may differ."""
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Hashable, Iterator
 
@@ -45,11 +46,24 @@ def _add(world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite]
     sprites.append(sprite)
 
 
-def _act(world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite]) -> None:
-    """One thing a game does between questions."""
+PRIVATE_WRITE, ECS_EDIT = 4, 8
+"""Two of :func:`_act`'s acts: a pose written to a sprite's private field (a world using
+its touch log does not see it), and a Position moved in the ECS (the sprite's next
+hand move, when the world reads it, replaces that pose)."""
+
+
+def _act(
+    world: CollisionWorld,
+    rng: random.Random,
+    sprites: list[arcade.Sprite],
+    skip: frozenset[int] = frozenset(),
+) -> None:
+    """One thing a game does between questions (none of the acts numbered in ``skip``)."""
     op = rng.randrange(9)
     sprite = rng.choice(sprites)
-    if op == 0:
+    if op in skip:
+        pass
+    elif op == 0:
         _add(world, rng, sprites)
     elif op == 1 and len(sprites) > 1:
         sprites.remove(sprite)
@@ -59,7 +73,7 @@ def _act(world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite]
         sprite.position = (rng.randrange(-30, 31), rng.randrange(-30, 31) + 0.5)
     elif op == 3:
         sprite.angle = rng.choice((0, 45, 90, 12.5))
-    elif op == 4 and PRIVATE:
+    elif op == PRIVATE_WRITE and PRIVATE:
         sprite._position = (float(rng.randrange(-30, 31)), 0.25)  # no setter called
     elif op == 5:
         sprite.scale = rng.choice((0.5, 1.0, 2.0))
@@ -67,19 +81,25 @@ def _act(world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite]
         world.set_layers(sprite, layer=rng.choice((1, 2, 3)))
     elif op == 7:
         world.step(DT)
-    else:
+    elif op == ECS_EDIT:
         with world._in_world():  # the game's own system moves a Position
             esper.component_for_entity(world.entity(sprite), Position).x += 3.0
 
 
 def _questions(
-    world: CollisionWorld, rng: random.Random, sprites: list[arcade.Sprite], count: int, acts: int
+    world: CollisionWorld,
+    rng: random.Random,
+    sprites: list[arcade.Sprite],
+    count: int,
+    acts: int,
+    skip: frozenset[int] = frozenset(),
 ) -> Iterator[tuple[Hashable, int]]:
-    """Add ``count`` sprites, then ``acts`` times act and give a kind and mask to ask."""
+    """Add ``count`` sprites, then ``acts`` times act (see :func:`_act`) and give a kind
+    and mask to ask."""
     for _ in range(count):
         _add(world, rng, sprites)
     for _ in range(acts):
-        _act(world, rng, sprites)
+        _act(world, rng, sprites, skip)
         yield rng.choice((ANY_KIND, "a", "b")), rng.choice((0xFFFF_FFFF, 1, 2))
 
 
@@ -206,8 +226,10 @@ def test_the_same_answers_with_and_without_reading_first(
 def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Random) -> None:
     """After a read, many sprites asked at once get the answers asked one by one."""
     world = CollisionWorld()
-    kept = overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, KindCircles.now
+    kept = (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, KindCircles.now,
+            KindCircles.touching_logged)  # fmt: skip
     KindCircles.now = lambda self: None  # type: ignore[method-assign]  # read first
+    KindCircles.touching_logged = lambda self, *args: None  # type: ignore[method-assign]
     try:
         sprites: list[arcade.Sprite] = []
         for kind, mask in _questions(world, rng, sprites, rng.randrange(8, 30), 6):
@@ -219,8 +241,8 @@ def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Ra
             assert answers[0] == answers[1]
             assert answers[0] == [world.overlapping(s, kind=kind, mask=mask) for s in sprites]
     finally:
-        (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED,
-         KindCircles.now) = kept  # type: ignore[method-assign]  # fmt: skip
+        (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, KindCircles.now,
+         KindCircles.touching_logged) = kept  # type: ignore[method-assign]  # fmt: skip
         world.close()
 
 
@@ -280,3 +302,176 @@ def test_a_kinds_grid_is_kept_while_its_members_stay(world: CollisionWorld) -> N
     world._sync()
     assert circles.touching_batch(asked, "rock", ALL_LAYERS, moved_too=True) == one_by_one()
     assert circles._grids["rock"][2] not in (None, made)
+
+
+# --- a larger world: answers read from the asked sprites while the log shows the rest ---
+
+
+def _logged_world(monkeypatch: pytest.MonkeyPatch) -> CollisionWorld:
+    """A world whose pose mirror uses the touch log however few its sprites."""
+    monkeypatch.setattr(pose_mirror, "SMALL_WORLD", 0)
+    return CollisionWorld()
+
+
+def _shooter(world: CollisionWorld) -> tuple[arcade.SpriteList, arcade.SpriteList]:
+    rocks, bullets = _rocks(world, 4), arcade.SpriteList()
+    world.add_sprite_list(bullets, kind="bullet")
+    bullets.extend(arcade.SpriteSolidColor(4, 4, center_x=20.0 * k, center_y=30.0)
+                   for k in range(5))  # fmt: skip
+    world._sync()
+    return rocks, bullets
+
+
+def test_moved_bullets_are_answered_from_their_sprites_while_the_rocks_stay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = _logged_world(monkeypatch)
+    rocks, bullets = _shooter(world)
+    circles, mirror = world._circles, world._bodies.mirror
+    for bullet in bullets:
+        bullet.center_y = 4.0  # onto the rocks' tops (5 px up): overlapping
+    asked = [world._bodies.list[world._bodies.row(b)] for b in bullets]
+    found = circles.touching_logged(asked, "rock", ALL_LAYERS)
+    assert found is not None
+    assert [[b.sprite for b in one] for one in found[0]] == [[rocks[k]] for k in range(4)] + [[]]
+    assert mirror.logged_any()  # nothing was read into the world
+    bullets[0].center_y = 7.0  # touching the rock's top
+    bullets[1].center_y = 7.5  # apart
+    hits = world.overlapping_many(bullets, kind="rock")
+    assert [hits[b] for b in bullets] == [[rocks[0]], [], [rocks[2]], [rocks[3]], []]
+    assert mirror.logged_any()
+    rocks[0].center_x = 3.0  # a rock moved: the world reads first
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert world.overlapping_many(bullets, kind="rock")[bullets[0]] == [rocks[0]]
+    assert not mirror.logged_any()
+    world.close()
+
+
+def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPatch) -> None:
+    world = _logged_world(monkeypatch)
+    rocks, bullets = _shooter(world)
+    circles = world._circles
+    asked = [world._bodies.list[world._bodies.row(b)] for b in bullets]
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None  # nothing logged
+    bullets[0].center_y = 4.0
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is not None
+    assert circles.touching_logged(asked, "bullet", ALL_LAYERS) is None  # a member logged
+    assert circles.touching_logged(asked, ANY_KIND, ALL_LAYERS) is None
+    bullets[1].width = 6.0  # its derived shape must be rebuilt
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    world._sync()
+    bullets[1].position = [20.0, 4.0]  # type: ignore[assignment]  # a list
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    world._sync()
+    bullets[1].position = (20.0, float("inf"))
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    with pytest.raises(ValueError, match="non-finite"):
+        world.overlapping_many(bullets, kind="rock")
+    bullets[1].position = (20.0, 30.0)
+    world._sync()
+    with world._in_world():  # the game's own system moves an asked sprite's Position
+        esper.component_for_entity(world.entity(bullets[2]), Position).y = 4.0
+    bullets[0].center_y = 5.0
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert world.overlapping_many(bullets, kind="rock")[bullets[2]] == [rocks[2]]
+    world.close()
+
+
+def _shooter_trace(rng: random.Random, lookups: bool) -> list[object]:
+    """A random game that asks about some sprites with ``overlapping_many``
+    (``lookups``) or ``overlapping``, acting between answers. Its acts leave out the
+    two whose outcome depends on when the world reads the sprites (see
+    :data:`PRIVATE_WRITE`), which the two ways of asking do at different moments."""
+    world = CollisionWorld()
+    sprites: list[arcade.Sprite] = []
+    trace: list[object] = []
+    skip = frozenset({PRIVATE_WRITE, ECS_EDIT})
+    try:
+        for kind, mask in _questions(world, rng, sprites, rng.randrange(4, 14), 8, skip):
+            asked = rng.sample(sprites, k=min(len(sprites), 6))
+            many = world.overlapping_many(asked, kind=kind, mask=mask) if lookups else None
+            for sprite in asked:
+                if rng.random() < 0.3:
+                    _act(world, rng, sprites, skip)
+                try:
+                    answer = (many[sprite] if many is not None
+                              else world.overlapping(sprite, kind=kind, mask=mask))  # fmt: skip
+                except KeyError:
+                    answer = None
+                trace.append(None if answer is None else [sprites.index(s) for s in answer])
+            for sprite in sprites:  # the bullets fly on
+                sprite.center_y += rng.choice((0.0, 2.0, 4.5))
+    finally:
+        world.close()
+    return trace
+
+
+@pytest.mark.parametrize("small", [pose_mirror.SMALL_WORLD, 0])
+@settings(max_examples=int(os.environ.get("REPLAY_EXAMPLES", "30")), deadline=None)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_each_looked_up_answer_is_the_one_overlapping_gives_then(seed: int, small: int) -> None:
+    """The same game played twice: each answer of ``overlapping_many``, looked up after
+    the game acted, equals ``overlapping``'s at that moment (small world or log)."""
+    kept, pose_mirror.SMALL_WORLD = pose_mirror.SMALL_WORLD, small
+    try:
+        batched = _shooter_trace(random.Random(seed), lookups=True)
+        one_by_one = _shooter_trace(random.Random(seed), lookups=False)
+    finally:
+        pose_mirror.SMALL_WORLD = kept
+    assert batched == one_by_one
+
+
+def _bullets_trace(seed: int, lookups: bool) -> list[object]:
+    """A shooter: rocks that mostly stay, bullets flying up through them; each hit
+    removes the bullet and sometimes the rock, moves it or splits off another, asked
+    with ``overlapping_many`` (``lookups``) or ``overlapping``."""
+    rng = random.Random(seed)
+    world = CollisionWorld()
+    rocks, bullets = arcade.SpriteList(), arcade.SpriteList()
+    world.add_sprite_list(rocks, kind="rock")
+    world.add_sprite_list(bullets, kind="bullet")
+    rocks.extend(
+        arcade.SpriteSolidColor(12, 12, center_x=rng.uniform(0, 200), center_y=rng.uniform(40, 120))
+        for _ in range(20)
+    )
+    trace: list[object] = []
+    try:
+        for tick in range(60):
+            if tick % 3 == 0:
+                bullets.append(arcade.SpriteSolidColor(2, 6, center_x=rng.uniform(0, 200),
+                                                       center_y=0.0))  # fmt: skip
+            for bullet in bullets:
+                bullet.center_y += 3.0
+            if rng.random() < 0.1:
+                rng.choice(rocks).angle += 30.0  # a rock turns between questions
+            hits = world.overlapping_many(bullets, kind="rock") if lookups else None
+            for bullet in list(bullets):
+                found = hits[bullet] if hits is not None else world.overlapping(bullet, "rock")
+                trace.append((tick, bullets.index(bullet), sorted(rocks.index(r) for r in found)))
+                for rock in found:
+                    bullet.remove_from_sprite_lists()
+                    act = rng.randrange(3)
+                    if act == 0:
+                        rock.remove_from_sprite_lists()
+                    elif act == 1:
+                        rock.center_x += 7.0
+                    else:
+                        rocks.append(arcade.SpriteSolidColor(6, 6, center_x=rock.center_x,
+                                                             center_y=rock.center_y))  # fmt: skip
+                    break
+    finally:
+        world.close()
+    return trace
+
+
+@pytest.mark.parametrize("small", [pose_mirror.SMALL_WORLD, 0])
+@pytest.mark.parametrize("seed", range(6))
+def test_a_shooters_answers_are_the_ones_overlapping_gives_then(seed: int, small: int) -> None:
+    kept, pose_mirror.SMALL_WORLD = pose_mirror.SMALL_WORLD, small
+    try:
+        batched = _bullets_trace(seed, lookups=True)
+        one_by_one = _bullets_trace(seed, lookups=False)
+    finally:
+        pose_mirror.SMALL_WORLD = kept
+    assert batched == one_by_one
+    assert any(found for _, _, found in batched)  # hits happen

@@ -349,6 +349,27 @@ def test_overlapping_many_answers_as_overlapping_would_when_looked_up(
         hits[bullets[0]]
 
 
+def test_overlapping_many_answers_afresh_after_a_layer_change_or_a_read(
+    world: CollisionWorld,
+) -> None:
+    """A layer set through the world, or a shape rebuilt by a read that another question
+    made, changes what an answer given before says."""
+    rocks, bullets = arcade.SpriteList(), arcade.SpriteList()
+    world.add_sprite_list(rocks, kind="rock")
+    world.add_sprite_list(bullets, kind="bullet")
+    rocks.extend([arcade.SpriteSolidColor(20, 20, center_x=x, center_y=0) for x in (0, 100)])
+    bullets.extend([arcade.SpriteSolidColor(4, 4, center_x=x, center_y=0) for x in (5, 89)])
+    hits = world.overlapping_many(bullets, kind="rock", mask=1)
+    assert hits[bullets[0]] == [rocks[0]]
+    world.set_layers(rocks[0], layer=2)  # no step has placed its shape yet
+    assert hits[bullets[0]] == []
+    hits = world.overlapping_many(bullets, kind="rock")
+    assert hits[bullets[1]] == [rocks[1]]
+    rocks[1].scale = 0.5  # 10 x 10 now: apart from the second bullet
+    assert world.overlapping(bullets[0], kind="rock") == [rocks[0]]  # reads the world
+    assert hits[bullets[1]] == []
+
+
 def test_overlapping_many_refuses_what_overlapping_refuses(world: CollisionWorld) -> None:
     sprite = arcade.SpriteSolidColor(4, 4)
     world.add_sprite(sprite, kind="ship")
