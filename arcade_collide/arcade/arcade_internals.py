@@ -211,6 +211,16 @@ def stamp_of(sprite: arcade.Sprite) -> tuple[Any, Any, Any, Any]:
     return stamp
 
 
+def stamps_of(sprites: Iterable[arcade.Sprite]) -> list[tuple[Any, Any, Any, Any]]:
+    """:func:`stamp_of` of each sprite.
+
+    >>> sprite = arcade.SpriteSolidColor(4, 6, center_x=1.0)
+    >>> stamps_of([sprite]) == [((1.0, 0.0), 0.0, 4.0, 6.0)]
+    True
+    """
+    return list(map(_STAMP, sprites))
+
+
 def same_stamps(sprites: Sequence[arcade.Sprite], old: Stamps) -> bool:
     """Whether ``stamps(sprites) == old``, reading one field of every sprite at a time
     (a moved sprite usually shows in the first).

@@ -179,7 +179,7 @@ class DerivedShapes:
         derived = self._derived.take(rows)
         old = self._size.take(rows, axis=0)
         if derived.all():
-            return np.array_equal(old, sizes)
+            return bool((old == sizes).all())
         return bool(((old == sizes).all(axis=1) | ~derived).all())
 
     def boxes_freed(self) -> bool:

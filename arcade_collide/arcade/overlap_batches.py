@@ -115,21 +115,40 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
-        world, bodies, mirror = self._world, self._bodies, self._mirror
-        fresh = (
-            not world._closed
-            and world._bodies is bodies
-            and bodies.mirror is mirror
-            and sprite in bodies.row_of
-            and self._positions.data is self._data
-            and self._counts_now() == self._counts
-            and not bodies.derived.boxes_freed()
-            and self._quiet_since(sprite)
-        )
+        world, bodies, mirror, logged = self._world, self._bodies, self._mirror, self._logged
+        if logged is not None:
+            # The mirror's changes count every join, read and shape edit made through
+            # the world, so of _counts_now only what the ECS changes is left to compare.
+            positions = self._positions
+            fresh = (
+                mirror.log_still(self._changes)
+                and stamp_of(sprite) == logged[sprite]
+                and not world._closed
+                and world._bodies is bodies
+                and bodies.mirror is mirror
+                and sprite in bodies.row_of
+                and positions.data is self._data
+                and positions.version == self._counts[0]
+                and self._state.shape_epoch.value == self._counts[2]
+                and not bodies.derived.boxes_freed()
+            )
+        else:
+            fresh = (
+                not world._closed
+                and world._bodies is bodies
+                and bodies.mirror is mirror
+                and sprite in bodies.row_of
+                and self._positions.data is self._data
+                and self._counts_now() == self._counts
+                and not bodies.derived.boxes_freed()
+                and self._quiet_since(sprite)
+            )
         if not fresh:
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
         if self._read is None and self._logged is None:
             mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
+        if not found:
+            return []
         if bodies.revision == self._revision:  # none joined or left since: all still held
             return [other.sprite for other in found]
         by_entity = bodies.by_entity
@@ -137,10 +156,9 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
     def _quiet_since(self, sprite: arcade.Sprite) -> bool:
         """Whether nothing the answer about ``sprite`` depends on was touched since it
-        was given (besides what :meth:`__getitem__` checks itself)."""
-        mirror, logged = self._mirror, self._logged
-        if logged is not None:
-            return mirror.log_still(self._changes) and stamp_of(sprite) == logged[sprite]
+        was given (besides what :meth:`__getitem__` checks itself), for answers not
+        given from the touch log."""
+        mirror = self._mirror
         # A read since (a question answered afresh) may have rebuilt a shape.
         if mirror.version != self._version:
             return False
