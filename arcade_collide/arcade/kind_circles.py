@@ -269,9 +269,9 @@ class KindCircles:
         sprites, while the touch log shows that no member of ``kind`` changed since the
         world last read it (the members' circles and their grid are as kept), and the
         asked sprites' stamps the answers were given for; None when the world must
-        read its sprites first (a member was touched, the log is not in use, an asked sprite was
-        resized or holds a pose the world would not store as read) or has nothing to
-        read (the log is empty)."""
+        read its sprites first (a member was touched, the log is not in use, an asked
+        sprite was resized or holds a pose the world would not store as read) or has
+        nothing to read (the log is empty)."""
         bodies = self._bodies
         mirror = bodies.mirror
         changes = mirror.log_touches()
@@ -324,7 +324,7 @@ class KindCircles:
         since it last held none."""
         quiet = self._quiet.get(kind)
         mirror = self._bodies.mirror
-        if quiet is not None and quiet == (mirror, members, changes):
+        if quiet is not None and quiet[0] is mirror and quiet[1] is members and quiet[2] == changes:
             return True  # entries since only left the log
         self._quiet.pop(kind, None)
         if kind is not self._any_kind:
@@ -346,7 +346,7 @@ class KindCircles:
             return True
         if len(bodies.list) <= FULL_POSE_CHECK:
             return self._poses_held()  # every row, then known until the table is written
-        poses = self.state.pools.positions.data.take(bodies.table_rows.take(rows), axis=0)
+        poses = pool.data.take(bodies.table_rows.take(rows), axis=0)
         mirror = bodies.mirror
         return np.array_equal(poses[:, 0:2], mirror.xy.take(rows, axis=0)) and np.array_equal(
             poses[:, 2], mirror.angle.take(rows)
@@ -426,8 +426,8 @@ class KindCircles:
     ) -> _Near:
         """The members of ``circles`` whose circles meet each asked sprite's (at pose
         ``mine[k]``, of radius ``radii[k]``), other than itself, with their poses: the
-        asked circles (each widened by its rounding allowance, :func:`_reach`) query
-        ``grid`` (:meth:`_grid_of`) in one compiled pass."""
+        asked circles (each widened by its rounding allowance, :func:`_reach_all`)
+        query ``grid`` (:meth:`_grid_of`) in one compiled pass."""
         members = circles.members
         reach = _reach_all(mine, radii, members.max_radius)
         q, s = grid.circle_pairs(mine, reach, circles.xy, members.radii)

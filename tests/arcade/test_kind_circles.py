@@ -81,7 +81,7 @@ def _act(
         world.set_layers(sprite, layer=rng.choice((1, 2, 3)))
     elif op == 7:
         world.step(DT)
-    elif op == ECS_EDIT:
+    elif ECS_EDIT not in skip:  # op 8, and ops 1 and 4 when they cannot be done
         with world._in_world():  # the game's own system moves a Position
             esper.component_for_entity(world.entity(sprite), Position).x += 3.0
 
