@@ -187,6 +187,8 @@ class KindCircles:
         self._quiet: dict[Hashable, tuple[object, _Members, int]] = {}
         """Per kind, the pose mirror, the members and the mirror's changes when its log
         last held none of them (:meth:`_members_quiet`)."""
+        self._reads_after_batch = 0
+        """The pose mirror's reads when the last batch question was answered."""
         self._synced: tuple[object, int] | None = None
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
@@ -271,9 +273,14 @@ class KindCircles:
         asked sprites' stamps the answers were given for; None when the world must
         read its sprites first (a member was touched, the log is not in use, an asked
         sprite was resized or holds a pose the world would not store as read) or has
-        nothing to read (the log is empty)."""
+        nothing to read (the log is empty), and when the world read its sprites since
+        the last batch question (:meth:`batch_done`): a game that steps between its
+        questions has its moves read by the step anyway, so a question that reads
+        them first spares the step that read."""
         bodies = self._bodies
         mirror = bodies.mirror
+        if mirror.reads != self._reads_after_batch:
+            return None  # the game steps between batches: the step would read them again
         changes = mirror.log_touches()
         if changes is None or not mirror.logged_any() or bodies.derived.boxes_freed():
             return None  # (with nothing logged, the world's read costs nothing)
@@ -317,6 +324,11 @@ class KindCircles:
             answers[k] = touching_bodies(asked[k], (float(x), float(y), float(angle)), others,
                                          mask)  # fmt: skip
         return answers, read
+
+    def batch_done(self) -> None:
+        """Note that a batch question was answered, after any read it made (see
+        :meth:`touching_logged`)."""
+        self._reads_after_batch = self._bodies.mirror.reads
 
     def _members_quiet(self, kind: Hashable, members: _Members, changes: int) -> bool:
         """Whether the touch log holds no member of ``kind`` (``members``), looked at

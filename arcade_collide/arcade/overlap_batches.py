@@ -199,18 +199,22 @@ def answer_batch(
 ) -> Overlaps:
     """What :meth:`~.queries.WorldQueries.overlapping_many` returns for ``sprites``
     (bodies of the world; ``mask`` checked, ``every``: ``kind`` is ``ANY_KIND``)."""
-    state = world._circles.state
+    circles = world._circles
+    state = circles.state
     found = answers_now(world, sprites, kind, mask)
     if found is not None:
         answers = {body.sprite: touching for body, touching in zip(sprites, found[0], strict=True)}
         return Overlaps(world, state, kind, mask, every, answers, found[1])
-    logged = None if world._sweeping else world._circles.touching_logged(sprites, kind, mask)
+    logged = None if world._sweeping else circles.touching_logged(sprites, kind, mask)
     if logged is not None:
         answers = {body.sprite: touching for body, touching in zip(sprites, logged[0], strict=True)}
+        circles.batch_done()
         return Overlaps(world, state, kind, mask, every, answers, logged=logged[1])
     world._sync()
     world._bodies.mirror.note_quiet_read()  # its answers are read between moves
-    return Overlaps(world, state, kind, mask, every, answer_all(world, sprites, kind, mask))
+    answers = answer_all(world, sprites, kind, mask)
+    circles.batch_done()
+    return Overlaps(world, state, kind, mask, every, answers)
 
 
 def answer_all(

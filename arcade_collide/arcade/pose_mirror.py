@@ -175,6 +175,8 @@ class PoseMirror:
         """:meth:`untouched` calls (and :meth:`stamps_for` checks) since the last read."""
         self._checks_per_read = 0
         """:attr:`_checks` at the last read."""
+        self.reads = 0
+        """How many reads of the sprites (:meth:`accept`) were made."""
         self.version = 0
         """A count that grows at each read of the sprites (:meth:`accept`), sprite added
         and shape edit made through the world (:meth:`note_edit`): while it stays the
@@ -404,6 +406,7 @@ class PoseMirror:
         Call it right after :meth:`hand_moves`: a sprite touched in between is taken as read.
         """
         self.version += 1
+        self.reads += 1
         if moves.stamps is not None:
             self._accept_small(moves)
             return
