@@ -14,7 +14,7 @@ own for the same reason).
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numpy.typing import NDArray
@@ -364,16 +364,7 @@ class StaticGrid:
         reach = np.ascontiguousarray(reach, dtype=np.float64)
         centres = np.ascontiguousarray(centres, dtype=np.float64)
         radii = np.ascontiguousarray(radii, dtype=np.float64)
-        while True:
-            out_q = np.empty(self._room, dtype=np.int64)
-            out_s = np.empty(self._room, dtype=np.int64)
-            m = _circle_query(
-                at, reach, centres, radii, self.boxes, self._grid, self._nx, self._ny,
-                self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
-            )  # fmt: skip
-            if m <= self._room:
-                return out_q[:m], out_s[:m]
-            self._room = 2 * m
+        return self._collect(_circle_query, at, reach, centres, radii)
 
     def moving_pairs(self, ends: FloatArray, shifts: FloatArray) -> tuple[Int64Array, Int64Array]:
         """Index pairs ``(q, s)``: box ``ends[q]``, moved to where it is from
@@ -397,14 +388,19 @@ class StaticGrid:
     def _pairs(
         self, queries: FloatArray, shifts: FloatArray, moving: bool
     ) -> tuple[Int64Array, Int64Array]:
-        """:func:`_query` into output arrays of the room the last call needed."""
+        """:func:`_query` of ``queries``."""
+        return self._collect(_query, queries, shifts, moving)
+
+    def _collect(self, query: Any, *leading: Any) -> tuple[Int64Array, Int64Array]:
+        """The pairs ``query(*leading, <the grid's arrays>, out_q, out_s)`` writes, into
+        output arrays of the room the last call needed (again, larger, while it
+        needs more)."""
+        binned = (self.boxes, self._grid, self._nx, self._ny, self._starts, self._items,
+                  self._item_boxes, self._big)  # fmt: skip
         while True:
             out_q = np.empty(self._room, dtype=np.int64)
             out_s = np.empty(self._room, dtype=np.int64)
-            m = _query(
-                queries, shifts, moving, self.boxes, self._grid, self._nx, self._ny,
-                self._starts, self._items, self._item_boxes, self._big, out_q, out_s,
-            )  # fmt: skip
+            m = query(*leading, *binned, out_q, out_s)
             if m <= self._room:
                 return out_q[:m], out_s[:m]
             self._room = 2 * m
