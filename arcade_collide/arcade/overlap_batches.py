@@ -116,36 +116,28 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
         world, bodies, mirror, logged = self._world, self._bodies, self._mirror, self._logged
-        if logged is not None:
-            # The mirror's changes count every join, read and shape edit made through
-            # the world, so of _counts_now only what the ECS changes is left to compare.
-            positions = self._positions
-            fresh = (
+        positions = self._positions
+        fresh = (
+            not world._closed
+            and world._bodies is bodies
+            and bodies.mirror is mirror
+            and sprite in bodies.row_of
+            and positions.data is self._data
+            and not bodies.derived.boxes_freed()
+            and (
+                # The mirror's changes count every join, read and shape edit made through
+                # the world, so of _counts_now only what the ECS changes is left to compare.
                 mirror.log_still(self._changes)
                 and stamp_of(sprite) == logged[sprite]
-                and not world._closed
-                and world._bodies is bodies
-                and bodies.mirror is mirror
-                and sprite in bodies.row_of
-                and positions.data is self._data
                 and positions.version == self._counts[0]
                 and self._state.shape_epoch.value == self._counts[2]
-                and not bodies.derived.boxes_freed()
+                if logged is not None
+                else self._counts_now() == self._counts and self._quiet_since(sprite)
             )
-        else:
-            fresh = (
-                not world._closed
-                and world._bodies is bodies
-                and bodies.mirror is mirror
-                and sprite in bodies.row_of
-                and self._positions.data is self._data
-                and self._counts_now() == self._counts
-                and not bodies.derived.boxes_freed()
-                and self._quiet_since(sprite)
-            )
+        )
         if not fresh:
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
-        if self._read is None and self._logged is None:
+        if self._read is None and logged is None:
             mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
         if not found:
             return []
