@@ -194,17 +194,23 @@ class KindCircles:
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
 
+    def _table_unwritten(self) -> bool:
+        """Whether the Position table (its array and version) is as :meth:`_poses_held`
+        last found it holding the pose mirror's poses."""
+        pool = self.state.pools.positions
+        synced = self._synced
+        return synced is not None and synced[0] is pool.data and synced[1] == pool.version
+
     def _poses_held(self) -> bool:
         """Whether the Position table holds the poses the pose mirror of a small world
         last saw on or gave to the sprites, compared again only when the table was
         written since it last did."""
+        if self._table_unwritten():
+            return True
+        self._synced = None
         bodies = self._bodies
         mirror = bodies.mirror
         pool = self.state.pools.positions
-        synced = self._synced
-        if synced is not None and synced[0] is pool.data and synced[1] == pool.version:
-            return True
-        self._synced = None
         poses = pool.data[bodies.table_rows]
         if np.array_equal(poses[:, 0:2], mirror.xy) and np.array_equal(poses[:, 2], mirror.angle):
             self._synced = (pool.data, pool.version)
@@ -353,13 +359,9 @@ class KindCircles:
         """Whether the Position table holds the pose mirror's poses at ``rows`` (rows
         of the bodies): surely while it is as :meth:`_poses_held` last found it."""
         bodies = self._bodies
-        pool = self.state.pools.positions
-        synced = self._synced
-        if synced is not None and synced[0] is pool.data and synced[1] == pool.version:
-            return True
-        if len(bodies.list) <= FULL_POSE_CHECK:
+        if len(bodies.list) <= FULL_POSE_CHECK or self._table_unwritten():
             return self._poses_held()  # every row, then known until the table is written
-        poses = pool.data.take(bodies.table_rows.take(rows), axis=0)
+        poses = self.state.pools.positions.data.take(bodies.table_rows.take(rows), axis=0)
         mirror = bodies.mirror
         return np.array_equal(poses[:, 0:2], mirror.xy.take(rows, axis=0)) and np.array_equal(
             poses[:, 2], mirror.angle.take(rows)

@@ -378,6 +378,24 @@ def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPa
     world.close()
 
 
+def test_a_large_world_compares_the_asked_rows_with_the_position_table(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = _logged_world(monkeypatch)
+    monkeypatch.setattr(kind_circles, "FULL_POSE_CHECK", 0)
+    _, bullets = _shooter(world)
+    circles = world._circles
+    asked = [world._bodies.list[world._bodies.row(b)] for b in bullets[:2]]
+    with world._in_world():  # the game's own system moves a Position: a bullet not asked
+        esper.component_for_entity(world.entity(bullets[4]), Position).y = 4.0
+    bullets[0].center_y = 5.0
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is not None
+    with world._in_world():  # and one that is
+        esper.component_for_entity(world.entity(bullets[1]), Position).y = 4.0
+    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    world.close()
+
+
 def test_a_game_that_steps_between_its_questions_has_the_moves_read_first(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
