@@ -344,7 +344,7 @@ class StaticGrid:
     def pairs(self, queries: FloatArray) -> tuple[Int64Array, Int64Array]:
         """Index pairs ``(q, s)``: query box ``queries[q]`` overlaps or touches box ``s``."""
         queries = np.ascontiguousarray(queries, dtype=np.float64).reshape(-1, 4)
-        return self._pairs(queries, _NO_SHIFTS, False)
+        return self._collect(_query, queries, _NO_SHIFTS, False)
 
     def circle_pairs(
         self, at: FloatArray, reach: FloatArray, centres: FloatArray, radii: FloatArray
@@ -383,13 +383,7 @@ class StaticGrid:
         """
         ends = np.ascontiguousarray(ends, dtype=np.float64).reshape(-1, 4)
         shifts = np.ascontiguousarray(shifts, dtype=np.float64).reshape(-1, 2)
-        return self._pairs(ends, shifts, True)
-
-    def _pairs(
-        self, queries: FloatArray, shifts: FloatArray, moving: bool
-    ) -> tuple[Int64Array, Int64Array]:
-        """:func:`_query` of ``queries``."""
-        return self._collect(_query, queries, shifts, moving)
+        return self._collect(_query, ends, shifts, True)
 
     def _collect(self, query: Any, *leading: Any) -> tuple[Int64Array, Int64Array]:
         """The pairs ``query(*leading, <the grid's arrays>, out_q, out_s)`` writes, into
