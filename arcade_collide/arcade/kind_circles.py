@@ -249,18 +249,16 @@ class KindCircles:
         return now
 
     def touching_now(
-        self, now: SpritesNow, asked: list[Body], kind: Hashable, mask: int
+        self, now: SpritesNow, asked: list[Body], mine: list[int], kind: Hashable, mask: int
     ) -> list[list[Body]]:
-        """For each of ``asked``, the other sprites of ``kind`` on a layer of ``mask``
-        whose shapes overlap or touch its own at the poses ``now`` (which :meth:`now`
-        just gave), by ascending entity id."""
+        """For each of ``asked`` (at rows ``mine``), the other sprites of ``kind`` on a
+        layer of ``mask`` whose shapes overlap or touch its own at the poses ``now``
+        (which :meth:`now` just gave), by ascending entity id."""
         members = self._members_of(kind)
         rows, row_list = self._rows_of(kind, members)
         answers: list[list[Body]] = [[] for _ in asked]
         if not asked or not row_list:
             return answers
-        row_of = self._bodies.row_of
-        mine = [row_of[body.sprite] for body in asked]
         radii = [self._radius_of(_geometry(body.shape)) for body in asked]
         if len(asked) * len(row_list) <= PYTHON_PAIRS:
             near = _near_listed(now, asked, mine, radii, members, row_list)
@@ -272,12 +270,13 @@ class KindCircles:
         return answers
 
     def touching_logged(
-        self, asked: list[Body], kind: Hashable, mask: int
+        self, asked: list[Body], mine: list[int], kind: Hashable, mask: int
     ) -> tuple[list[list[Body]], Stamped] | None:
-        """:meth:`touching` for each of ``asked`` at the poses read straight from their
-        sprites, while the touch log shows that no member of ``kind`` changed since the
-        world last read it (the members' circles and their grid are as kept), and the
-        asked sprites' stamps the answers were given for; None when the world must
+        """:meth:`touching` for each of ``asked`` (at rows ``mine``) at the poses read
+        straight from their sprites, while the touch log shows that no member of
+        ``kind`` changed since the world last read it (the members' circles and their
+        grid are as kept), and the asked sprites' stamps the answers were given for;
+        None when the world must
         read its sprites first (a member was touched, the log is not in use, an asked
         sprite was resized or holds a pose the world would not store as read) or has
         nothing to read (the log is empty), and when the world read its sprites since
@@ -302,7 +301,7 @@ class KindCircles:
         if not _TUPLE.issuperset(map(type, map(_first, stamps))):
             return None
         n = len(sprites)
-        rows = np.fromiter(map(bodies.row_of.__getitem__, sprites), np.intp, count=n)
+        rows = np.array(mine, dtype=np.intp)
         pose = np.fromiter(
             chain.from_iterable((p[0], p[1], angle, w, h) for p, angle, w, h in stamps),
             np.float64, count=5 * n,

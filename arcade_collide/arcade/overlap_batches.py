@@ -172,9 +172,9 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
 
 def answers_now(
-    world: _World, sprites: list[Body], kind: Hashable, mask: int
+    world: _World, sprites: list[Body], rows: list[int], kind: Hashable, mask: int
 ) -> tuple[list[list[Body]], SpritesNow] | None:
-    """For each of ``sprites`` (bodies of the world), the bodies of ``kind``
+    """For each of ``sprites`` (bodies of the world, at ``rows``), the bodies of ``kind``
     overlapping or touching it, by ascending entity id, from the sprites' poses read
     straight from them, and those poses; None when the world must read them first
     (:meth:`~.kind_circles.KindCircles.now`), as it must for swept sprites (a read
@@ -183,21 +183,22 @@ def answers_now(
     now = None if world._sweeping else circles.now()
     if now is None:
         return None
-    return circles.touching_now(now, sprites, kind, mask), now
+    return circles.touching_now(now, sprites, rows, kind, mask), now
 
 
 def answer_batch(
-    world: _World, sprites: list[Body], kind: Hashable, mask: int, every: bool
+    world: _World, sprites: list[Body], rows: list[int], kind: Hashable, mask: int, every: bool
 ) -> Overlaps:
     """What :meth:`~.queries.WorldQueries.overlapping_many` returns for ``sprites``
-    (bodies of the world; ``mask`` checked, ``every``: ``kind`` is ``ANY_KIND``)."""
+    (bodies of the world, at ``rows``; ``mask`` checked, ``every``: ``kind`` is
+    ``ANY_KIND``)."""
     circles = world._circles
     state = circles.state
-    found = answers_now(world, sprites, kind, mask)
+    found = answers_now(world, sprites, rows, kind, mask)
     if found is not None:
         answers = {body.sprite: touching for body, touching in zip(sprites, found[0], strict=True)}
         return Overlaps(world, state, kind, mask, every, answers, found[1])
-    logged = None if world._sweeping else circles.touching_logged(sprites, kind, mask)
+    logged = None if world._sweeping else circles.touching_logged(sprites, rows, kind, mask)
     if logged is not None:
         answers = {body.sprite: touching for body, touching in zip(sprites, logged[0], strict=True)}
         circles.batch_done()

@@ -229,10 +229,11 @@ class WorldQueries:
         if type(kind) is not str:
             _check_filters(kind, None)
         self._check_open()
-        body = self._bodies.list[self._bodies.row(sprite)]
+        row = self._bodies.row(sprite)
+        body = self._bodies.list[row]
         if mask is not ALL_LAYERS:
             mask = check_mask(mask)
-        now = answers_now(self, [body], kind, mask)  # a small world: from the sprites
+        now = answers_now(self, [body], [row], kind, mask)  # a small world: from the sprites
         if now is not None:
             return [other.sprite for other in now[0][0]]
         self._sync()
@@ -299,10 +300,11 @@ class WorldQueries:
             _check_filters(kind, None)
         self._check_open()
         bodies = self._bodies
-        asked = [bodies.list[bodies.row(sprite)] for sprite in sprites]
+        rows = list(map(bodies.row, sprites))
+        asked = list(map(bodies.list.__getitem__, rows))
         if mask is not ALL_LAYERS:
             mask = check_mask(mask)
-        return answer_batch(self, asked, kind, mask, kind is ANY_KIND)
+        return answer_batch(self, asked, rows, kind, mask, kind is ANY_KIND)
 
     def contacts(self: _World) -> list[tuple[arcade.Sprite, arcade.Sprite, Contact]]:
         """Pairs touching after the last step (in the order they met), each with its

@@ -332,7 +332,8 @@ def test_moved_bullets_are_answered_from_their_sprites_while_the_rocks_stay(
     for bullet in bullets:
         bullet.center_y = 4.0  # onto the rocks' tops (5 px up): overlapping
     asked = [world._bodies.list[world._bodies.row(b)] for b in bullets]
-    found = circles.touching_logged(asked, "rock", ALL_LAYERS)
+    mine = [world._bodies.row(b) for b in bullets]
+    found = circles.touching_logged(asked, mine, "rock", ALL_LAYERS)
     assert found is not None
     assert [[b.sprite for b in one] for one in found[0]] == [[rocks[k]] for k in range(4)] + [[]]
     assert mirror.logged_any()  # nothing was read into the world
@@ -342,7 +343,7 @@ def test_moved_bullets_are_answered_from_their_sprites_while_the_rocks_stay(
     assert [hits[b] for b in bullets] == [[rocks[0]], [], [rocks[2]], [rocks[3]], []]
     assert mirror.logged_any()
     rocks[0].center_x = 3.0  # a rock moved: the world reads first
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     assert world.overlapping_many(bullets, kind="rock")[bullets[0]] == [rocks[0]]
     assert not mirror.logged_any()
     world.close()
@@ -353,19 +354,20 @@ def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPa
     rocks, bullets = _shooter(world)
     circles = world._circles
     asked = [world._bodies.list[world._bodies.row(b)] for b in bullets]
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None  # nothing logged
+    mine = [world._bodies.row(b) for b in bullets]
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None  # nothing logged
     bullets[0].center_y = 4.0
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is not None
-    assert circles.touching_logged(asked, "bullet", ALL_LAYERS) is None  # a member logged
-    assert circles.touching_logged(asked, ANY_KIND, ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is not None
+    assert circles.touching_logged(asked, mine, "bullet", ALL_LAYERS) is None  # a member logged
+    assert circles.touching_logged(asked, mine, ANY_KIND, ALL_LAYERS) is None
     bullets[1].width = 6.0  # its derived shape must be rebuilt
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     world._sync()
     bullets[1].position = [20.0, 4.0]  # type: ignore[assignment]  # a list
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     world._sync()
     bullets[1].position = (20.0, float("inf"))
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     with pytest.raises(ValueError, match="non-finite"):
         world.overlapping_many(bullets, kind="rock")
     bullets[1].position = (20.0, 30.0)
@@ -373,7 +375,7 @@ def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPa
     with world._in_world():  # the game's own system moves an asked sprite's Position
         esper.component_for_entity(world.entity(bullets[2]), Position).y = 4.0
     bullets[0].center_y = 5.0
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     assert world.overlapping_many(bullets, kind="rock")[bullets[2]] == [rocks[2]]
     world.close()
 
@@ -386,13 +388,14 @@ def test_a_large_world_compares_the_asked_rows_with_the_position_table(
     _, bullets = _shooter(world)
     circles = world._circles
     asked = [world._bodies.list[world._bodies.row(b)] for b in bullets[:2]]
+    mine = [world._bodies.row(b) for b in bullets[:2]]
     with world._in_world():  # the game's own system moves a Position: a bullet not asked
         esper.component_for_entity(world.entity(bullets[4]), Position).y = 4.0
     bullets[0].center_y = 5.0
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is not None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is not None
     with world._in_world():  # and one that is
         esper.component_for_entity(world.entity(bullets[1]), Position).y = 4.0
-    assert circles.touching_logged(asked, "rock", ALL_LAYERS) is None
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     world.close()
 
 
