@@ -13,14 +13,14 @@ bullet removed leaves the rocks' members as they were); their circles, sorted by
 that each query looks only at the circles within its reach in x, only when a Position
 was written since.
 
-In a small world (:data:`~.pose_mirror.SMALL_WORLD`) whose Position table still holds
-the poses the world last read from or wrote to its sprites, :meth:`KindCircles.now`
-reads the sprites' poses straight from them and :meth:`KindCircles.touching_now`
-answers many sprites at once from those: one numpy pass over every (asked, member)
-pair of circles, then the exact test of the few pairs left. No esper world is switched
-to and nothing is stored: the answers are those the world gives after reading the
-sprites, since the shapes are the same (no sprite's size or hit box changed since the
-last read), and so are the poses (the values a read would store).
+In a small world (:data:`~.pose_mirror.SMALL_WORLD`, its pose mirror comparing stamps)
+whose Position table still holds the poses the world last read from or wrote to its
+sprites, :meth:`KindCircles.touching_direct` answers one sprite from the poses read
+straight from it and from the kind's members: one Python loop over the members'
+circles, then the exact test of the few left. No esper world is switched to and
+nothing is stored: the answer is the one the world gives after reading the sprites,
+since the shapes are the same (none of those sprites' sizes or hit boxes changed since
+the last read), and so are the poses (the values a read would store).
 
 In a larger world, whose pose mirror keeps a touch log,
 :meth:`KindCircles.touching_logged` answers many sprites asked about at once (the
@@ -37,7 +37,6 @@ from __future__ import annotations
 import math
 from bisect import bisect_left, bisect_right
 from collections.abc import Hashable
-from functools import cached_property
 from itertools import chain
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
@@ -68,10 +67,6 @@ _shape = attrgetter("shape")
 _sprite = attrgetter("sprite")
 _first = itemgetter(0)
 
-PYTHON_PAIRS = 256
-"""A question about this many (asked, member) pairs or fewer finds its near pairs in a
-Python loop: numpy's dozen calls cost more than the loop below it."""
-
 FULL_POSE_CHECK = 2048
 """In a world of at most this many sprites, the check that the Position table holds the
 pose mirror's poses compares every row, once per table version (a few µs); a larger
@@ -99,6 +94,21 @@ class _Members(NamedTuple):
     max_radius: float
 
 
+class _Direct(NamedTuple):
+    """One kind's members as :meth:`KindCircles.touching_direct` reads them, for one
+    read of the pose mirror."""
+
+    members: _Members
+    seen: Stamps
+    """The mirror's stamps of the read they were found for."""
+    sprites: list[arcade.Sprite]
+    """The members' sprites."""
+    widths: list[Any]
+    """Their width objects at that read."""
+    heights: list[Any]
+    """Their height objects at that read."""
+
+
 class Circles(NamedTuple):
     """The circles of one kind's members at the poses of one Position version, sorted by x."""
 
@@ -116,43 +126,6 @@ class Circles(NamedTuple):
     """Whether every pose is finite (else the exact query is left to name the sprite)."""
     xy: NDArray[np.float64]
     """The members' positions they were read from, by member."""
-
-
-class SpritesNow:
-    """A small world's sprites and their poses, read straight from them
-    (:meth:`KindCircles.now`); the arrays are made on first use (a question about a
-    few pairs needs none).
-
-    Args:
-        sprites: The sprites, row for row with the world's bodies when read.
-        stamps: Their stamps then (:func:`~.arcade_internals.stamps`), every position
-            a tuple and every pose finite.
-    """
-
-    def __init__(self, sprites: list[arcade.Sprite], stamps: Stamps) -> None:
-        self.sprites = sprites
-        """The sprites, row for row with the world's bodies when read."""
-        self.stamps = stamps
-        """Their stamps then: what a change shows in."""
-
-    def pose(self, row: int) -> Pose:
-        """Row ``row``'s pose as floats (as :attr:`xy` and :attr:`angle` hold it)."""
-        x, y = self.stamps[0][row]
-        return (float(x), float(y), float(self.stamps[1][row]))
-
-    @cached_property
-    def _arrays(self) -> tuple[NDArray[np.float64], NDArray[np.float64]]:
-        return internals.as_arrays(self.stamps[0], self.stamps[1])
-
-    @property
-    def xy(self) -> NDArray[np.float64]:
-        """``(N, 2)`` the positions."""
-        return self._arrays[0]
-
-    @property
-    def angle(self) -> NDArray[np.float64]:
-        """``(N,)`` the clockwise angles."""
-        return self._arrays[1]
 
 
 Stamped = dict[arcade.Sprite, tuple[Any, Any, Any, Any]]
@@ -180,8 +153,6 @@ class KindCircles:
         self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp], list[int]]] = {}
         """Per kind, the members' rows among the bodies, with the bodies' revision and
         the members they were found for."""
-        self._last: tuple[Stamps, SpritesNow] | None = None
-        """The last :meth:`now`, with the mirror's stamps it was read against."""
         self._grids: dict[Hashable, tuple[NDArray[np.float64], _Members, StaticGrid | None]] = {}
         """The grid of each kind's circles (:meth:`_grid_of`; None: not made), with the
         positions and members it was made or last looked for."""
@@ -190,6 +161,8 @@ class KindCircles:
         last held none of them (:meth:`_members_quiet`)."""
         self._reads_after_batch = 0
         """The pose mirror's reads when the last batch question was answered."""
+        self._direct: dict[Hashable, _Direct] = {}
+        """Per kind, what :meth:`touching_direct` reads its members with."""
         self._synced: tuple[object, int] | None = None
         """The Position table (its array) and its version when it was last found to
         hold the poses the pose mirror holds (:meth:`_poses_held`)."""
@@ -216,58 +189,60 @@ class KindCircles:
             self._synced = (pool.data, pool.version)
         return self._synced is not None
 
-    def now(self) -> SpritesNow | None:
-        """The sprites' poses read straight from them; None unless the world is small
-        (its pose mirror compares stamps), the Position table holds the mirror's poses,
-        no sprite's size or hit box changed since the last read, and every position is
-        a tuple and every pose finite (the world's read then decides). The last result
-        is given again while no stamp changed and the world read nothing since."""
+    def touching_direct(
+        self, body: Body, row: int, kind: Hashable, mask: int, read: bool = True
+    ) -> list[Body] | None:
+        """:meth:`touching` for ``body`` (at row ``row``) at the poses read straight from
+        the sprites now, in a small world (its pose mirror compares stamps) whose
+        Position table holds the poses it last read: the answer the world gives once
+        it has read them, as long as the sprites read here (``body`` and the members of
+        ``kind``) kept the sizes and hit boxes of that read and their poses are finite;
+        else None (the world reads first, and names a sprite at a non-finite pose).
+        Counts as a read of the sprites' stamps (``read``) or as one more check of
+        them (:meth:`~.pose_mirror.PoseMirror.stamps_for`)."""
         bodies = self._bodies
-        seen = bodies.mirror.stamps_for(read=True)
+        seen = bodies.mirror.stamps_for(read)
         if seen is None or bodies.derived.boxes_freed() or not self._poses_held():
             return None
-        sprites = bodies.mirror.sprites
-        last, self._last = self._last, None
-        if (
-            last is not None
-            and last[0] is seen
-            and last[1].sprites == sprites
-            and internals.same_stamps(sprites, last[1].stamps)
-        ):
-            self._last = last
-            return last[1]
-        stamps = internals.stamps(sprites)
-        positions = stamps[0]
-        if stamps[2] != seen[2] or stamps[3] != seen[3]:
-            return None  # resized: the derived shapes are rebuilt by a read
-        if not _TUPLE.issuperset(map(type, positions)):
-            return None
-        if not math.isfinite(sum(chain.from_iterable(positions), 0.0) + sum(stamps[1], 0.0)):
-            return None
-        now = SpritesNow(list(sprites), stamps)
-        self._last = (seen, now)
-        return now
-
-    def touching_now(
-        self, now: SpritesNow, asked: list[Body], mine: list[int], kind: Hashable, mask: int
-    ) -> list[list[Body]]:
-        """For each of ``asked`` (at rows ``mine``), the other sprites of ``kind`` on a
-        layer of ``mask`` whose shapes overlap or touch its own at the poses ``now``
-        (which :meth:`now` just gave), by ascending entity id."""
         members = self._members_of(kind)
-        rows, row_list = self._rows_of(kind, members)
-        answers: list[list[Body]] = [[] for _ in asked]
-        if not asked or not row_list:
-            return answers
-        radii = [self._radius_of(_geometry(body.shape)) for body in asked]
-        if len(asked) * len(row_list) <= PYTHON_PAIRS:
-            near = _near_listed(now, asked, mine, radii, members, row_list)
-        else:
-            poses = np.column_stack((now.xy[rows], now.angle[rows]))
-            near = _near_arrays(asked, [now.pose(row) for row in mine], radii, members, poses)
-        for k, others in near.items():
-            answers[k] = touching_bodies(asked[k], now.pose(mine[k]), others, mask)
-        return answers
+        direct = self._direct_of(kind, members, seen)
+        at, turn, width, height = internals.stamp_of(body.sprite)
+        if width != seen[2][row] or height != seen[3][row]:
+            return None  # resized: its derived shape is rebuilt by a read
+        places, turns, widths, heights = internals.stamps(direct.sprites)
+        if widths != direct.widths or heights != direct.heights:
+            return None
+        x, y, angle = float(at[0]), float(at[1]), float(turn)
+        reach = _reach(x, y, self._radius_of(_geometry(body.shape)), members.max_radius)
+        # One sum is finite when every value is (a huge one may overflow it: the read decides).
+        total = x + y + angle + sum(turns, 0.0)
+        near: list[tuple[Body, Pose]] = []
+        for place, other_turn, radius, other in zip(
+            places, turns, members.radius_list, members.bodies, strict=True
+        ):
+            dx, dy = place[0] - x, place[1] - y
+            total += dx + dy
+            limit = radius + reach
+            if dx * dx + dy * dy <= limit * limit and other is not body:
+                near.append((other, (float(place[0]), float(place[1]), float(other_turn))))
+        if not math.isfinite(total):
+            return None
+        return touching_bodies(body, (x, y, angle), near, mask) if near else []
+
+    def _direct_of(self, kind: Hashable, members: _Members, seen: Stamps) -> _Direct:
+        """The sprites of ``members`` (of ``kind``) and their sizes in the mirror's
+        stamps ``seen``, found again after a read or when the members changed."""
+        kept = self._direct.get(kind)
+        if kept is not None and kept.members is members and kept.seen is seen:
+            return kept
+        _, rows = self._rows_of(kind, members)
+        widths, heights = seen[2], seen[3]
+        direct = _Direct(
+            members, seen, list(map(_sprite, members.bodies)),
+            [widths[row] for row in rows], [heights[row] for row in rows],
+        )  # fmt: skip
+        self._direct[kind] = direct
+        return direct
 
     def touching_logged(
         self, asked: list[Body], mine: list[int], kind: Hashable, mask: int
@@ -575,59 +550,6 @@ class KindCircles:
 
 _Near = dict[int, list[tuple[Body, Pose]]]
 """Per index of a sprite asked about, the members near it with their poses."""
-
-
-def _near_listed(
-    now: SpritesNow,
-    asked: list[Body],
-    mine: list[int],
-    radii: list[float],
-    members: _Members,
-    rows: list[int],
-) -> _Near:
-    """The members (at ``rows``) whose bounding circles meet each asked sprite's (at
-    row ``mine[k]``, of radius ``radii[k]``) in one Python loop over the pairs."""
-    positions = now.stamps[0]
-    member_radii, bodies = members.radius_list, members.bodies
-    largest = members.max_radius
-    found: _Near = {}
-    for k, (row, own) in enumerate(zip(mine, radii, strict=True)):
-        x, y = positions[row]
-        reach = _reach(x, y, own, largest)
-        body = asked[k]
-        for j, other in enumerate(rows):
-            ox, oy = positions[other]
-            dx, dy, limit = ox - x, oy - y, member_radii[j] + reach
-            if dx * dx + dy * dy <= limit * limit and bodies[j] is not body:
-                found.setdefault(k, []).append((bodies[j], now.pose(other)))
-    return found
-
-
-def _near_arrays(
-    asked: list[Body],
-    mine: list[Pose],
-    radii: list[float],
-    members: _Members,
-    poses: NDArray[np.float64],
-) -> _Near:
-    """:func:`_near_listed` in one numpy pass over every pair (many pairs): the asked
-    sprites' poses are ``mine``, the members' ``poses`` (``(M, 3)``: x, y, clockwise
-    angle), every position finite."""
-    largest = members.max_radius
-    reach = np.array(
-        [_reach(x, y, own, largest) for (x, y, _), own in zip(mine, radii, strict=True)]
-    )
-    at = np.array(mine)
-    dx = poses[:, 0] - at[:, 0:1]
-    dy = poses[:, 1] - at[:, 1:2]
-    limit = members.radii + reach[:, None]
-    which, other = np.nonzero(dx * dx + dy * dy <= limit * limit)
-    found: _Near = {}
-    bodies, item = members.bodies, poses.item
-    for k, j in zip(which.tolist(), other.tolist(), strict=True):
-        if bodies[j] is not asked[k]:
-            found.setdefault(k, []).append((bodies[j], (item(j, 0), item(j, 1), item(j, 2))))
-    return found
 
 
 def _circle_boxes(

@@ -13,9 +13,10 @@ each bullet's few near rocks tested exactly), and each answer it gives is the on
   resized) or a Shape was edited since, the answer is asked afresh with
   :meth:`~.queries.WorldQueries.overlapping`.
 
-A small world answers from its sprites' poses read straight from them
-(:meth:`~.kind_circles.KindCircles.now`), without reading them into the world first;
-an answer is then looked up as given while no sprite's stamp changed since. A larger
+A small world, whose pose mirror compares stamps rather than keeping a touch log,
+answers each sprite when its answer is looked up, from the poses read straight from
+the sprites then (:meth:`~.kind_circles.KindCircles.touching_direct`): telling whether
+an answer given earlier still holds would read every sprite again anyway. A larger
 world whose touch log shows the kind's sprites as last read answers from the asked
 sprites' own poses (:meth:`~.kind_circles.KindCircles.touching_logged`); an answer is
 then looked up as given while the log took no touch and its sprite kept its stamp.
@@ -23,15 +24,16 @@ then looked up as given while the log took no touch and its sprite kept its stam
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterator, Mapping
 from typing import Protocol
 
 import arcade
 
-from arcade_collide.arcade.arcade_internals import same_stamps, stamp_of
+from arcade_collide.arcade.arcade_internals import stamp_of
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.kind_circles import KindCircles, SpritesNow, Stamped
+from arcade_collide.arcade.kind_circles import KindCircles, Stamped
 from arcade_collide.ecs.world_state import WorldState
 
 BATCH_ASKED = 16
@@ -77,19 +79,19 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         kind: Hashable,
         mask: int,
         every: bool,
-        answers: dict[arcade.Sprite, list[Body]],
-        now: SpritesNow | None = None,
+        answers: dict[arcade.Sprite, list[Body]] | None,
         logged: Stamped | None = None,
+        asked: list[arcade.Sprite] | None = None,
     ) -> None:
         self._world = world
         self._state = state
         self._kind = kind
         self._mask = mask
         self._every = every
-        self._answers = answers
-        self._read = now
-        """The poses the answers were given for, when read straight from the sprites
-        of a small world."""
+        self._later = answers is None
+        """Whether each answer is found when it is looked up (a small world): the keys
+        are then ``asked``, with no answer given yet."""
+        self._answers = {sprite: [] for sprite in asked or ()} if answers is None else answers
         self._logged = logged
         """The stamps of the sprites asked about, when their poses were read straight
         from them while the touch log showed the kind's members as the world read them."""
@@ -115,6 +117,8 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
+        if self._later:
+            return self._answer_now(sprite)
         world, bodies, mirror, logged = self._world, self._bodies, self._mirror, self._logged
         positions = self._positions
         fresh = (
@@ -132,12 +136,15 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
                 and positions.version == self._counts[0]
                 and self._state.shape_epoch.value == self._counts[2]
                 if logged is not None
-                else self._counts_now() == self._counts and self._quiet_since(sprite)
+                # A read since (a question answered afresh) may have rebuilt a shape.
+                else self._counts_now() == self._counts
+                and mirror.version == self._version
+                and mirror.untouched()
             )
         )
         if not fresh:
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
-        if self._read is None and logged is None:
+        if logged is None:
             mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
         if not found:
             return []
@@ -146,44 +153,24 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         by_entity = bodies.by_entity
         return [other.sprite for other in found if by_entity.get(other.entity) is other]
 
-    def _quiet_since(self, sprite: arcade.Sprite) -> bool:
-        """Whether nothing the answer about ``sprite`` depends on was touched since it
-        was given (besides what :meth:`__getitem__` checks itself), for answers not
-        given from the touch log."""
-        mirror = self._mirror
-        # A read since (a question answered afresh) may have rebuilt a shape.
-        if mirror.version != self._version:
-            return False
-        if self._read is not None:  # every stamp compared with the answers' own
-            return self._unchanged(self._read)
-        return mirror.untouched()
-
-    def _unchanged(self, read: SpritesNow) -> bool:
-        """Whether no sprite's stamp changed since ``read``, while the world is still
-        answered from the sprites (the check counts as the world's checks count)."""
-        mirror = self._world._bodies.mirror
-        return mirror.stamps_for(read=False) is not None and same_stamps(read.sprites, read.stamps)
+    def _answer_now(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
+        """``overlapping(sprite)`` now, from the sprites' poses when the world still
+        compares stamps (each answer counts as one more check of them)."""
+        world = self._world
+        bodies = world._bodies
+        row = bodies.row_of.get(sprite)
+        if row is not None and not world._closed and not world._sweeping:
+            body = bodies.list[row]
+            found = world._circles.touching_direct(body, row, self._kind, self._mask, False)
+            if found is not None:
+                return [other.sprite for other in found]
+        return world.overlapping(sprite, kind=self._kind, mask=self._mask)
 
     def __iter__(self) -> Iterator[arcade.Sprite]:
         return iter(self._answers)
 
     def __len__(self) -> int:
         return len(self._answers)
-
-
-def answers_now(
-    world: _World, sprites: list[Body], rows: list[int], kind: Hashable, mask: int
-) -> tuple[list[list[Body]], SpritesNow] | None:
-    """For each of ``sprites`` (bodies of the world, at ``rows``), the bodies of ``kind``
-    overlapping or touching it, by ascending entity id, from the sprites' poses read
-    straight from them, and those poses; None when the world must read them first
-    (:meth:`~.kind_circles.KindCircles.now`), as it must for swept sprites (a read
-    keeps where new ones start)."""
-    circles = world._circles
-    now = None if world._sweeping else circles.now()
-    if now is None:
-        return None
-    return circles.touching_now(now, sprites, rows, kind, mask), now
 
 
 def answer_batch(
@@ -194,10 +181,8 @@ def answer_batch(
     ``ANY_KIND``)."""
     circles = world._circles
     state = circles.state
-    found = answers_now(world, sprites, rows, kind, mask)
-    if found is not None:
-        answers = {body.sprite: touching for body, touching in zip(sprites, found[0], strict=True)}
-        return Overlaps(world, state, kind, mask, every, answers, found[1])
+    if not world._sweeping and world._bodies.mirror.stamps_for(read=True) is not None:
+        return _later(world, state, sprites, kind, mask, every)
     logged = None if world._sweeping else circles.touching_logged(sprites, rows, kind, mask)
     if logged is not None:
         answers = {body.sprite: touching for body, touching in zip(sprites, logged[0], strict=True)}
@@ -208,6 +193,19 @@ def answer_batch(
     answers = answer_all(world, sprites, kind, mask)
     circles.batch_done()
     return Overlaps(world, state, kind, mask, every, answers)
+
+
+def _later(
+    world: _World, state: WorldState, sprites: list[Body], kind: Hashable, mask: int, every: bool
+) -> Overlaps:
+    """A small world's answers, each found when it is looked up; the world reads its
+    sprites first (and names one at a non-finite pose) unless every asked sprite's
+    pose is finite."""
+    poses = [stamp_of(body.sprite) for body in sprites]
+    if not math.isfinite(sum(p[0][0] + p[0][1] + p[1] for p in poses)):
+        world._sync()
+    asked = [body.sprite for body in sprites]
+    return Overlaps(world, state, kind, mask, every, None, asked=asked)
 
 
 def answer_all(

@@ -34,7 +34,7 @@ from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Router
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
-from arcade_collide.arcade.overlap_batches import Overlaps, answer_batch, answers_now
+from arcade_collide.arcade.overlap_batches import Overlaps, answer_batch
 from arcade_collide.ecs import ALL_LAYERS, CollisionSystem
 from arcade_collide.ecs.queries import Explanation, check_mask
 from arcade_collide.geometry.contact import Contact
@@ -223,7 +223,8 @@ class WorldQueries:
             KeyError: the sprite is not in this world.
             TypeError: ``kind`` is not hashable or ``mask`` not an int.
             ValueError: ``mask`` is outside 32 bits, or a sprite was moved to a
-                non-finite pose.
+                non-finite pose (in a small world, which reads only ``sprite`` and
+                the sprites of ``kind``, one of those).
             RuntimeError: the world was closed.
         """
         if type(kind) is not str:
@@ -233,9 +234,10 @@ class WorldQueries:
         body = self._bodies.list[row]
         if mask is not ALL_LAYERS:
             mask = check_mask(mask)
-        now = answers_now(self, [body], [row], kind, mask)  # a small world: from the sprites
-        if now is not None:
-            return [other.sprite for other in now[0][0]]
+        # A small world answers from its sprites' poses, read straight from them.
+        direct = None if self._sweeping else self._circles.touching_direct(body, row, kind, mask)
+        if direct is not None:
+            return [other.sprite for other in direct]
         self._sync()
         # Most sprites are near nothing of the kind: their bounding circles prove it,
         # and the few that are near are tested exactly, pair by pair.
@@ -260,7 +262,8 @@ class WorldQueries:
         One read of the world answers them all, and each answer stays the one
         :meth:`overlapping` would give when it is looked up: sprites removed since are
         left out, and after a sprite of ``kind`` joined the world, a sprite was moved
-        or resized, or a Shape was edited, the answer is asked afresh. So a game can
+        or resized, or a Shape was edited, the answer is asked afresh. (A small world
+        finds each answer when it is looked up, from the sprites.) So a game can
         ask about every bullet once per tick and act on each answer in turn, as it
         would call ``arcade.check_for_collision_with_list`` per bullet.
 
@@ -277,7 +280,9 @@ class WorldQueries:
                 after its sprite left the world).
             TypeError: ``kind`` is not hashable or ``mask`` not an int.
             ValueError: ``mask`` is outside 32 bits, or a sprite was moved to a
-                non-finite pose.
+                non-finite pose (in a small world, whose answers are found when they
+                are looked up, an asked sprite at the question, a sprite of ``kind``
+                at the lookup, as :meth:`overlapping` raises).
             RuntimeError: the world was closed.
 
         >>> from arcade_collide.arcade import CollisionWorld

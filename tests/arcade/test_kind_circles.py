@@ -1,7 +1,9 @@
 """A small world answers ``overlapping`` and ``overlapping_many`` from its sprites'
-poses read straight from them (``KindCircles.now``): the answers must be the ones the
-world gives once it has read the sprites, whatever the game did in between, and the
-world must read them first whenever the poses or shapes it holds may differ."""
+poses read straight from them (``KindCircles.touching_direct``), and a larger one a
+batch question from its touch log (``KindCircles.touching_logged``): the answers must
+be the ones the world gives once it has read the sprites, whatever the game did in
+between, and the world must read them first whenever the poses or shapes it holds may
+differ."""
 
 from __future__ import annotations
 
@@ -103,19 +105,15 @@ def _questions(
         yield rng.choice((ANY_KIND, "a", "b")), rng.choice((0xFFFF_FFFF, 1, 2))
 
 
-@pytest.mark.parametrize("pairs", [0, 10_000])  # near pairs found by numpy, by a loop
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(rng=st.randoms(use_true_random=False))
-def test_answers_from_the_sprites_equal_the_worlds_after_a_read(
-    rng: random.Random, pairs: int
-) -> None:
+def test_answers_from_the_sprites_equal_the_worlds_after_a_read(rng: random.Random) -> None:
     world = CollisionWorld()
-    kept, kind_circles.PYTHON_PAIRS = kind_circles.PYTHON_PAIRS, pairs
     try:
         sprites: list[arcade.Sprite] = []
         for kind, mask in _questions(world, rng, sprites, rng.randrange(2, 14), 12):
             asked = rng.sample(sprites, k=min(len(sprites), 5))
-            many = world.overlapping_many(asked, kind=kind, mask=mask)
+            many = dict(world.overlapping_many(asked, kind=kind, mask=mask))  # looked up now
             one = {sprite: world.overlapping(sprite, kind=kind, mask=mask) for sprite in asked}
             world._sync()  # now the world holds what it read: its own answers
             circles = world._circles
@@ -125,7 +123,6 @@ def test_answers_from_the_sprites_equal_the_worlds_after_a_read(
                 assert one[sprite] == expected
                 assert many[sprite] == expected
     finally:
-        kind_circles.PYTHON_PAIRS = kept
         world.close()
 
 
@@ -137,21 +134,33 @@ def _rocks(world: CollisionWorld, count: int) -> arcade.SpriteList:
     return rocks
 
 
+def _direct(world: CollisionWorld, sprite: arcade.Sprite) -> list[arcade.Sprite] | None:
+    """``sprite``'s answer from the sprites' poses (any kind), or None: read first."""
+    row = world._bodies.row(sprite)
+    found = world._circles.touching_direct(world._bodies.list[row], row, ANY_KIND, ALL_LAYERS)
+    return None if found is None else [body.sprite for body in found]
+
+
 def test_a_small_world_answers_from_the_sprites_until_they_change_shape(
     world: CollisionWorld,
 ) -> None:
     rocks = _rocks(world, 4)
-    first, second = rocks[0], rocks[1]
+    first, second, third = rocks[0], rocks[1], rocks[2]
     assert world.overlapping(first) == []  # the first question reads the sprites
-    circles = world._circles
     first.center_x = 10.0
-    assert circles.now() is not None
+    assert _direct(world, first) == [second]
     assert world.overlapping(first) == [second]
-    assert circles.now() is not None  # answered without a read: still from the sprites
+    reads = world._bodies.mirror.reads
+    assert _direct(world, first) == [second]  # answered without a read: still from the sprites
+    assert world._bodies.mirror.reads == reads
     first.width = 12.0  # its derived shape must be rebuilt: the world reads first
-    assert circles.now() is None
+    assert _direct(world, first) is None
     assert world.overlapping(first) == [second]
-    assert circles.now() is not None
+    assert _direct(world, first) == [second]
+    third.height = 30.0  # a member's derived shape, too
+    assert _direct(world, first) is None
+    assert world.overlapping(first) == [second]
+    assert _direct(world, first) == [second]
 
 
 def test_positions_edited_in_the_ecs_make_the_world_read(world: CollisionWorld) -> None:
@@ -160,31 +169,56 @@ def test_positions_edited_in_the_ecs_make_the_world_read(world: CollisionWorld) 
     assert world.overlapping(first) == []
     with world._in_world():
         esper.component_for_entity(world.entity(first), Position).x = 10.0
-    assert world._circles.now() is None  # the Position table no longer holds the poses
+    assert _direct(world, first) is None  # the Position table no longer holds the poses
     assert world.overlapping(first) == [second]  # the Position's pose, as before a step
     world.step(DT)  # the sprite gets its Position's pose
     assert first.center_x == 10.0
-    assert world._circles.now() is not None
+    assert _direct(world, first) == [second]
     assert world.overlapping(first) == [second]
 
 
-def test_large_worlds_lists_and_bad_poses_are_read_first(
+def test_large_worlds_and_bad_poses_are_read_first(
     world: CollisionWorld, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     rocks = _rocks(world, 4)
     world.overlapping(rocks[0])
-    assert world._circles.now() is not None
-    rocks[1].position = [10.0, 0.0]  # type: ignore[assignment]  # a list: changed in place?
-    assert world._circles.now() is None
+    assert _direct(world, rocks[0]) == []
+    rocks[1].position = [10.0, 0.0]  # type: ignore[assignment]  # a list: read as it is now
+    assert _direct(world, rocks[0]) == [rocks[1]]
     assert world.overlapping(rocks[0]) == [rocks[1]]
     rocks[1].position = (float("nan"), 0.0)
-    assert world._circles.now() is None
+    assert _direct(world, rocks[0]) is None
     with pytest.raises(ValueError, match="non-finite"):
         world.overlapping(rocks[0])
     rocks[1].position = (40.0, 0.0)
+    rocks[0].angle = float("inf")
+    assert _direct(world, rocks[0]) is None
+    with pytest.raises(ValueError, match="non-finite"):
+        world.overlapping(rocks[0])
+    rocks[0].angle = 0.0
     world.overlapping(rocks[0])
+    assert _direct(world, rocks[0]) == []
     monkeypatch.setattr(pose_mirror, "SMALL_WORLD", 3)
-    assert world._circles.now() is None
+    assert _direct(world, rocks[0]) is None
+
+
+def test_a_small_worlds_batch_answers_each_sprite_when_it_is_looked_up(
+    world: CollisionWorld,
+) -> None:
+    rocks = _rocks(world, 4)
+    bullets = arcade.SpriteList()
+    world.add_sprite_list(bullets, kind="bullet")
+    bullets.extend(arcade.SpriteSolidColor(2, 2, center_x=x, center_y=0) for x in (0.0, 50.0))
+    world._sync()
+    hits = world.overlapping_many(bullets, kind="rock")
+    reads = world._bodies.mirror.reads
+    rocks[2].center_x = 50.0  # moved after the question, before the lookup
+    assert hits[bullets[1]] == [rocks[2]]
+    assert hits[bullets[0]] == [rocks[0]]
+    assert world._bodies.mirror.reads == reads  # answered from the sprites
+    bullets[0].center_x = float("nan")
+    with pytest.raises(ValueError, match="non-finite"):
+        world.overlapping_many(bullets, kind="rock")  # an asked sprite's pose: at once
 
 
 def test_the_same_answers_with_and_without_reading_first(
@@ -194,7 +228,7 @@ def test_the_same_answers_with_and_without_reading_first(
     traces = []
     for direct in (True, False):
         if not direct:
-            monkeypatch.setattr(KindCircles, "now", lambda self: None)
+            monkeypatch.setattr(KindCircles, "touching_direct", lambda self, *args: None)
         world = CollisionWorld()
         rng = random.Random(5)
         rocks, bullets = _rocks(world, 12), arcade.SpriteList()
@@ -226,9 +260,9 @@ def test_the_same_answers_with_and_without_reading_first(
 def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Random) -> None:
     """After a read, many sprites asked at once get the answers asked one by one."""
     world = CollisionWorld()
-    kept = (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, KindCircles.now,
+    kept = (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, pose_mirror.SMALL_WORLD,
             KindCircles.touching_logged)  # fmt: skip
-    KindCircles.now = lambda self: None  # type: ignore[method-assign]  # read first
+    pose_mirror.SMALL_WORLD = 0  # no answer from the sprites: the batch reads first
     KindCircles.touching_logged = lambda self, *args: None  # type: ignore[method-assign]
     try:
         sprites: list[arcade.Sprite] = []
@@ -241,7 +275,7 @@ def test_the_world_answers_many_sprites_in_one_pass_as_one_by_one(rng: random.Ra
             assert answers[0] == answers[1]
             assert answers[0] == [world.overlapping(s, kind=kind, mask=mask) for s in sprites]
     finally:
-        (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, KindCircles.now,
+        (overlap_batches.BATCH_ASKED, overlap_batches.BATCH_MOVED, pose_mirror.SMALL_WORLD,
          KindCircles.touching_logged) = kept  # type: ignore[method-assign]  # fmt: skip
         world.close()
 
