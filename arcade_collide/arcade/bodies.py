@@ -3,7 +3,7 @@ and Position table rows, swap-removed together so every per-row array stays dens
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 
 import arcade
 import numpy as np
@@ -93,6 +93,17 @@ class Bodies:
         if row is None:
             raise KeyError("sprite is not in this CollisionWorld")
         return row
+
+    def rows(self, sprites: Iterable[arcade.Sprite]) -> list[int]:
+        """The rows of registered sprites, in order.
+
+        Raises:
+            KeyError: a sprite is not held.
+        """
+        try:
+            return list(map(self.row_of.__getitem__, sprites))
+        except KeyError:
+            raise KeyError("sprite is not in this CollisionWorld") from None
 
     def pinned(self, sprite: arcade.Sprite) -> bool | None:
         """Whether ``sprite`` was added with ``add_sprite`` (True), through a sprite

@@ -66,6 +66,10 @@ _pool_row = attrgetter("position.pool_row")
 _shape = attrgetter("shape")
 _sprite = attrgetter("sprite")
 _first = itemgetter(0)
+_second = itemgetter(1)
+_size_of_stamp = itemgetter(2, 3)
+_NOTHING: list[Body] = []
+"""The answer of a sprite that touches nothing (shared: answers are never changed)."""
 
 FULL_POSE_CHECK = 2048
 """In a world of at most this many sprites, the check that the Position table holds the
@@ -107,6 +111,26 @@ class _Direct(NamedTuple):
     """Their width objects at that read."""
     heights: list[Any]
     """Their height objects at that read."""
+
+
+class _Asked(NamedTuple):
+    """The sprites one batch question asked about, as :meth:`KindCircles._asked_held`
+    found them."""
+
+    sprites: list[arcade.Sprite]
+    revision: int
+    """The bodies' :attr:`~.bodies.Bodies.revision` then (their rows are the same)."""
+    version: int
+    """The pose mirror's :attr:`~.pose_mirror.PoseMirror.version` then."""
+    table: object
+    """The Position table (its array) then..."""
+    table_version: int
+    """...and its version."""
+    sizes: list[tuple[Any, Any]]
+    """Their width and height objects, which their derived shapes were built for."""
+    geometries: list[AnyShape]
+    radii: NDArray[np.float64]
+    """The bounding radii of :attr:`geometries`."""
 
 
 class Circles(NamedTuple):
@@ -159,6 +183,8 @@ class KindCircles:
         self._quiet: dict[Hashable, tuple[object, _Members, int]] = {}
         """Per kind, the pose mirror, the members and the mirror's changes when its log
         last held none of them (:meth:`_members_quiet`)."""
+        self._asked: _Asked | None = None
+        """The sprites :meth:`touching_logged` last checked (see :meth:`_asked_held`)."""
         self._reads_after_batch = 0
         """The pose mirror's reads when the last batch question was answered."""
         self._direct: dict[Hashable, _Direct] = {}
@@ -246,7 +272,7 @@ class KindCircles:
 
     def touching_logged(
         self, asked: list[Body], mine: list[int], kind: Hashable, mask: int
-    ) -> tuple[list[list[Body]], Stamped] | None:
+    ) -> tuple[dict[arcade.Sprite, list[Body]], Stamped] | None:
         """:meth:`touching` for each of ``asked`` (at rows ``mine``) at the poses read
         straight from their sprites, while the touch log shows that no member of
         ``kind`` changed since the world last read it (the members' circles and their
@@ -268,43 +294,83 @@ class KindCircles:
         members = self._members_of(kind)
         if not self._members_quiet(kind, members, changes):
             return None
-        circles = self.circles(kind)
+        circles = self.circles(kind, members)
         if not circles.finite:
             return None
         sprites = list(map(_sprite, asked))
         stamps = internals.stamps_of(sprites)
-        if not _TUPLE.issuperset(map(type, map(_first, stamps))):
+        places = list(map(_first, stamps))
+        if not _TUPLE.issuperset(map(type, places)):
             return None
         n = len(sprites)
-        rows = np.array(mine, dtype=np.intp)
-        pose = np.fromiter(
-            chain.from_iterable((p[0], p[1], angle, w, h) for p, angle, w, h in stamps),
-            np.float64, count=5 * n,
-        ).reshape(n, 5)  # x, y, angle, width, height
+        at = np.fromiter(chain.from_iterable(places), np.float64, count=2 * n).reshape(n, 2)
         # One sum is finite when every value is (a huge one may overflow it: the read decides).
-        if not math.isfinite(float(pose.sum())):
+        if not math.isfinite(float(at.sum()) + sum(map(_second, stamps), 0.0)):
             return None
-        if not bodies.derived.sizes_held(rows, pose[:, 3:5]):
-            return None
-        if not self._rows_held(rows):
+        held = self._asked_held(asked, sprites, mine, stamps)
+        if held is None:
             return None
         read = dict(zip(sprites, stamps, strict=True))
-        answers: list[list[Body]] = [[] for _ in asked]
+        answers = dict.fromkeys(sprites, _NOTHING)
         if not asked or not members.bodies:
             return answers, read
         grid = self._grid_of(kind, circles, True)
         assert grid is not None  # (made when asked to be)
-        geometries = list(map(_geometry, map(_shape, asked)))
-        if geometries.count(geometries[0]) == n:  # one shape for all (a gun's bullets)
+        near = self._near_grid(grid, circles, asked, at, held.radii)
+        for k, others in near.items():
+            (x, y), angle = stamps[k][0], stamps[k][1]
+            answers[sprites[k]] = touching_bodies(
+                asked[k], (float(x), float(y), float(angle)), others, mask
+            )
+        return answers, read
+
+    def _asked_held(
+        self,
+        asked: list[Body],
+        sprites: list[arcade.Sprite],
+        mine: list[int],
+        stamps: list[tuple[Any, Any, Any, Any]],
+    ) -> _Asked | None:
+        """``asked`` (their ``sprites``, at rows ``mine``, with ``stamps`` just read) as
+        :meth:`touching_logged` checks them, or None when the Position table does not
+        hold the pose mirror's poses at their rows or a derived shape among them was
+        built for another size than its stamp's (a read then decides). A game asks
+        about the same sprites tick after tick (its bullets): while none joined or left
+        the world, the pose mirror's version stayed (no read, so no shape rebuilt) and
+        the Position table was not written, sprites with the sizes and geometries of
+        the last check need no other."""
+        bodies = self._bodies
+        pool = self.state.pools.positions
+        sizes = list(map(_size_of_stamp, stamps))
+        shapes = list(map(_shape, asked))
+        kept = self._asked
+        if (
+            kept is not None
+            and kept.revision == bodies.revision
+            and kept.version == bodies.mirror.version
+            and kept.table is pool.data
+            and kept.table_version == pool.version
+            and kept.sprites == sprites
+            and kept.sizes == sizes
+            and list(map(_geometry, shapes)) == kept.geometries
+        ):
+            return kept
+        self._asked = None
+        rows = np.array(mine, dtype=np.intp)
+        size = np.array(sizes, dtype=np.float64).reshape(len(sizes), 2)
+        if not (bodies.derived.sizes_held(rows, size) and self._rows_held(rows)):
+            return None
+        geometries = list(map(_geometry, shapes))
+        n = len(geometries)
+        if n and geometries.count(geometries[0]) == n:  # one shape for all (a gun's bullets)
             radii = np.full(n, self._radius_of(geometries[0]))
         else:
             radii = np.fromiter(map(self._radius_of, geometries), np.float64, count=n)
-        near = self._near_grid(grid, circles, asked, pose[:, 0:3], radii)
-        for k, others in near.items():
-            x, y, angle = stamps[k][0][0], stamps[k][0][1], stamps[k][1]
-            answers[k] = touching_bodies(asked[k], (float(x), float(y), float(angle)), others,
-                                         mask)  # fmt: skip
-        return answers, read
+        self._asked = _Asked(
+            sprites, bodies.revision, bodies.mirror.version, pool.data, pool.version, sizes,
+            geometries, radii,
+        )  # fmt: skip
+        return self._asked
 
     def batch_done(self) -> None:
         """Note that a batch question was answered, after any read it made (see
@@ -471,11 +537,13 @@ class KindCircles:
                 found.append(bodies[k])
         return found
 
-    def circles(self, kind: Hashable) -> Circles:
-        """The circles of ``kind``, read again when a Position was written or the
-        members changed; sorted again only when a member's position changed (the
-        bullets moved, the rocks they are asked about did not)."""
-        members = self._members_of(kind)
+    def circles(self, kind: Hashable, members: _Members | None = None) -> Circles:
+        """The circles of ``kind`` (whose members are ``members`` when the caller has
+        just gathered them), read again when a Position was written or the members
+        changed; sorted again only when a member's position changed (the bullets moved,
+        the rocks they are asked about did not)."""
+        if members is None:
+            members = self._members_of(kind)
         pool = self.state.pools.positions
         kept = self._circles.get(kind)
         if kept is not None and (kept.members is not members or kept.table is not pool.data):
@@ -565,15 +633,16 @@ def _circle_boxes(
     return boxes
 
 
+_SLOPE = np.array([2.0 * ROUNDING_ALLOWANCE, 2.0 * ROUNDING_ALLOWANCE])
+
+
 def _reach_all(
     at: NDArray[np.float64], own: NDArray[np.float64], largest: float
 ) -> NDArray[np.float64]:
     """:func:`_reach` of many sprites at once, at positions ``at[:, 0:2]`` with radii
     ``own``, in fewer array operations (the same sum, grouped otherwise: an allowance
     millions of times the rounding either way)."""
-    reach = np.abs(at[:, 0])
-    reach += np.abs(at[:, 1])
-    reach *= 2.0 * ROUNDING_ALLOWANCE
+    reach: NDArray[np.float64] = np.abs(at[:, 0:2]) @ _SLOPE
     reach += own * (1.0 + 2.0 * ROUNDING_ALLOWANCE)
     reach += ROUNDING_ALLOWANCE * (1.0 + 2.0 * largest)
     return reach

@@ -185,9 +185,8 @@ def answer_batch(
         return _later(world, state, sprites, kind, mask, every)
     logged = None if world._sweeping else circles.touching_logged(sprites, rows, kind, mask)
     if logged is not None:
-        answers = {body.sprite: touching for body, touching in zip(sprites, logged[0], strict=True)}
         circles.batch_done()
-        return Overlaps(world, state, kind, mask, every, answers, logged=logged[1])
+        return Overlaps(world, state, kind, mask, every, logged[0], logged=logged[1])
     world._sync()
     world._bodies.mirror.note_quiet_read()  # its answers are read between moves
     answers = answer_all(world, sprites, kind, mask)

@@ -305,7 +305,7 @@ class WorldQueries:
             _check_filters(kind, None)
         self._check_open()
         bodies = self._bodies
-        rows = list(map(bodies.row, sprites))
+        rows = bodies.rows(sprites)
         asked = list(map(bodies.list.__getitem__, rows))
         if mask is not ALL_LAYERS:
             mask = check_mask(mask)

@@ -55,7 +55,9 @@ def appended(array: NDArray[Any], new: NDArray[Any] | Sequence[Any]) -> NDArray[
         _BUFFERS[id(buffer)] = weakref.ref(buffer, partial(_forget, _BUFFERS, id(buffer)))
         grown = buffer[: n + m]
         grown[:n] = array
-    if m:  # (an empty list has no rows' shape to broadcast)
+    if m == 1:
+        grown[n] = new[0]  # (an item store costs less than a slice's)
+    elif m:  # (an empty list has no rows' shape to broadcast)
         grown[n:] = new
     return grown
 

@@ -21,7 +21,7 @@ from arcade_collide.arcade import CollisionWorld, kind_circles, overlap_batches,
 from arcade_collide.arcade.arcade_internals import PRIVATE
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.queries import ANY_KIND
-from arcade_collide.ecs import ALL_LAYERS, Position
+from arcade_collide.ecs import ALL_LAYERS, Position, Shape
 from arcade_collide.geometry.shapes import Circle, Triangle
 
 DT = 1.0 / 60.0
@@ -369,7 +369,8 @@ def test_moved_bullets_are_answered_from_their_sprites_while_the_rocks_stay(
     mine = [world._bodies.row(b) for b in bullets]
     found = circles.touching_logged(asked, mine, "rock", ALL_LAYERS)
     assert found is not None
-    assert [[b.sprite for b in one] for one in found[0]] == [[rocks[k]] for k in range(4)] + [[]]
+    hit = [[other.sprite for other in found[0][bullet]] for bullet in bullets]
+    assert hit == [[rocks[k]] for k in range(4)] + [[]]
     assert mirror.logged_any()  # nothing was read into the world
     bullets[0].center_y = 7.0  # touching the rock's top
     bullets[1].center_y = 7.5  # apart
@@ -380,6 +381,31 @@ def test_moved_bullets_are_answered_from_their_sprites_while_the_rocks_stay(
     assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     assert world.overlapping_many(bullets, kind="rock")[bullets[0]] == [rocks[0]]
     assert not mirror.logged_any()
+    world.close()
+
+
+def test_the_same_bullets_asked_again_are_checked_once_and_their_shapes_followed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    world = _logged_world(monkeypatch)
+    rocks, bullets = _shooter(world)
+    circles = world._circles
+    for bullet in bullets:
+        bullet.center_y = 20.0  # above the rocks (their tops at 5)
+    hits = world.overlapping_many(bullets, kind="rock")
+    assert [hits[b] for b in bullets] == [[]] * 5
+    kept = circles._asked
+    assert kept is not None
+    for bullet in bullets:
+        bullet.center_y = 19.0
+    hits = world.overlapping_many(bullets, kind="rock")
+    assert circles._asked is kept  # the same sprites, sizes and shapes: not checked again
+    with world._in_world():  # a bullet's Shape given a larger circle through esper
+        esper.component_for_entity(world.entity(bullets[0]), Shape).geometry = Circle(16.0)
+    hits = world.overlapping_many(bullets, kind="rock")
+    assert circles._asked is not kept
+    assert [hits[b] for b in bullets] == [[rocks[0]]] + [[]] * 4
+    assert world.overlapping(bullets[0], kind="rock") == [rocks[0]]
     world.close()
 
 
