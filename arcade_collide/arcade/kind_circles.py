@@ -64,6 +64,7 @@ Python call per shape; :meth:`KindCircles._members_of` reads every member's)."""
 _TUPLE = frozenset({tuple})
 _pool_row = attrgetter("position.pool_row")
 _shape = attrgetter("shape")
+_kind = attrgetter("kind")
 _sprite = attrgetter("sprite")
 _first = itemgetter(0)
 _second = itemgetter(1)
@@ -357,8 +358,8 @@ class KindCircles:
             return kept
         self._asked = None
         rows = np.array(mine, dtype=np.intp)
-        size = np.array(sizes, dtype=np.float64).reshape(len(sizes), 2)
-        if not (bodies.derived.sizes_held(rows, size) and self._rows_held(rows)):
+        size = np.fromiter(chain.from_iterable(sizes), np.float64, 2 * len(sizes))
+        if not (bodies.derived.sizes_held(rows, size.reshape(-1, 2)) and self._rows_held(rows)):
             return None
         geometries = list(map(_geometry, shapes))
         n = len(geometries)
@@ -388,7 +389,7 @@ class KindCircles:
         self._quiet.pop(kind, None)
         if kind is not self._any_kind:
             listed = self._bodies.list
-            if any(listed[row].kind == kind for row in mirror.logged_rows()):
+            if kind in map(_kind, map(listed.__getitem__, mirror.logged_rows())):
                 return False
         elif mirror.logged_rows():
             return False
@@ -552,7 +553,10 @@ class KindCircles:
             return kept
         xy = pool.data[members.rows, 0:2]
         if kept is not None and np.array_equal(xy, kept.xy):
-            kept = self._circles[kind] = kept._replace(version=pool.version)
+            kept = self._circles[kind] = Circles(
+                kept.members, kept.table, pool.version, kept.xs, kept.ys, kept.radii,
+                kept.bodies, kept.finite, kept.xy,
+            )  # fmt: skip
             return kept
         order = np.argsort(xy[:, 0], kind="stable")
         bodies = members.bodies
