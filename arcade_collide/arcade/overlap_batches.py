@@ -26,15 +26,23 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterator, Mapping
+from itertools import chain
+from operator import attrgetter, itemgetter
 from typing import Protocol
 
 import arcade
 
-from arcade_collide.arcade.arcade_internals import stamp_of
+from arcade_collide.arcade.arcade_internals import stamp_of, stamps_of
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import KindCircles, Stamped
 from arcade_collide.ecs.world_state import WorldState
+
+_sprite = attrgetter("sprite")
+_first = itemgetter(0)
+_second = itemgetter(1)
+_NOTHING: list[Body] = []
+"""No answer yet (shared: never changed)."""
 
 BATCH_ASKED = 16
 """From this many sprites asked about at once, the world's answers find the near pairs
@@ -79,19 +87,15 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         kind: Hashable,
         mask: int,
         every: bool,
-        answers: dict[arcade.Sprite, list[Body]] | None,
+        answers: dict[arcade.Sprite, list[Body]],
         logged: Stamped | None = None,
-        asked: list[arcade.Sprite] | None = None,
     ) -> None:
         self._world = world
         self._state = state
         self._kind = kind
         self._mask = mask
         self._every = every
-        self._later = answers is None
-        """Whether each answer is found when it is looked up (a small world): the keys
-        are then ``asked``, with no answer given yet."""
-        self._answers = {sprite: [] for sprite in asked or ()} if answers is None else answers
+        self._answers = answers
         self._logged = logged
         """The stamps of the sprites asked about, when their poses were read straight
         from them while the touch log showed the kind's members as the world read them."""
@@ -117,8 +121,6 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
-        if self._later:
-            return self._answer_now(sprite)
         world, bodies, mirror, logged = self._world, self._bodies, self._mirror, self._logged
         positions = self._positions
         fresh = (
@@ -153,24 +155,38 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         by_entity = bodies.by_entity
         return [other.sprite for other in found if by_entity.get(other.entity) is other]
 
-    def _answer_now(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
-        """``overlapping(sprite)`` now, from the sprites' poses when the world still
-        compares stamps (each answer counts as one more check of them)."""
-        world = self._world
-        bodies = world._bodies
-        row = bodies.row_of.get(sprite)
-        if row is not None and not world._closed and not world._sweeping:
-            body = bodies.list[row]
-            found = world._circles.touching_direct(body, row, self._kind, self._mask, False)
-            if found is not None:
-                return [other.sprite for other in found]
-        return world.overlapping(sprite, kind=self._kind, mask=self._mask)
-
     def __iter__(self) -> Iterator[arcade.Sprite]:
         return iter(self._answers)
 
     def __len__(self) -> int:
         return len(self._answers)
+
+
+class AnsweredWhenLookedUp(Overlaps):
+    """The :class:`Overlaps` of a small world, whose pose mirror compares stamps: each
+    answer is found when it is looked up, from the sprites' poses read straight from
+    them then (see the module docstring), as ``world.overlapping`` finds it."""
+
+    def __init__(
+        self, world: _World, kind: Hashable, mask: int, asked: list[arcade.Sprite]
+    ) -> None:
+        self._world = world
+        self._kind = kind
+        self._mask = mask
+        self._answers = dict.fromkeys(asked, _NOTHING)
+
+    def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
+        self._answers[sprite]  # (KeyError: not asked about)
+        world = self._world
+        bodies = world._bodies
+        row = bodies.row_of.get(sprite)
+        if row is not None and not world._closed and not world._sweeping:
+            body = bodies.list[row]
+            # Each answer counts as one more check of the sprites' stamps.
+            found = world._circles.touching_direct(body, row, self._kind, self._mask, False)
+            if found is not None:
+                return [other.sprite for other in found]
+        return world.overlapping(sprite, kind=self._kind, mask=self._mask)
 
 
 def answer_batch(
@@ -182,7 +198,7 @@ def answer_batch(
     circles = world._circles
     state = circles.state
     if not world._sweeping and world._bodies.mirror.stamps_for(read=True) is not None:
-        return _later(world, state, sprites, kind, mask, every)
+        return _later(world, sprites, kind, mask)
     logged = None if world._sweeping else circles.touching_logged(sprites, rows, kind, mask)
     if logged is not None:
         circles.batch_done()
@@ -194,17 +210,18 @@ def answer_batch(
     return Overlaps(world, state, kind, mask, every, answers)
 
 
-def _later(
-    world: _World, state: WorldState, sprites: list[Body], kind: Hashable, mask: int, every: bool
-) -> Overlaps:
+def _later(world: _World, sprites: list[Body], kind: Hashable, mask: int) -> Overlaps:
     """A small world's answers, each found when it is looked up; the world reads its
     sprites first (and names one at a non-finite pose) unless every asked sprite's
     pose is finite."""
-    poses = [stamp_of(body.sprite) for body in sprites]
-    if not math.isfinite(sum(p[0][0] + p[0][1] + p[1] for p in poses)):
+    asked = list(map(_sprite, sprites))
+    stamps = stamps_of(asked)
+    # One sum is finite when every value is (a huge one may overflow it: the read decides).
+    if not math.isfinite(
+        sum(chain.from_iterable(map(_first, stamps)), 0.0) + sum(map(_second, stamps), 0.0)
+    ):
         world._sync()
-    asked = [body.sprite for body in sprites]
-    return Overlaps(world, state, kind, mask, every, None, asked=asked)
+    return AnsweredWhenLookedUp(world, kind, mask, asked)
 
 
 def answer_all(
