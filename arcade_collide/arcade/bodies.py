@@ -13,7 +13,7 @@ from arcade_collide.arcade.derived_shapes import DerivedShapes
 from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.pose_mirror import PoseMirror
 from arcade_collide.arcade.row_buffers import appended, swap_removed
-from arcade_collide.ecs.world_state import world_pools
+from arcade_collide.ecs.world_state import ShapeEpoch, world_pools
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -36,6 +36,11 @@ class Bodies:
         self.derived = DerivedShapes()
         self.revision = 0
         """Counts the rows added and taken out (what row-keyed caches check)."""
+        self.shape_edits = ShapeEpoch()
+        """Counts the edits of the bodies' Shape components, wherever made (each Shape
+        tells it: :meth:`~arcade_collide.ecs.Shape._watch_edits`), placed by a tick or
+        not: what answers given from the shapes as they were check."""
+        self.shape_edits.edited = None  # (counted, not listed)
         self._kind_revisions: dict[Hashable, int] = {}
         """Per kind, :attr:`revision` when a sprite of that kind last joined or left."""
         self.joins = 0

@@ -8,8 +8,9 @@ Only the sprites whose circles reach the queried sprite's are tested exactly
 (:func:`~.sprite_pairs.touching_bodies`), so the exact answer is the only one returned.
 
 A kind's members (bodies, Position rows, radii) are gathered again only when a sprite
-of that kind joins or leaves the world or a member's Shape gets another geometry (a
-bullet removed leaves the rocks' members as they were); their circles, sorted by x so
+of that kind joins or leaves the world or a Shape of the world is edited, through the
+world or through esper (a bullet removed leaves the rocks' members as they were; each
+Shape tells :attr:`~.bodies.Bodies.shape_edits`); their circles, sorted by x so
 that each query looks only at the circles within its reach in x, only when a Position
 was written since.
 
@@ -86,11 +87,10 @@ class _Members(NamedTuple):
 
     revision: int
     """The kind's :meth:`~.bodies.Bodies.kind_revision` when they were gathered."""
+    edits: int
+    """The bodies' :attr:`~.bodies.Bodies.shape_edits` then (the radii are of the
+    geometries their Shapes held)."""
     bodies: list[Body]
-    shapes: list[Any]
-    """Their Shape components."""
-    geometries: list[AnyShape]
-    """Their geometries when the radii were computed."""
     rows: NDArray[np.intp]
     """Each one's row in the Position table."""
     radii: NDArray[np.float64]
@@ -123,15 +123,17 @@ class _Asked(NamedTuple):
     """The bodies' :attr:`~.bodies.Bodies.revision` then (their rows are the same)."""
     version: int
     """The pose mirror's :attr:`~.pose_mirror.PoseMirror.version` then."""
+    edits: int
+    """The bodies' :attr:`~.bodies.Bodies.shape_edits` then (the radii are of the
+    geometries their Shapes held)."""
     table: object
     """The Position table (its array) then..."""
     table_version: int
     """...and its version."""
     sizes: list[tuple[Any, Any]]
     """Their width and height objects, which their derived shapes were built for."""
-    geometries: list[AnyShape]
     radii: NDArray[np.float64]
-    """The bounding radii of :attr:`geometries`."""
+    """The bounding radii of their geometries."""
 
 
 class Circles(NamedTuple):
@@ -337,13 +339,12 @@ class KindCircles:
         hold the pose mirror's poses at their rows or a derived shape among them was
         built for another size than its stamp's (a read then decides). A game asks
         about the same sprites tick after tick (its bullets): while none joined or left
-        the world, the pose mirror's version stayed (no read, so no shape rebuilt) and
-        the Position table was not written, sprites with the sizes and geometries of
-        the last check need no other."""
+        the world, the pose mirror's version stayed (no read, so no shape rebuilt), no
+        Shape was edited and the Position table was not written, sprites with the sizes
+        of the last check need no other."""
         bodies = self._bodies
         pool = self.state.pools.positions
         sizes = list(map(_size_of_stamp, stamps))
-        shapes = list(map(_shape, asked))
         kept = self._asked
         if (
             kept is not None
@@ -351,9 +352,9 @@ class KindCircles:
             and kept.version == bodies.mirror.version
             and kept.table is pool.data
             and kept.table_version == pool.version
+            and kept.edits == bodies.shape_edits.value
             and kept.sprites == sprites
             and kept.sizes == sizes
-            and list(map(_geometry, shapes)) == kept.geometries
         ):
             return kept
         self._asked = None
@@ -361,15 +362,15 @@ class KindCircles:
         size = np.fromiter(chain.from_iterable(sizes), np.float64, 2 * len(sizes))
         if not (bodies.derived.sizes_held(rows, size.reshape(-1, 2)) and self._rows_held(rows)):
             return None
-        geometries = list(map(_geometry, shapes))
+        geometries = list(map(_geometry, map(_shape, asked)))
         n = len(geometries)
         if n and geometries.count(geometries[0]) == n:  # one shape for all (a gun's bullets)
             radii = np.full(n, self._radius_of(geometries[0]))
         else:
             radii = np.fromiter(map(self._radius_of, geometries), np.float64, count=n)
         self._asked = _Asked(
-            sprites, bodies.revision, bodies.mirror.version, pool.data, pool.version, sizes,
-            geometries, radii,
+            sprites, bodies.revision, bodies.mirror.version, bodies.shape_edits.value,
+            pool.data, pool.version, sizes, radii,
         )  # fmt: skip
         return self._asked
 
@@ -580,26 +581,20 @@ class KindCircles:
 
     def _members_of(self, kind: Hashable) -> _Members:
         """The members of ``kind``, gathered again when one joined or left the world or
-        a member's Shape got another geometry."""
+        a Shape of the world was edited (another geometry, say)."""
         bodies = self._bodies
         every = kind is self._any_kind
         revision = bodies.revision if every else bodies.kind_revision(kind)
+        edits = bodies.shape_edits.value
         members = self._members.get(kind)
-        if (
-            members is not None
-            and members.revision == revision
-            and list(map(_geometry, members.shapes)) == members.geometries
-        ):
+        if members is not None and members.revision == revision and members.edits == edits:
             return members
         chosen = [body for body in bodies.list if every or body.kind == kind]
-        shapes = [body.shape for body in chosen]
-        geometries = list(map(_geometry, shapes))
-        radii = [self._radius_of(geometry) for geometry in geometries]
+        radii = [self._radius_of(_geometry(body.shape)) for body in chosen]
         members = _Members(
             revision,
+            edits,
             chosen,
-            shapes,
-            geometries,
             np.array([body.position.pool_row for body in chosen], dtype=np.intp),
             np.array(radii, dtype=np.float64),
             radii,

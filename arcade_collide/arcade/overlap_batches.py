@@ -112,12 +112,15 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         self._version = self._mirror.version
         self._revision = bodies.revision
 
-    def _counts_now(self) -> tuple[int, int, int]:
-        """The Position table's version, the last join of a sprite of the kind and the
-        Shape edits' epoch."""
+    def _counts_now(self) -> tuple[int, int, int, int]:
+        """The Position table's version, the last join of a sprite of the kind, the
+        Shape edits' epoch and the edits of the world's Shapes (placed by a tick or not)."""
         bodies = self._bodies
         joins = bodies.joins if self._every else bodies.kind_joins(self._kind)
-        return (self._positions.version, joins, self._state.shape_epoch.value)
+        return (
+            self._positions.version, joins, self._state.shape_epoch.value,
+            bodies.shape_edits.value,
+        )  # fmt: skip
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
@@ -137,6 +140,7 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
                 and stamp_of(sprite) == logged[sprite]
                 and positions.version == self._counts[0]
                 and self._state.shape_epoch.value == self._counts[2]
+                and bodies.shape_edits.value == self._counts[3]
                 if logged is not None
                 # A read since (a question answered afresh) may have rebuilt a shape.
                 else self._counts_now() == self._counts

@@ -290,6 +290,7 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
         with self._in_world():
             position = Position(float(x), float(y), angle=float(sprite.angle))
             component = Shape(geometry, **shape_options)
+            component._watch_edits(self._bodies.shape_edits)
             components: list[Any] = [position, component]
             if options["velocity"] is not None:
                 vx, vy, angular = options["velocity"]

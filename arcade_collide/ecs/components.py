@@ -275,7 +275,7 @@ class Shape:
 
     __slots__ = (
         "__weakref__", "_epochs", "_geometry", "_layer", "_mask", "_owners", "_sensor",
-        "_stop_at_impact", "_swept",
+        "_stop_at_impact", "_swept", "_watchers",
     )  # fmt: skip
 
     def __init__(
@@ -305,6 +305,8 @@ class Shape:
         """For each of :attr:`_epochs`, the entity holding this shape in that world when
         its table last placed it, or :data:`SHARED` (the table finds an edited shape's
         row by it)."""
+        self._watchers: tuple[ShapeEpoch, ...] = ()
+        """Epochs told of every edit besides the tables' (see :meth:`_watch_edits`)."""
 
     geometry = _Setting(_check_geometry)
     """The geometry shape, in local coordinates."""
@@ -322,6 +324,14 @@ class Shape:
     def _edited(self) -> None:
         for epoch in self._epochs:
             epoch.note(self)
+        for epoch in self._watchers:
+            epoch.note(self)
+
+    def _watch_edits(self, epoch: ShapeEpoch) -> None:
+        """Tell ``epoch`` of every later edit of this shape, placed by a table or not (a
+        CollisionWorld answers questions about shapes no tick has placed yet)."""
+        if epoch not in self._watchers:
+            self._watchers = (*self._watchers, epoch)
 
     def __repr__(self) -> str:
         extra = ", swept=True" if self._swept else ""

@@ -409,6 +409,29 @@ def test_the_same_bullets_asked_again_are_checked_once_and_their_shapes_followed
     world.close()
 
 
+@pytest.mark.parametrize("logged", [True, False])
+def test_a_shape_edited_through_esper_before_any_tick_is_seen_by_answers_given_before(
+    monkeypatch: pytest.MonkeyPatch, logged: bool
+) -> None:
+    """No tick has placed the shapes, so the table's edit count does not see these."""
+    world = _logged_world(monkeypatch) if logged else CollisionWorld()
+    rocks, bullets = _shooter(world)
+    for bullet in bullets:
+        bullet.center_y = 4.0  # onto the rocks' tops
+    hits = world.overlapping_many(bullets, kind="rock", mask=1)
+    with world._in_world():
+        esper.component_for_entity(world.entity(rocks[0]), Shape).layer = 2
+    assert hits[bullets[0]] == []  # looked up after the edit: the rock is on layer 2
+    assert hits[bullets[2]] == [rocks[2]]
+    hits = world.overlapping_many(bullets, kind="rock")
+    with world._in_world():  # a rock given a smaller circle: the kind's radii change
+        esper.component_for_entity(world.entity(rocks[2]), Shape).geometry = Circle(1.0)
+    assert hits[bullets[2]] == []
+    assert world.overlapping_many(bullets, kind="rock")[bullets[3]] == [rocks[3]]
+    assert world.overlapping(bullets[2], kind="rock") == []
+    world.close()
+
+
 def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPatch) -> None:
     world = _logged_world(monkeypatch)
     rocks, bullets = _shooter(world)
