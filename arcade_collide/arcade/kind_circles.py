@@ -70,8 +70,9 @@ _sprite = attrgetter("sprite")
 _first = itemgetter(0)
 _second = itemgetter(1)
 _size_of_stamp = itemgetter(2, 3)
-_NOTHING: list[Body] = []
-"""The answer of a sprite that touches nothing (shared: answers are never changed)."""
+NO_BODIES: list[Body] = []
+"""The answer of a sprite that touches nothing, shared by all (answers are never changed
+in place)."""
 
 FULL_POSE_CHECK = 2048
 """In a world of at most this many sprites, the check that the Position table holds the
@@ -314,7 +315,7 @@ class KindCircles:
         if held is None:
             return None
         read = dict(zip(sprites, stamps, strict=True))
-        answers = dict.fromkeys(sprites, _NOTHING)
+        answers = dict.fromkeys(sprites, NO_BODIES)
         if not asked or not members.bodies:
             return answers, read
         grid = self._grid_of(kind, circles, True)

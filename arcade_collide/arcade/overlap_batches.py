@@ -35,14 +35,12 @@ import arcade
 from arcade_collide.arcade.arcade_internals import stamp_of, stamps_of
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
-from arcade_collide.arcade.kind_circles import KindCircles, Stamped
+from arcade_collide.arcade.kind_circles import NO_BODIES, KindCircles, Stamped
 from arcade_collide.ecs.world_state import WorldState
 
 _sprite = attrgetter("sprite")
 _first = itemgetter(0)
 _second = itemgetter(1)
-_NOTHING: list[Body] = []
-"""No answer yet (shared: never changed)."""
 
 BATCH_ASKED = 16
 """From this many sprites asked about at once, the world's answers find the near pairs
@@ -177,7 +175,7 @@ class AnsweredWhenLookedUp(Overlaps):
         self._world = world
         self._kind = kind
         self._mask = mask
-        self._answers = dict.fromkeys(asked, _NOTHING)
+        self._answers = dict.fromkeys(asked, NO_BODIES)  # (no answer given yet)
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         self._answers[sprite]  # (KeyError: not asked about)
