@@ -178,10 +178,10 @@ class PoseMirror:
         self.reads = 0
         """How many reads of the sprites (:meth:`accept`) were made."""
         self.version = 0
-        """A count that grows at each read of the sprites (:meth:`accept`), sprite added
-        and shape edit made through the world (:meth:`note_edit`): while it stays the
-        same, the world holds the same shapes, and what answers it gave still stand
-        as far as the sprites it read are concerned."""
+        """A count that grows at each read of the sprites (:meth:`accept`) and sprite
+        added: while it stays the same, what answers the world gave still stand as far
+        as the sprites it read are concerned (edits of their Shapes are counted apart:
+        :attr:`~.bodies.Bodies.shape_edits`)."""
 
     def _small(self) -> bool:
         """Whether reads compare stamps (see :data:`SMALL_WORLD`)."""
@@ -282,10 +282,6 @@ class PoseMirror:
         while it stays the same, a log in use stays in use and has only lost records
         (sprites removed)."""
         return self._log.touches + self.version
-
-    def note_edit(self) -> None:
-        """Count a change of a sprite's shape made through the world (see :attr:`version`)."""
-        self.version += 1
 
     def log_touches(self) -> int | None:
         """While the log is in use (every sprite whose record the log does not hold is

@@ -127,7 +127,6 @@ class Stepping:
         for body in bodies.derived.refresh(bodies.list, bodies.mirror.sprites, touched,
                                            bodies.row_of):  # fmt: skip
             body.shape.geometry = body.geometry
-            bodies.mirror.note_edit()
 
     def _write_back(self) -> None:
         """Give the sprites the poses the movement left (run by :class:`WriteBack`)."""

@@ -503,7 +503,6 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
             body.shape_options["mask"] = body.shape.mask
         if layer is not None:
             body.shape.layer = body.layer = body.shape_options["layer"] = layer
-        self._bodies.mirror.note_edit()  # answers given before may differ now
 
     # --- drawing and lifetime -----------------------------------------------------------
 
