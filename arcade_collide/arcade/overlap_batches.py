@@ -132,8 +132,8 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
             and positions.data is self._data
             and not bodies.derived.boxes_freed()
             and (
-                # The mirror's changes count every join, read and shape edit made through
-                # the world, so of _counts_now only what the ECS changes is left to compare.
+                # The mirror's changes count every join and read, so of _counts_now the
+                # table's version and the two counts of Shape edits are left to compare.
                 mirror.log_still(self._changes)
                 and stamp_of(sprite) == logged[sprite]
                 and positions.version == self._counts[0]
