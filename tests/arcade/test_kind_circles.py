@@ -61,7 +61,7 @@ def _act(
     skip: frozenset[int] = frozenset(),
 ) -> None:
     """One thing a game does between questions (none of the acts numbered in ``skip``)."""
-    op = rng.randrange(9)
+    op = rng.randrange(10)
     sprite = rng.choice(sprites)
     if op in skip:
         pass
@@ -83,6 +83,9 @@ def _act(
         world.set_layers(sprite, layer=rng.choice((1, 2, 3)))
     elif op == 7:
         world.step(DT)
+    elif op == 9:
+        with world._in_world():  # the game's own code edits a Shape, placed by a tick or not
+            esper.component_for_entity(world.entity(sprite), Shape).layer = rng.choice((1, 2, 3))
     elif ECS_EDIT not in skip:  # op 8, and ops 1 and 4 when they cannot be done
         with world._in_world():  # the game's own system moves a Position
             esper.component_for_entity(world.entity(sprite), Position).x += 3.0
