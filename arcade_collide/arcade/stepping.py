@@ -38,6 +38,7 @@ class Stepping:
     _router: Router
     _subscription: Subscription
     _stepping: bool
+    _dead: int
     _sweeping: bool
     """Whether a swept sprite was ever added (new ones need their start poses kept)."""
     _closed: bool
@@ -70,6 +71,7 @@ class Stepping:
             with self._in_world():
                 self._read_sprites()
                 self._stepping = True
+                self._dead = 0  # (esper.process clears them first)
                 self._router.hold(self._subscription, caller)
                 try:
                     esper.process(delta_time)

@@ -74,6 +74,12 @@ from arcade_collide.geometry.shapes import AnyShape
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
+DEAD_KEPT = 256
+"""Entities of removed sprites a world that owns its esper world lets wait between
+steps before it has esper clear them away: esper drops a deleted entity (and so its
+Position row) at the next ``esper.process``, which a game that only asks questions
+never runs."""
+
 
 class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatformers):
     """Collision detection and movement for Arcade sprites.
@@ -133,6 +139,8 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
         self._bodies = Bodies()
         self._router = Router(self._bodies.by_entity)
         self._stepping = False
+        self._dead = 0
+        """Entities deleted since the last step or clearing (see :data:`DEAD_KEPT`)."""
         self._sweeping = False
         self._kept: tuple[list[Position], IntArray, FloatArray, FloatArray] | None = None
         """Poses the sprites' own setters made of the write-back, stored after the tick:
@@ -344,6 +352,10 @@ class CollisionWorld(WorldQueries, SpriteRays, Stepping, TileLayers, SpritePlatf
         self._memberships.unlisten(sprite)
         with self._in_world():
             esper.delete_entity(body.entity)
+            self._dead += 1
+            if self._dead >= DEAD_KEPT and self._owns_world and not self._stepping:
+                esper.clear_dead_entities()  # as the next step would first
+                self._dead = 0
         self._router.end_removed(body.entity, body)
 
     def __contains__(self, sprite: object) -> bool:

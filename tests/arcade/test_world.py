@@ -11,7 +11,9 @@ import esper
 import pytest
 
 from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade.world import DEAD_KEPT
 from arcade_collide.ecs import CollisionSystem, Position
+from arcade_collide.ecs.world_state import world_pools
 from arcade_collide.geometry.contact import Contact
 from arcade_collide.geometry.shapes import Circle, Polygon, Rect, Triangle
 
@@ -122,6 +124,32 @@ def test_removed_sprite_leaves_the_world_and_ends_its_contacts(world: CollisionW
     world.step(DT)
     world.step(DT)
     assert len(a.ended) == 1 and world.contacts() == []
+
+
+def test_a_world_only_asked_questions_does_not_keep_its_removed_sprites(
+    world: CollisionWorld,
+) -> None:
+    """A game that never steps (it only asks overlap questions) still lets esper drop
+    the entities of the sprites it removed, and their Position rows."""
+    bullets = arcade.SpriteList()
+    world.add_sprite_list(bullets, kind="bullet")
+    rock = arcade.SpriteSolidColor(10, 10)
+    world.add_sprite(rock, kind="rock")
+    for k in range(1_000):
+        bullet = arcade.SpriteSolidColor(2, 2, center_x=float(k % 7), center_y=0.0)
+        bullets.append(bullet)
+        assert world.overlapping_many(bullets, kind="rock")[bullet] == [rock]
+        bullet.remove_from_sprite_lists()
+    gc.collect()
+    with world._in_world():
+        kept = len(esper._entities)  # type: ignore[attr-defined]  # esper 3.9's own dict
+        rows = world_pools().positions.live
+    assert kept <= 1 + DEAD_KEPT
+    assert rows <= 1 + DEAD_KEPT
+    hit = arcade.SpriteSolidColor(2, 2)
+    bullets.append(hit)
+    world.step(1 / 60)  # the step after the early clearing sees the same world
+    assert world.touching(hit) == [rock]
 
 
 def test_removal_inside_a_handler_ends_every_contact_once(world: CollisionWorld) -> None:
