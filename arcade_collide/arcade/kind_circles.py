@@ -178,9 +178,6 @@ class KindCircles:
         self._circles: dict[Hashable, Circles] = {}
         self._radius: dict[int, tuple[AnyShape, float]] = {}
         """Each geometry's bounding radius, by ``id`` (the geometry is kept with it)."""
-        self._rows: dict[Hashable, tuple[int, _Members, NDArray[np.intp], list[int]]] = {}
-        """Per kind, the members' rows among the bodies, with the bodies' revision and
-        the members they were found for."""
         self._grids: dict[Hashable, tuple[NDArray[np.float64], _Members, StaticGrid | None]] = {}
         """The grid of each kind's circles (:meth:`_grid_of`; None: not made), with the
         positions and members it was made or last looked for."""
@@ -265,12 +262,12 @@ class KindCircles:
         kept = self._direct.get(kind)
         if kept is not None and kept.members is members and kept.seen is seen:
             return kept
-        _, rows = self._rows_of(kind, members)
+        sprites = list(map(_sprite, members.bodies))
+        rows = list(map(self._bodies.row_of.__getitem__, sprites))
         widths, heights = seen[2], seen[3]
         direct = _Direct(
-            members, seen, list(map(_sprite, members.bodies)),
-            [widths[row] for row in rows], [heights[row] for row in rows],
-        )  # fmt: skip
+            members, seen, sprites, [widths[row] for row in rows], [heights[row] for row in rows]
+        )
         self._direct[kind] = direct
         return direct
 
@@ -409,19 +406,6 @@ class KindCircles:
         return np.array_equal(poses[:, 0:2], mirror.xy.take(rows, axis=0)) and np.array_equal(
             poses[:, 2], mirror.angle.take(rows)
         )
-
-    def _rows_of(self, kind: Hashable, members: _Members) -> tuple[NDArray[np.intp], list[int]]:
-        """The rows among the bodies of ``members`` (of ``kind``), as an array and a
-        list, found again when a sprite joined or left the world."""
-        bodies = self._bodies
-        known = self._rows.get(kind)
-        if known is not None and known[0] == bodies.revision and known[1] is members:
-            return known[2], known[3]
-        row_of = bodies.row_of
-        row_list = [row_of[b.sprite] for b in members.bodies]
-        rows = np.array(row_list, dtype=np.intp)
-        self._rows[kind] = (bodies.revision, members, rows, row_list)
-        return rows, row_list
 
     def touching(self, body: Body, kind: Hashable, mask: int) -> list[Body] | None:
         """The other sprites of ``kind`` on a layer of ``mask`` whose shapes overlap or
