@@ -360,17 +360,19 @@ class KindCircles:
         size = np.fromiter(chain.from_iterable(sizes), np.float64, 2 * len(sizes))
         if not (bodies.derived.sizes_held(rows, size.reshape(-1, 2)) and self._rows_held(rows)):
             return None
-        geometries = list(map(_geometry, map(_shape, asked)))
-        n = len(geometries)
-        if n and geometries.count(geometries[0]) == n:  # one shape for all (a gun's bullets)
-            radii = np.full(n, self._radius_of(geometries[0]))
-        else:
-            radii = np.fromiter(map(self._radius_of, geometries), np.float64, count=n)
         self._asked = _Asked(
             sprites, bodies.revision, bodies.mirror.version, bodies.shape_edits.value,
-            pool.data, pool.version, sizes, radii,
+            pool.data, pool.version, sizes, self._radii_of(asked),
         )  # fmt: skip
         return self._asked
+
+    def _radii_of(self, bodies: list[Body]) -> NDArray[np.float64]:
+        """The bounding radii of the shapes of ``bodies``, as an array."""
+        geometries = list(map(_geometry, map(_shape, bodies)))
+        n = len(geometries)
+        if n and geometries.count(geometries[0]) == n:  # one shape for all (a gun's bullets)
+            return np.full(n, self._radius_of(geometries[0]))
+        return np.fromiter(map(self._radius_of, geometries), np.float64, count=n)
 
     def batch_done(self) -> None:
         """Note that a batch question was answered, after any read it made (see
@@ -448,8 +450,7 @@ class KindCircles:
         # One sum is finite when every value is (a huge one may overflow it: the loop decides).
         if not math.isfinite(float(mine[:, 0:2].sum())):
             return None
-        radii = np.array([self._radius_of(_geometry(body.shape)) for body in asked])
-        near = self._near_grid(grid, circles, asked, mine, radii)
+        near = self._near_grid(grid, circles, asked, mine, self._radii_of(asked))
         if not near:
             return answers
         poses = mine.tolist()
