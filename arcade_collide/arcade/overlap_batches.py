@@ -65,6 +65,9 @@ class _World(Protocol):
         self, sprite: arcade.Sprite, kind: Hashable = ..., mask: int = ...
     ) -> list[arcade.Sprite]: ...
     def _sync(self) -> None: ...
+    def _overlapping_read(
+        self, body: Body, kind: Hashable, mask: int
+    ) -> list[arcade.Sprite]: ...
 
 
 class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
@@ -182,13 +185,15 @@ class AnsweredWhenLookedUp(Overlaps):
         world = self._world
         bodies = world._bodies
         row = bodies.row_of.get(sprite)
-        if row is not None and not world._closed and not world._sweeping:
-            body = bodies.list[row]
+        if row is None or world._closed:  # overlapping() raises
+            return world.overlapping(sprite, kind=self._kind, mask=self._mask)
+        body = bodies.list[row]
+        if not world._sweeping:
             # Each answer counts as one more check of the sprites' stamps.
             found = world._circles.touching_direct(body, row, self._kind, self._mask, False)
             if found is not None:
                 return [other.sprite for other in found]
-        return world.overlapping(sprite, kind=self._kind, mask=self._mask)
+        return world._overlapping_read(body, self._kind, self._mask)
 
 
 def answer_batch(

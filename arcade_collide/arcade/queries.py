@@ -31,7 +31,7 @@ from typing import Any, Protocol
 import arcade
 
 from arcade_collide.arcade.bodies import Bodies
-from arcade_collide.arcade.handlers import Router
+from arcade_collide.arcade.handlers import Body, Router
 from arcade_collide.arcade.kind_circles import KindCircles
 from arcade_collide.arcade.lifetime import in_world
 from arcade_collide.arcade.overlap_batches import Overlaps, answer_batch
@@ -72,6 +72,9 @@ class _World(Protocol):
         self, sprite: arcade.Sprite, kind: Hashable = ..., mask: int = ...
     ) -> list[arcade.Sprite]: ...
     def _sync(self) -> None: ...
+    def _overlapping_read(
+        self, body: Body, kind: Hashable, mask: int
+    ) -> list[arcade.Sprite]: ...
     def entity(self, sprite: arcade.Sprite) -> int: ...
 
 
@@ -238,6 +241,13 @@ class WorldQueries:
         direct = None if self._sweeping else self._circles.touching_direct(body, row, kind, mask)
         if direct is not None:
             return [other.sprite for other in direct]
+        return self._overlapping_read(body, kind, mask)
+
+    def _overlapping_read(
+        self: _World, body: Body, kind: Hashable, mask: int
+    ) -> list[arcade.Sprite]:
+        """:meth:`overlapping` of ``body`` (checked arguments, an open world) once the
+        world read its sprites."""
         self._sync()
         # Most sprites are near nothing of the kind: their bounding circles prove it,
         # and the few that are near are tested exactly, pair by pair.
