@@ -18,7 +18,7 @@ axis-aligned case of the last item):
   and whose start axis is the normal.
 
 Shapes touching or overlapping at the start hit at fraction 0 with their contact
-(:data:`~.dispatch.run_pairs`), as :mod:`~arcade_collide.geometry.hits` states.
+(:func:`~.dispatch.run_pairs`), as :mod:`~arcade_collide.geometry.hits` states.
 Each cast kernel returns ``(hit, fraction, nx, ny, px, py)``.
 """
 

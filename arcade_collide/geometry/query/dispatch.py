@@ -4,9 +4,9 @@ Every shape pair is registered exactly once below, in canonical
 :class:`~arcade_collide.geometry.shapes.ShapeKind` order. Registering ``(A, B)`` also
 fills the ``(B, A)`` slot with a "swapped" entry: arguments exchanged, normal reversed
 (Box2D v3's ``s_registers`` table with its ``b2AddType`` swap flag). From the
-registered pairs the table links one compiled chain, :data:`run_pairs`; it serves
-the queries below and
-:mod:`~arcade_collide.geometry.query.rows` (the ECS tick), so no other dispatch exists.
+registered pairs the table links one compiled chain, entered by :func:`run_pairs`; it
+serves the queries below and :mod:`~arcade_collide.geometry.query.rows` (the ECS
+tick), so no other dispatch exists.
 
 ``intersects``/``contact`` validate in Python, then make one compiled call
 (:func:`one_pair`) that places the two shapes in a one-pair table and enters the
@@ -134,17 +134,17 @@ _KINDS = len(ShapeKind)
 
 def _chain() -> tuple[tuple[int, Any], ...]:
     """Link one copy of :func:`~arcade_collide.geometry.query.kernel_base.chain` per
-    registered pair; return ``(slot, link)`` for every link, the first link first.
+    registered pair, in ascending slot order; return ``(slot, link)`` for every link,
+    the first link first.
 
-    A link runs its slot's pairs, then every later link, so a query of one pair
-    (:func:`one_pair`) enters the chain at its slot's link and passes through the
-    links after it. The pairs of simpler kinds come later (ordered by the larger kind,
-    then the smaller, descending): point and circle pairs pass through the fewest
-    links, polygon pairs, whose kernels cost most, through the most.
+    A link runs its slot's pairs, then the next link while a later slot holds pairs:
+    a pass over a table's pairs (:func:`run_pairs`) enters at the first slot that
+    holds any and leaves after the last, and a query of one pair (:func:`one_pair`)
+    runs its slot's link alone.
     """
     link = end_of_chain
     links = []
-    for (kind_a, kind_b), entry in sorted(TABLE.items(), key=lambda item: item[0][::-1]):
+    for (kind_a, kind_b), entry in sorted(TABLE.items(), reverse=True):
         if not entry.swapped:
             slot = kind_a * _KINDS + kind_b
             link = specialise(
@@ -155,12 +155,39 @@ def _chain() -> tuple[tuple[int, Any], ...]:
 
 
 _LINKS = _chain()
-run_pairs = _LINKS[0][1]
-"""Every registered pair kernel over a table's pairs grouped by slot:
-``run_pairs(rows, i, j, order, counts, contact, hit, out)`` (see
-:func:`~arcade_collide.geometry.query.kernel_base.chain`)."""
+_literal_unroll: Any = numba.literal_unroll  # numba's annotations are partial
+
+
+def run_pairs(
+    rows: WorldRows,
+    i: Int64Array,
+    j: Int64Array,
+    order: Int64Array,
+    counts: Int64Array,
+    contact: bool,
+    hit: BoolArray,
+    out: FloatArray,
+) -> None:
+    """Every registered pair kernel over a table's pairs grouped by slot (see
+    :func:`~arcade_collide.geometry.query.kernel_base.chain`): the chain entered at
+    the first slot that holds pairs."""
+    first = 0
+    while first < SLOTS and counts[first + 1] == counts[first]:
+        first += 1
+    for slot_link in _literal_unroll(_LINKS):
+        if slot_link[0] == first:
+            slot_link[1](rows, i, j, order, counts, contact, hit, out)
+
+
+# Unrolling the loops over (slot, link) pairs types the links as numba's first-class
+# functions, which numba flags as experimental with a warning at compile time.
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+    run_pairs = kernel(CHAIN)(run_pairs)
+
+
 NO_CONTACTS = np.empty((0, 5))
-"""The ``out`` of a :data:`run_pairs` call without contacts."""
+"""The ``out`` of a :func:`run_pairs` call without contacts."""
 
 
 _SHAPE_KIND: dict[type, int] = {t: int(t.kind) for t in SHAPE_TYPES}
@@ -207,7 +234,6 @@ def _batch_table(a: object, b: object) -> _Batch:
 
 _POLYGON = int(ShapeKind.POLYGON)
 _NO_VERTICES = np.empty((0, 2))
-_literal_unroll: Any = numba.literal_unroll  # numba's annotations are partial
 _GEOMETRY_TYPES: Any = (types.int64, types.float64, types.float64, types.float64[:, ::1])
 _POSE_TYPES: Any = (types.float64,) * 4
 _ONE_PAIR: Any = types.Tuple((types.boolean, *(types.float64,) * 5))(
@@ -249,9 +275,7 @@ def one_pair(
     return hit[0], out[0, 0], out[0, 1], out[0, 2], out[0, 3], out[0, 4]
 
 
-# Unrolling the loops over (slot, link) pairs types the links as numba's first-class
-# functions, which numba flags as experimental with a warning at compile time.
-with warnings.catch_warnings():
+with warnings.catch_warnings():  # (first-class functions: see run_pairs)
     warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
     one_pair = kernel(_ONE_PAIR)(one_pair)
 

@@ -198,9 +198,10 @@ def chain(
     out: FloatArray,
 ) -> None:
     """The pair's kernel over the pairs ``p = order[counts[SLOT]:counts[SLOT + 1]]`` of
-    table rows ``(i[p], j[p])``, then the next link: whether they touch into ``hit[p]``
-    and, when ``contact``, ``out[p] = (nx, ny, depth, px, py)`` (zeros when apart), the
-    normal from ``i[p]`` to ``j[p]`` (``out`` is not read otherwise)."""
+    table rows ``(i[p], j[p])``, then the next link if a later slot holds pairs: whether
+    they touch into ``hit[p]`` and, when ``contact``, ``out[p] = (nx, ny, depth, px,
+    py)`` (zeros when apart), the normal from ``i[p]`` to ``j[p]`` (``out`` is not read
+    otherwise). The links run in ascending slot order."""
     kinds = rows.kinds
     start = rows.start
     for q in range(counts[SLOT], counts[SLOT + 1]):
@@ -221,7 +222,8 @@ def chain(
         elif swap:
             row[0] = -row[0]
             row[1] = -row[1]
-    NEXT(rows, i, j, order, counts, contact, hit, out)
+    if counts[SLOT + 1] < counts[len(counts) - 1]:  # a later slot holds pairs
+        NEXT(rows, i, j, order, counts, contact, hit, out)
 
 
 @kernel(CHAIN)

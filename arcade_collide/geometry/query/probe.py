@@ -5,7 +5,7 @@ boxes, then asks the pair kernels which of them touch the query shape. The kerne
 read both shapes of a pair from one :class:`~.kernel_base.WorldRows` table, so
 :func:`rows_touching_shape` copies the candidate rows and the placed query shape into
 a small table of their own (:func:`gathered_rows`, ``O(candidates)``) and runs the
-dispatch chain (:data:`~.dispatch.run_pairs`) over the pairs (query, candidate), all in
+dispatch chain (:func:`~.dispatch.run_pairs`) over the pairs (query, candidate), all in
 one compiled call: the same kernels as the tick, so a query and the tick never
 disagree.
 

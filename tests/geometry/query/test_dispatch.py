@@ -19,6 +19,7 @@ from arcade_collide.geometry.query.dispatch import (
     intersects,
     intersects_batch,
 )
+from arcade_collide.geometry.query.kernel_base import world_rows
 from arcade_collide.geometry.shapes import (
     AnyShape,
     Circle,
@@ -60,12 +61,58 @@ def test_table_fills_every_ordered_slot_from_fifteen_registrations() -> None:
         assert table[(b, a)].pair is entry.pair
 
 
-def test_the_chains_run_every_slot_simplest_kinds_last() -> None:
-    assert dispatch.run_pairs.__name__ == "chain_contact_polygon_polygon"
+def test_the_chain_links_every_slot_in_ascending_order() -> None:
     slots = [slot for slot, _ in dispatch._LINKS]
-    pairs = sorted(((a, b) for a, b in dispatch.TABLE if a <= b), key=lambda p: (-p[1], -p[0]))
-    assert slots == [a * 5 + b for a, b in pairs]
-    assert slots[-3:] == [6, 1, 0]  # circle-circle, point-circle, point-point
+    assert slots == sorted(a * 5 + b for a, b in dispatch.TABLE if a <= b)
+    assert dispatch._LINKS[0][1].__name__ == "chain_contact_point_point"
+    assert dispatch._LINKS[-1][1].__name__ == "chain_contact_polygon_polygon"
+
+
+def _slot_counts(*slots: int) -> np.ndarray:
+    """The slot bounds of one pair in each of ``slots`` (ascending), grouped in that order."""
+    counts = np.zeros(dispatch.SLOTS + 1, dtype=np.int64)
+    for slot in slots:
+        counts[slot + 1 :] += 1
+    return counts
+
+
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        [ShapeKind.POINT, ShapeKind.POLYGON],  # the first and the last slot
+        [ShapeKind.CIRCLE, ShapeKind.RECT],  # a slot in between, alone
+        [ShapeKind.POLYGON],  # the last slot alone
+        [ShapeKind.POINT],  # the first slot alone
+    ],
+    ids=lambda kinds: "+".join(kind.name.lower() for kind in kinds),
+)
+def test_a_pass_runs_each_slot_holding_pairs_and_no_other(kinds: list[ShapeKind]) -> None:
+    # One pair of each kind with itself (a hit) and, where there are two kinds, one
+    # pair across them (a miss): the pass enters at the first slot that holds pairs,
+    # and every slot holding pairs is run, whatever lies between.
+    shapes = {
+        ShapeKind.POINT: Point(),
+        ShapeKind.CIRCLE: Circle(1),
+        ShapeKind.RECT: Rect(2, 2),
+        ShapeKind.POLYGON: Polygon([(0, 0), (2, 0), (1, 2)]),
+    }
+    rows = world_rows(
+        *(pack([shapes[kind]] * 2, [(10.0 * n, 0.0)] * 2) for n, kind in enumerate(kinds))
+    )
+    pairs = [(2 * n, 2 * n + 1, kind * 5 + kind) for n, kind in enumerate(kinds)]
+    if len(kinds) == 2:
+        pairs.append((0, 2, kinds[0] * 5 + kinds[1]))
+    pairs.sort(key=lambda pair: pair[2])
+    i = np.array([pair[0] for pair in pairs], dtype=np.int64)
+    j = np.array([pair[1] for pair in pairs], dtype=np.int64)
+    order = np.arange(len(pairs), dtype=np.int64)
+    expected = [pair[0] + 1 == pair[1] for pair in pairs]
+    hit = ~np.array(expected)  # each answer wrong until its slot runs
+    dispatch.run_pairs(
+        rows, i, j, order, _slot_counts(*(pair[2] for pair in pairs)), False, hit,
+        dispatch.NO_CONTACTS,
+    )  # fmt: skip
+    assert hit.tolist() == expected
 
 
 def test_registering_out_of_order_or_twice_is_refused() -> None:
