@@ -32,7 +32,6 @@ import numpy as np
 from numpy.typing import NDArray
 
 from arcade_collide.geometry.arrays import BoolArray, FloatArray
-from arcade_collide.geometry.broad_phase import boxes_overlap
 from arcade_collide.geometry.compiled import kernel, prefetch
 
 Int64Array = NDArray[np.int64]
@@ -88,10 +87,33 @@ _UNLIST, _LINK, _LEARN = 0, 1, 2
 list; put each in the other's list; put the partner in the item's list only."""
 
 
-@kernel(f"boolean(int64, float64[::1], float64, float64, float64, float64, {_STATE})")
+@kernel("boolean(float64[:, ::1], int64, int64)", inline=True)
+def _rows_overlap(boxes: FloatArray, a: int, b: int) -> bool:
+    """Whether the closed boxes ``boxes[a]`` and ``boxes[b]`` overlap or touch (read as
+    numbers: a row taken as an array would be counted as a reference)."""
+    return bool(
+        boxes[a, 0] <= boxes[b, 2]
+        and boxes[b, 0] <= boxes[a, 2]
+        and boxes[a, 1] <= boxes[b, 3]
+        and boxes[b, 1] <= boxes[a, 3]
+    )
+
+
+@kernel("boolean(float64[:, ::1], float64[:, ::1], int64)", inline=True)
+def _inside(boxes: FloatArray, fat: FloatArray, item: int) -> bool:
+    """Whether ``boxes[item]`` lies within the fat box ``fat[item]`` (edges included)."""
+    return bool(
+        fat[item, 0] <= boxes[item, 0]
+        and fat[item, 1] <= boxes[item, 1]
+        and boxes[item, 2] <= fat[item, 2]
+        and boxes[item, 3] <= fat[item, 3]
+    )
+
+
+@kernel(f"boolean(int64, float64[:, ::1], float64, float64, float64, float64, {_STATE})")
 def _insert(
     item: int,
-    box: FloatArray,
+    boxes: FloatArray,
     margin: float,
     ahead_x: float,
     ahead_y: float,
@@ -105,19 +127,19 @@ def _insert(
     first: Int64Array,
     free: Int64Array,
 ) -> bool:
-    """Put ``item`` in the cells of ``box`` pushed out by ``margin``, and further by
-    ``(ahead_x, ahead_y)`` on the sides that vector points to; False (nothing changed)
-    when the entries ran out.
+    """Put ``item`` in the cells of its box ``boxes[item]`` pushed out by ``margin``, and
+    further by ``(ahead_x, ahead_y)`` on the sides that vector points to; False (nothing
+    changed) when the entries ran out.
 
     What a query reads is packed in ``entries[e]``: the entry's item, the next entry
     in its bucket, its cell's coordinates and whether that cell starts the item's
     range (bit 0 along x, bit 1 along y). ``links[e]`` holds what updates need: the
     previous entry in the bucket (``-2 - bucket`` for the first) and the item's next
     entry. ``free[0]`` counts the free entries listed in ``free[1:]``."""
-    fat[item, 0] = box[0] - margin + min(ahead_x, 0.0)
-    fat[item, 1] = box[1] - margin + min(ahead_y, 0.0)
-    fat[item, 2] = box[2] + margin + max(ahead_x, 0.0)
-    fat[item, 3] = box[3] + margin + max(ahead_y, 0.0)
+    fat[item, 0] = boxes[item, 0] - margin + min(ahead_x, 0.0)
+    fat[item, 1] = boxes[item, 1] - margin + min(ahead_y, 0.0)
+    fat[item, 2] = boxes[item, 2] + margin + max(ahead_x, 0.0)
+    fat[item, 3] = boxes[item, 3] + margin + max(ahead_y, 0.0)
     x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
     x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
     span[item, 0], span[item, 1], span[item, 2], span[item, 3] = x0, y0, x1, y1
@@ -216,9 +238,8 @@ def _visit(
     """For each other item in the cells whose fat box meets ``fat[item]`` (each once,
     as in :func:`_pairs`), do ``how`` (:data:`_UNLIST`, :data:`_LINK` or
     :data:`_LEARN`) with it."""
-    box = fat[item]
-    x0, y0 = _cell(box[0], inv), _cell(box[1], inv)
-    x1, y1 = _cell(box[2], inv), _cell(box[3], inv)
+    x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
+    x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
     mask = len(head) - 1
     wide = (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS
     for y in range(y0, y0 + 1 if wide else y1 + 1):
@@ -240,7 +261,7 @@ def _visit(
                     e = entries[e, 1]
                     if not here or not (x == x0 or flags & 1) or not (y == y0 or flags & 2):
                         continue
-                if s == item or not boxes_overlap(box, fat[s]):
+                if s == item or not _rows_overlap(fat, item, s):
                     continue
                 if how == _UNLIST:
                     _unlist(s, item, partners)
@@ -248,12 +269,6 @@ def _visit(
                     _list(item, s, partners)
                     if how == _LINK:
                         _list(s, item, partners)
-
-
-@kernel("boolean(float64[::1], float64[::1])", inline=True)
-def _inside(box: FloatArray, fat: FloatArray) -> bool:
-    """Whether ``box`` lies within the fat box ``fat`` (edges included)."""
-    return bool(fat[0] <= box[0] and fat[1] <= box[1] and box[2] <= fat[2] and box[3] <= fat[3])
 
 
 @kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})")
@@ -281,13 +296,13 @@ def _update(
         prefetch(boxes, item)
         prefetch(fat, item)
     for item in items:
-        if not _inside(boxes[item], fat[item]):
+        if not _inside(boxes, fat, item):
             prefetch(partners, item)
             prefetch(first, item)
             for k in range(1, partners[item, 0] + 1):
                 prefetch(partners, partners[item, k])
     for item in items:
-        if not big[item] and _inside(boxes[item], fat[item]):
+        if not big[item] and _inside(boxes, fat, item):
             continue
         was_big = big[item]
         if not was_big:  # (a big item is in no list)
@@ -299,16 +314,19 @@ def _update(
         # The fat box made here is stretched on the sides the box lies towards from
         # the current fat box's centre (at most STRETCH_LIMIT margins), so that an item
         # that keeps moving one way stays inside it for longer.
-        box, f = boxes[item], fat[item]
         reach = STRETCH_LIMIT * margin  # (an item that jumped far gets no more)
-        ahead_x = STRETCH * 0.5 * ((box[0] + box[2]) - (f[0] + f[2]))
-        ahead_y = STRETCH * 0.5 * ((box[1] + box[3]) - (f[1] + f[3]))
+        ahead_x = (
+            STRETCH * 0.5 * ((boxes[item, 0] + boxes[item, 2]) - (fat[item, 0] + fat[item, 2]))
+        )
+        ahead_y = (
+            STRETCH * 0.5 * ((boxes[item, 1] + boxes[item, 3]) - (fat[item, 1] + fat[item, 3]))
+        )
         ahead_x = min(max(ahead_x, -reach), reach)
         ahead_y = min(max(ahead_y, -reach), reach)
         _remove(item, head, entries, links, first, free)
         partners[item, 0] = 0
         state = (fat, span, big, head, entries, links, first, free)
-        if not _insert(item, box, margin, ahead_x, ahead_y, inv, *state):
+        if not _insert(item, boxes, margin, ahead_x, ahead_y, inv, *state):
             return -1
         if big[item]:
             partners[item, 0] = _GIVEN_UP
@@ -339,7 +357,7 @@ def _update_all(
     partner list (a big item has none); False when the entries ran out."""
     for item in order:
         state = (fat, span, big, head, entries, links, first, free)
-        if not _insert(item, boxes[item], margin, 0.0, 0.0, inv, *state):
+        if not _insert(item, boxes, margin, 0.0, 0.0, inv, *state):
             return False
     # Every list is made here, in the cells' order: a walk of the cells at an item's
     # first query instead would read cold memory in the middle of a tick.
@@ -350,33 +368,6 @@ def _update_all(
             partners[item, 0] = 0
             _visit(item, _LEARN, inv, fat, big, head, entries, partners)
     return True
-
-
-@kernel(
-    "int64(int64, int64, float64[::1], float64[:, ::1], boolean[::1], boolean[::1],"
-    " int64[::1], int64[::1], int64)",
-    inline=True,
-)
-def _offer(
-    q: int,
-    s: int,
-    box: FloatArray,
-    boxes: FloatArray,
-    moved: BoolArray,
-    static: BoolArray,
-    out_i: Int64Array,
-    out_j: Int64Array,
-    m: int,
-) -> int:
-    """Count (and write, while there is room) the pair of query ``q`` and item ``s``
-    if their boxes overlap and the pair is this query's to report; return the count."""
-    if s == q or not boxes_overlap(box, boxes[s]):
-        return m
-    if (moved[s] and s < q) or (static[q] and static[s]):
-        return m
-    if m < len(out_i):
-        out_i[m], out_j[m] = min(q, s), max(q, s)
-    return m + 1
 
 
 @kernel(
@@ -403,6 +394,20 @@ def _pairs(
     while there is room; returns how many there are. A pair of two queried items that
     both moved is reported by the lower one's query only; two static items never pair.
     A query item with a partner list reads it; the others walk the cells."""
+
+    # A closure over the arrays, not a kernel taking them: a compiled call that is
+    # handed arrays counts references to each, which costs more than the test itself.
+    def offer(q: int, s: int, m: int) -> int:
+        """``m`` plus one if the pair of query ``q`` and item ``s`` is this query's to
+        report (written while there is room)."""
+        if s == q or not _rows_overlap(boxes, q, s):
+            return m
+        if (moved[s] and s < q) or (static[q] and static[s]):
+            return m
+        if m < len(out_i):
+            out_i[m], out_j[m] = min(q, s), max(q, s)
+        return m + 1
+
     n = len(boxes)
     m = 0
     mask = len(head) - 1
@@ -416,19 +421,18 @@ def _pairs(
         for k in range(1, partners[q, 0] + 1):
             prefetch(boxes, partners[q, k])
     for q in queries:
-        box = boxes[q]
         if partners[q, 0] >= 0:
             for k in range(1, partners[q, 0] + 1):
-                m = _offer(q, partners[q, k], box, boxes, moved, static, out_i, out_j, m)
+                m = offer(q, partners[q, k], m)
             for s in bigs:
-                m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+                m = offer(q, s, m)
             continue
-        x0, y0 = _cell(box[0], inv), _cell(box[1], inv)
-        x1, y1 = _cell(box[2], inv), _cell(box[3], inv)
+        x0, y0 = _cell(boxes[q, 0], inv), _cell(boxes[q, 1], inv)
+        x1, y1 = _cell(boxes[q, 2], inv), _cell(boxes[q, 3], inv)
         if (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS:
             # A query bigger than most of the grid: test every item once.
             for s in range(n):
-                m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+                m = offer(q, s, m)
             continue
         for y in range(y0, y1 + 1):
             for x in range(x0, x1 + 1):
@@ -442,9 +446,9 @@ def _pairs(
                     # item's, and likewise for rows.
                     if not here or not (x == x0 or flags & 1) or not (y == y0 or flags & 2):
                         continue
-                    m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+                    m = offer(q, s, m)
         for s in bigs:
-            m = _offer(q, s, box, boxes, moved, static, out_i, out_j, m)
+            m = offer(q, s, m)
     return m
 
 
