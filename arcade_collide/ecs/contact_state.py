@@ -241,8 +241,9 @@ def _spliced(
 ) -> tuple[Int64Array, Int64Array, Int64Array, BoolArray, BoolArray, Int64Array]:  # fmt: skip
     """The union, in key order, of the old pairs not at the positions ``touched``
     (ascending) and the new ones (both sorted, disjoint), and where each new pair went
-    in it: one streaming pass over the old pairs (a binary search for each new pair's
-    place would jump ahead of the stream and wait on memory)."""
+    in it. The old pairs are copied in runs, between the touched positions and the new
+    pairs' places; each place is searched from the last one onwards (doubling steps,
+    then halving), so the reads stay close to the copy's."""
     n_old = len(keys)
     m = len(new_keys)
     size = n_old - len(touched) + m
@@ -252,28 +253,57 @@ def _spliced(
     out_flip = np.empty(size, dtype=np.bool_)
     out_sensor = np.empty(size, dtype=np.bool_)
     at_new = np.empty(m, dtype=np.int64)
+
+    def copy(lo: int, hi: int, q: int) -> int:
+        """Copy the old pairs ``lo:hi`` to the union from position ``q``; return the
+        position after them. (Unsigned indices: numba checks a signed index for
+        wrapping around, which keeps the loops from being vectorised.)"""
+        count, a, b = np.uint64(hi - lo), np.uint64(lo), np.uint64(q)
+        for k in range(count):
+            out_keys[b + k, 0] = keys[a + k, 0]
+            out_keys[b + k, 1] = keys[a + k, 1]
+        for k in range(count):
+            out_i[b + k] = rows_i[a + k]
+        for k in range(count):
+            out_j[b + k] = rows_j[a + k]
+        for k in range(count):
+            out_flip[b + k] = flip[a + k]
+            out_sensor[b + k] = sensor[a + k]
+        return q + hi - lo
+
     q = 0
-    g = 0
+    p = 0
     t = 0
-    for p in range(n_old + 1):
-        if p < n_old and t < len(touched) and touched[t] == p:
+    for g in range(m + 1):
+        stop = n_old  # (after the last new pair: the rest of the old ones)
+        if g < m:
+            # The first old position from p on whose key is above new pair g's.
+            a, b = new_keys[g, 0], new_keys[g, 1]
+            low = top = p
+            step = 1
+            while top < n_old and (keys[top, 0] < a or (keys[top, 0] == a and keys[top, 1] < b)):
+                low = top + 1
+                top = low + step
+                step *= 2
+            top = min(top, n_old)
+            while low < top:
+                mid = (low + top) >> 1
+                if keys[mid, 0] < a or (keys[mid, 0] == a and keys[mid, 1] < b):
+                    low = mid + 1
+                else:
+                    top = mid
+            stop = low
+        while t < len(touched) and touched[t] < stop:
+            q = copy(p, touched[t], q)
+            p = touched[t] + 1
             t += 1
-            continue
-        while g < m and (
-            p == n_old
-            or new_keys[g, 0] < keys[p, 0]
-            or (new_keys[g, 0] == keys[p, 0] and new_keys[g, 1] < keys[p, 1])
-        ):
+        q = copy(p, stop, q)
+        p = stop
+        if g < m:
             out_keys[q, 0], out_keys[q, 1] = new_keys[g, 0], new_keys[g, 1]
             out_i[q], out_j[q] = new_i[g], new_j[g]
             out_flip[q], out_sensor[q] = new_flip[g], new_sensor[g]
             at_new[g] = q
-            q += 1
-            g += 1
-        if p < n_old:
-            out_keys[q, 0], out_keys[q, 1] = keys[p, 0], keys[p, 1]
-            out_i[q], out_j[q] = rows_i[p], rows_j[p]
-            out_flip[q], out_sensor[q] = flip[p], sensor[p]
             q += 1
     return out_keys, out_i, out_j, out_flip, out_sensor, at_new
 
