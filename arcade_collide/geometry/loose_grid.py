@@ -60,12 +60,12 @@ def _bucket(x: int, y: int, mask: int) -> int:
 
 
 _STATE = (
-    "float64[:, ::1], int64[:, ::1], boolean[::1], int32[::1], int32[:, ::1], int64[:, ::1],"
-    " int64[::1], int64[::1]"
+    "float64[:, ::1], boolean[::1], int32[::1], int32[:, ::1], int32[:, ::1], int32[::1],"
+    " int32[::1]"
 )
-"""Types of the grid's arrays, in the order the kernels take them: fat boxes, cell
-ranges, big flags, bucket heads, entries, entry links, each item's first entry, free
-entries (see :func:`_insert`)."""
+"""Types of the grid's arrays, in the order the kernels take them: fat boxes, big
+flags, bucket heads, entries, entry links, each item's first entry, free entries (see
+:func:`_put`). Entry numbers are int32: the grid is read at random, so it is kept small."""
 
 STRETCH = 1.0
 """How far an item put in again has its fat box stretched the way it moved, as a
@@ -83,8 +83,9 @@ _GIVEN_UP = -2
 again)."""
 
 _UNLIST, _LINK, _LEARN = 0, 1, 2
-"""What :func:`_visit` does with each partner found: take the item out of the partner's
-list; put each in the other's list; put the partner in the item's list only."""
+"""What :func:`_put` does with each partner an item's walk of the cells finds: take the
+item out of the partner's list; put each in the other's list; put the partner in the
+item's list only."""
 
 
 @kernel("boolean(float64[:, ::1], int64, int64)", inline=True)
@@ -108,92 +109,6 @@ def _inside(boxes: FloatArray, fat: FloatArray, item: int) -> bool:
         and boxes[item, 2] <= fat[item, 2]
         and boxes[item, 3] <= fat[item, 3]
     )
-
-
-@kernel(f"boolean(int64, float64[:, ::1], float64, float64, float64, float64, {_STATE})")
-def _insert(
-    item: int,
-    boxes: FloatArray,
-    margin: float,
-    ahead_x: float,
-    ahead_y: float,
-    inv: float,
-    fat: FloatArray,
-    span: Int64Array,
-    big: BoolArray,
-    head: NDArray[np.int32],
-    entries: NDArray[np.int32],
-    links: Int64Array,
-    first: Int64Array,
-    free: Int64Array,
-) -> bool:
-    """Put ``item`` in the cells of its box ``boxes[item]`` pushed out by ``margin``, and
-    further by ``(ahead_x, ahead_y)`` on the sides that vector points to; False (nothing
-    changed) when the entries ran out.
-
-    What a query reads is packed in ``entries[e]``: the entry's item, the next entry
-    in its bucket, its cell's coordinates and whether that cell starts the item's
-    range (bit 0 along x, bit 1 along y). ``links[e]`` holds what updates need: the
-    previous entry in the bucket (``-2 - bucket`` for the first) and the item's next
-    entry. ``free[0]`` counts the free entries listed in ``free[1:]``."""
-    fat[item, 0] = boxes[item, 0] - margin + min(ahead_x, 0.0)
-    fat[item, 1] = boxes[item, 1] - margin + min(ahead_y, 0.0)
-    fat[item, 2] = boxes[item, 2] + margin + max(ahead_x, 0.0)
-    fat[item, 3] = boxes[item, 3] + margin + max(ahead_y, 0.0)
-    x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
-    x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
-    span[item, 0], span[item, 1], span[item, 2], span[item, 3] = x0, y0, x1, y1
-    first[item] = -1
-    cells = (x1 - x0 + 1) * (y1 - y0 + 1)
-    big[item] = cells > BIG_CELLS
-    if big[item]:
-        return True
-    if free[0] < cells:
-        return False
-    mask = len(head) - 1
-    for y in range(y0, y1 + 1):
-        for x in range(x0, x1 + 1):
-            e = free[free[0]]
-            free[0] -= 1
-            b = _bucket(x, y, mask)
-            top = head[b]
-            entries[e, 0] = item
-            entries[e, 1] = top
-            entries[e, 2] = x
-            entries[e, 3] = y
-            entries[e, 4] = (x == x0) + 2 * (y == y0)
-            links[e, 0] = -2 - b
-            links[e, 1] = first[item]
-            if top >= 0:
-                links[top, 0] = e
-            head[b] = e
-            first[item] = e
-    return True
-
-
-@kernel("void(int64, int32[::1], int32[:, ::1], int64[:, ::1], int64[::1], int64[::1])")
-def _remove(
-    item: int,
-    head: NDArray[np.int32],
-    entries: NDArray[np.int32],
-    links: Int64Array,
-    first: Int64Array,
-    free: Int64Array,
-) -> None:
-    """Take ``item`` out of its cells (see :func:`_insert` for the arrays)."""
-    e = first[item]
-    while e >= 0:
-        after, before = entries[e, 1], links[e, 0]
-        if before >= 0:
-            entries[before, 1] = after
-        else:
-            head[-2 - before] = after
-        if after >= 0:
-            links[after, 0] = before
-        free[0] += 1
-        free[free[0]] = e
-        e = links[e, 1]
-    first[item] = -1
 
 
 @kernel("void(int64, int64, int32[:, ::1])", inline=True)
@@ -222,73 +137,138 @@ def _list(a: int, b: int, partners: NDArray[np.int32]) -> None:
 
 
 @kernel(
-    "void(int64, int64, float64, float64[:, ::1], boolean[::1], int32[::1], int32[:, ::1],"
-    " int32[:, ::1])"
+    f"int64(int64[::1], boolean, float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})"
 )
-def _visit(
-    item: int,
-    how: int,
-    inv: float,
-    fat: FloatArray,
-    big: BoolArray,
-    head: NDArray[np.int32],
-    entries: NDArray[np.int32],
-    partners: NDArray[np.int32],
-) -> None:
-    """For each other item in the cells whose fat box meets ``fat[item]`` (each once,
-    as in :func:`_pairs`), do ``how`` (:data:`_UNLIST`, :data:`_LINK` or
-    :data:`_LEARN`) with it."""
-    x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
-    x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
-    mask = len(head) - 1
-    wide = (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS
-    for y in range(y0, y0 + 1 if wide else y1 + 1):
-        for x in range(x0, x0 + 1 if wide else x1 + 1):
-            e = -1 if wide else head[_bucket(x, y, mask)]
-            s = -1
-            while True:
-                if wide:  # a box bigger than most of the grid: every item once
-                    s += 1
-                    if s == len(fat):
-                        break
-                    if big[s]:
-                        continue
-                elif e < 0:
-                    break
-                else:
-                    s, flags = entries[e, 0], entries[e, 4]
-                    here = entries[e, 2] == x and entries[e, 3] == y
-                    e = entries[e, 1]
-                    if not here or not (x == x0 or flags & 1) or not (y == y0 or flags & 2):
-                        continue
-                if s == item or not _rows_overlap(fat, item, s):
-                    continue
-                if how == _UNLIST:
-                    _unlist(s, item, partners)
-                else:
-                    _list(item, s, partners)
-                    if how == _LINK:
-                        _list(s, item, partners)
-
-
-@kernel(f"int64(int64[::1], float64[:, ::1], float64, float64, int32[:, ::1], {_STATE})")
-def _update(
+def _put(
     items: Int64Array,
+    everything: bool,
     boxes: FloatArray,
     margin: float,
     inv: float,
     partners: NDArray[np.int32],
     fat: FloatArray,
-    span: Int64Array,
     big: BoolArray,
     head: NDArray[np.int32],
     entries: NDArray[np.int32],
-    links: Int64Array,
-    first: Int64Array,
-    free: Int64Array,
+    links: NDArray[np.int32],
+    first: NDArray[np.int32],
+    free: NDArray[np.int32],
 ) -> int:
-    """Move each of ``items`` whose box left its fat box, and its partner lists; return
-    how many big items changed (a negative count: the entries ran out, rebuild)."""
+    """Move each of ``items`` whose box left its fat box, and its partner lists; or,
+    when ``everything``, put every item in, in the order ``items`` (on empty buckets),
+    then make every item's partner list. Return how many big items changed (a negative
+    count: the entries ran out, rebuild).
+
+    What a query reads of a cell entry ``e`` is packed in ``entries[e]``: its item, the
+    next entry in its bucket, its cell's coordinates and whether that cell starts the
+    item's range (bit 0 along x, bit 1 along y). ``links[e]`` holds what updates need:
+    the previous entry in the bucket (``-2 - bucket`` for the first) and the item's
+    next entry. ``free[0]`` counts the free entries listed in ``free[1:]``. Each step
+    below is a closure over these arrays, not a kernel taking them: a compiled call
+    counts a reference to each array it is handed."""
+
+    def insert(item: int, ahead_x: float, ahead_y: float) -> bool:
+        """Put ``item`` in the cells of its box pushed out by ``margin``, and further by
+        ``(ahead_x, ahead_y)`` on the sides that vector points to; False (nothing
+        changed) when the entries ran out."""
+        fat[item, 0] = boxes[item, 0] - margin + min(ahead_x, 0.0)
+        fat[item, 1] = boxes[item, 1] - margin + min(ahead_y, 0.0)
+        fat[item, 2] = boxes[item, 2] + margin + max(ahead_x, 0.0)
+        fat[item, 3] = boxes[item, 3] + margin + max(ahead_y, 0.0)
+        x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
+        x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
+        first[item] = -1
+        cells = (x1 - x0 + 1) * (y1 - y0 + 1)
+        big[item] = cells > BIG_CELLS
+        if big[item]:
+            return True
+        if free[0] < cells:
+            return False
+        mask = len(head) - 1
+        for y in range(y0, y1 + 1):
+            for x in range(x0, x1 + 1):
+                e = free[free[0]]
+                free[0] -= 1
+                b = _bucket(x, y, mask)
+                top = head[b]
+                entries[e, 0] = item
+                entries[e, 1] = top
+                entries[e, 2] = x
+                entries[e, 3] = y
+                entries[e, 4] = (x == x0) + 2 * (y == y0)
+                links[e, 0] = -2 - b
+                links[e, 1] = first[item]
+                if top >= 0:
+                    links[top, 0] = e
+                head[b] = e
+                first[item] = e
+        return True
+
+    def remove(item: int) -> None:
+        """Take ``item`` out of its cells."""
+        e = first[item]
+        while e >= 0:
+            after, before = entries[e, 1], links[e, 0]
+            if before >= 0:
+                entries[before, 1] = after
+            else:
+                head[-2 - before] = after
+            if after >= 0:
+                links[after, 0] = before
+            free[0] += 1
+            free[free[0]] = e
+            e = links[e, 1]
+        first[item] = -1
+
+    def visit(item: int, how: int) -> None:
+        """For each other item in the cells whose fat box meets ``fat[item]`` (each
+        once, as in :func:`_pairs`), do ``how`` (:data:`_UNLIST`, :data:`_LINK` or
+        :data:`_LEARN`) with it."""
+        x0, y0 = _cell(fat[item, 0], inv), _cell(fat[item, 1], inv)
+        x1, y1 = _cell(fat[item, 2], inv), _cell(fat[item, 3], inv)
+        mask = len(head) - 1
+        wide = (x1 - x0 + 1) * (y1 - y0 + 1) > 4 * BIG_CELLS
+        for y in range(y0, y0 + 1 if wide else y1 + 1):
+            for x in range(x0, x0 + 1 if wide else x1 + 1):
+                e = -1 if wide else head[_bucket(x, y, mask)]
+                s = -1
+                while True:
+                    if wide:  # a box bigger than most of the grid: every item once
+                        s += 1
+                        if s == len(fat):
+                            break
+                        if big[s]:
+                            continue
+                    elif e < 0:
+                        break
+                    else:
+                        s, flags = entries[e, 0], entries[e, 4]
+                        here = entries[e, 2] == x and entries[e, 3] == y
+                        e = entries[e, 1]
+                        if not here or not (x == x0 or flags & 1) or not (y == y0 or flags & 2):
+                            continue
+                    if s == item or not _rows_overlap(fat, item, s):
+                        continue
+                    if how == _UNLIST:
+                        _unlist(s, item, partners)
+                    else:
+                        _list(item, s, partners)
+                        if how == _LINK:
+                            _list(s, item, partners)
+
+    if everything:
+        for item in items:
+            if not insert(item, 0.0, 0.0):
+                return -1
+        # Every list is made here, in the cells' order: a walk of the cells at an
+        # item's first query instead would read cold memory in the middle of a tick.
+        for item in items:
+            if big[item]:
+                partners[item, 0] = _GIVEN_UP
+            else:
+                partners[item, 0] = 0
+                visit(item, _LEARN)
+        return 0
     changed_big = 0
     # The moved items are spread over the grid (see _pairs): their boxes are
     # prefetched, then what a move out of its fat box reads of those that left it.
@@ -310,7 +290,7 @@ def _update(
             for k in range(1, count + 1):
                 _unlist(partners[item, k], item, partners)
             if count < 0:  # no list of its own: the lists it is in are found again
-                _visit(item, _UNLIST, inv, fat, big, head, entries, partners)
+                visit(item, _UNLIST)
         # The fat box made here is stretched on the sides the box lies towards from
         # the current fat box's centre (at most STRETCH_LIMIT margins), so that an item
         # that keeps moving one way stays inside it for longer.
@@ -323,51 +303,17 @@ def _update(
         )
         ahead_x = min(max(ahead_x, -reach), reach)
         ahead_y = min(max(ahead_y, -reach), reach)
-        _remove(item, head, entries, links, first, free)
+        remove(item)
         partners[item, 0] = 0
-        state = (fat, span, big, head, entries, links, first, free)
-        if not _insert(item, boxes, margin, ahead_x, ahead_y, inv, *state):
+        if not insert(item, ahead_x, ahead_y):
             return -1
         if big[item]:
             partners[item, 0] = _GIVEN_UP
         else:
-            _visit(item, _LINK, inv, fat, big, head, entries, partners)
+            visit(item, _LINK)
         if was_big or big[item]:
             changed_big += 1
     return changed_big
-
-
-@kernel(f"boolean(float64[:, ::1], int64[::1], float64, float64, int32[:, ::1], {_STATE})")
-def _update_all(
-    boxes: FloatArray,
-    order: Int64Array,
-    margin: float,
-    inv: float,
-    partners: NDArray[np.int32],
-    fat: FloatArray,
-    span: Int64Array,
-    big: BoolArray,
-    head: NDArray[np.int32],
-    entries: NDArray[np.int32],
-    links: Int64Array,
-    first: Int64Array,
-    free: Int64Array,
-) -> bool:
-    """Put every item in, in ``order`` (on empty buckets), then make every item's
-    partner list (a big item has none); False when the entries ran out."""
-    for item in order:
-        state = (fat, span, big, head, entries, links, first, free)
-        if not _insert(item, boxes, margin, 0.0, 0.0, inv, *state):
-            return False
-    # Every list is made here, in the cells' order: a walk of the cells at an item's
-    # first query instead would read cold memory in the middle of a tick.
-    for item in order:
-        if big[item]:
-            partners[item, 0] = _GIVEN_UP
-        else:
-            partners[item, 0] = 0
-            _visit(item, _LEARN, inv, fat, big, head, entries, partners)
-    return True
 
 
 @kernel(
@@ -484,9 +430,8 @@ class LooseGrid:
         """How far a box may move out from where it was put before it is put again."""
         self._inv = 1.0 / (size + 2.0 * self.margin)
         self._fat = np.empty((n, 4))
-        self._span = np.empty((n, 4), dtype=np.int64)
         self._big = np.zeros(n, dtype=np.bool_)
-        self._first = np.full(n, -1, dtype=np.int64)
+        self._first = np.full(n, -1, dtype=np.int32)
         self._partners = np.empty((n, PARTNERS + 1), dtype=np.int32)
         """Row ``k``: item ``k``'s partner count (or :data:`_GIVEN_UP`), then
         its partners."""
@@ -506,10 +451,11 @@ class LooseGrid:
         while True:
             self._head[:] = -1
             self._entries = np.empty((entries, 5), dtype=np.int32)
-            self._links = np.empty((entries, 2), dtype=np.int64)
-            self._free = np.concatenate(([entries], np.arange(entries, dtype=np.int64)))
-            grid = (self.boxes, order, self.margin, self._inv, self._partners)
-            if _update_all(*grid, *self._state()):
+            self._links = np.empty((entries, 2), dtype=np.int32)
+            self._free = np.arange(-1, entries, dtype=np.int32)
+            self._free[0] = entries
+            grid = (order, True, self.boxes, self.margin, self._inv, self._partners)
+            if _put(*grid, *self._state()) >= 0:
                 break
             entries *= 2
         self._bigs = np.flatnonzero(self._big)
@@ -517,13 +463,14 @@ class LooseGrid:
     def _state(self) -> tuple[Any, ...]:
         """The arrays the update kernels take, in their order (see :data:`_STATE`)."""
         return (
-            self._fat, self._span, self._big, self._head, self._entries, self._links,
-            self._first, self._free,
+            self._fat, self._big, self._head, self._entries, self._links, self._first,
+            self._free,
         )  # fmt: skip
 
     def update(self, items: Int64Array) -> None:
         """Follow the boxes of ``items`` (int64), which the caller changed."""
-        changed = _update(items, self.boxes, self.margin, self._inv, self._partners, *self._state())
+        grid = (items, False, self.boxes, self.margin, self._inv, self._partners)
+        changed = _put(*grid, *self._state())
         if changed < 0:
             self._build(2 * len(self._links))
         elif changed:
