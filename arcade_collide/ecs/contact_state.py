@@ -16,7 +16,7 @@ from numpy.typing import NDArray
 
 from arcade_collide.ecs.events import CollisionEnded, CollisionStarted, built
 from arcade_collide.ecs.narrow_phase import WorldRows, pair_contacts
-from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.compiled import kernel, prefetch
 from arcade_collide.geometry.contact import Contact
 
 Int64Array = NDArray[np.int64]
@@ -120,6 +120,12 @@ def _keyed(
         for p in range(m):
             a, b = rank[i[p]], rank[j[p]]
             by_rank[p] = min(a, b) * n + max(a, b)
+            # (the rows lie anywhere in the table: the loop below reads these in
+            # another order, so they are fetched while this one waits on the ranks)
+            prefetch(entities, i[p])
+            prefetch(entities, j[p])
+            prefetch(sensor, i[p])
+            prefetch(sensor, j[p])
         order = np.argsort(by_rank)
     else:
         order = np.empty(m, dtype=np.int64)

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from arcade_collide.geometry.arrays import FloatArray, world_point
-from arcade_collide.geometry.compiled import kernel
+from arcade_collide.geometry.compiled import kernel, prefetch
 from arcade_collide.geometry.query.kernel_base import ROWS, Int64Array, WorldRows, types
 from arcade_collide.geometry.shapes import ShapeKind
 
@@ -163,6 +163,12 @@ def place_table(
             math.isfinite(poses[p, 0]) and math.isfinite(poses[p, 1]) and math.isfinite(poses[p, 2])
         ):
             return t, 0.0
+        # Rows moved by hand lie anywhere in the table: what the loop below writes of
+        # them is fetched now, while this loop waits on their poses.
+        prefetch(boxes, t)
+        prefetch(origin_x, t)
+        prefetch(origin_y, t)
+        prefetch(size_x, t)
     # Every array is taken from ``rows`` once: inside the loop each would be
     # reference-counted on every row.
     kinds, start, xy = rows.kinds, rows.start, rows.point_xy
