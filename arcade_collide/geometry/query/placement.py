@@ -157,18 +157,21 @@ def place_table(
         (nothing was written), else -1; ``reach`` is the largest coordinate magnitude
         of the exact boxes placed (0 when none).
     """
+    # A few rows (moved by hand) lie anywhere in the table: what the second loop writes
+    # of them is fetched while the first waits on their poses. (Most rows are read in
+    # order, which the processor fetches ahead by itself.)
+    spread = 8 * len(which) < len(boxes)
     for t in which:
         p = pose_rows[t]
         if not (
             math.isfinite(poses[p, 0]) and math.isfinite(poses[p, 1]) and math.isfinite(poses[p, 2])
         ):
             return t, 0.0
-        # Rows moved by hand lie anywhere in the table: what the loop below writes of
-        # them is fetched now, while this loop waits on their poses.
-        prefetch(boxes, t)
-        prefetch(origin_x, t)
-        prefetch(origin_y, t)
-        prefetch(size_x, t)
+        if spread:
+            prefetch(boxes, t)
+            prefetch(origin_x, t)
+            prefetch(origin_y, t)
+            prefetch(size_x, t)
     # Every array is taken from ``rows`` once: inside the loop each would be
     # reference-counted on every row.
     kinds, start, xy = rows.kinds, rows.start, rows.point_xy
