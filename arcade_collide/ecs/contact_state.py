@@ -18,6 +18,7 @@ from arcade_collide.ecs.events import CollisionEnded, CollisionStarted, built
 from arcade_collide.ecs.narrow_phase import WorldRows, pair_contacts
 from arcade_collide.geometry.compiled import kernel, prefetch
 from arcade_collide.geometry.contact import Contact
+from arcade_collide.geometry.radix_sort import radix_order
 
 Int64Array = NDArray[np.int64]
 FloatArray = NDArray[np.float64]
@@ -126,7 +127,7 @@ def _keyed(
             prefetch(entities, j[p])
             prefetch(sensor, i[p])
             prefetch(sensor, j[p])
-        order = np.argsort(by_rank)
+        order = radix_order(by_rank)
     else:
         order = np.empty(m, dtype=np.int64)
         _pair_order(i, j, rank, np.empty(n + 1, dtype=np.int64), order)

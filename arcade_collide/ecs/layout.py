@@ -31,6 +31,7 @@ from arcade_collide.geometry.bounding_circles import pose_circles
 from arcade_collide.geometry.compiled import kernel
 from arcade_collide.geometry.query.kernel_base import Int64Array, empty_rows
 from arcade_collide.geometry.query.rows import PairFilter, WorldRows
+from arcade_collide.geometry.radix_sort import radix_order
 from arcade_collide.geometry.shapes import ShapeKind
 
 _KINDS = len(ShapeKind)
@@ -513,12 +514,16 @@ def _all_see_all(layer: IntArray, mask: IntArray, rows: Int64Array) -> bool:
 @kernel("int64[::1](int64[::1])")
 def sorted_unique(rows: Int64Array) -> Int64Array:
     """``numpy.unique`` of ``rows`` in one compiled call (a tick's short row lists pay
-    more for numpy's separate passes than for the sort).
+    more for numpy's separate passes than for the sort); rows of at least 0 (table
+    rows) are sorted by their bytes
+    (:func:`~arcade_collide.geometry.radix_sort.radix_order`).
 
     >>> sorted_unique(np.array([5, 2, 5, 0])).tolist()
     [0, 2, 5]
+    >>> sorted_unique(np.array([3, -1, 3])).tolist()
+    [-1, 3]
     """
-    out: Int64Array = np.sort(rows)
+    out: Int64Array = np.sort(rows) if len(rows) and rows.min() < 0 else rows[radix_order(rows)]
     count = 0
     for k in range(len(out)):
         if count == 0 or out[k] != out[count - 1]:
