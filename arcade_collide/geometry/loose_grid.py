@@ -63,9 +63,9 @@ _STATE = (
     "float64[:, ::1], boolean[::1], int32[::1], int32[:, ::1], int32[:, ::1], int32[::1],"
     " int32[::1]"
 )
-"""Types of the grid's arrays, in the order the kernels take them: fat boxes, big
-flags, bucket heads, entries, entry links, each item's first entry, free entries (see
-:func:`_put`). Entry numbers are int32: the grid is read at random, so it is kept small."""
+"""Types of the grid's arrays, in the order :func:`_put` takes them: fat boxes, big
+flags, bucket heads, entries, entry links, each item's first entry, free entries. Entry
+numbers are int32: the grid is read at random, so it is kept small."""
 
 STRETCH = 1.0
 """How far an item put in again has its fat box stretched the way it moved, as a
@@ -461,7 +461,7 @@ class LooseGrid:
         self._bigs = np.flatnonzero(self._big)
 
     def _state(self) -> tuple[Any, ...]:
-        """The arrays the update kernels take, in their order (see :data:`_STATE`)."""
+        """The arrays :func:`_put` takes, in its order (see :data:`_STATE`)."""
         return (
             self._fat, self._big, self._head, self._entries, self._links, self._first,
             self._free,
