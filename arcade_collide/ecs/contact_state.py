@@ -281,8 +281,10 @@ def _spliced(
     q = 0
     p = 0
     t = 0
+    # Round g copies the kept pairs that sort before pair g of new_keys, then puts that
+    # pair in; round m copies the kept pairs that remain.
     for g in range(m + 1):
-        stop = n_old  # (after the last new pair: the rest of the old ones)
+        stop = n_old
         if g < m:
             # The first old position from p on whose key is above new pair g's.
             a, b = new_keys[g, 0], new_keys[g, 1]
