@@ -156,8 +156,8 @@ def _put(
 ) -> int:
     """Move each of ``items`` whose box left its fat box, and its partner lists; or,
     when ``everything``, put every item in, in the order ``items`` (on empty buckets),
-    then make every item's partner list. Return how many big items changed (a negative
-    count: the entries ran out, rebuild).
+    then make every item's partner list. Return how many big items changed (0 when
+    ``everything``; a negative count: the entries ran out, rebuild).
 
     What a query reads of a cell entry ``e`` is packed in ``entries[e]``: its item, the
     next entry in its bucket, its cell's coordinates and whether that cell starts the
