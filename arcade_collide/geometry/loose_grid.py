@@ -164,8 +164,8 @@ def _put(
     item's range (bit 0 along x, bit 1 along y). ``links[e]`` holds what updates need:
     the previous entry in the bucket (``-2 - bucket`` for the first) and the item's
     next entry. ``free[0]`` counts the free entries listed in ``free[1:]``. Each step
-    below is a closure over these arrays, not a kernel taking them: a compiled call
-    counts a reference to each array it is handed."""
+    below is a closure over these arrays, not a kernel taking them: kernels handed
+    them paid a reference count on each array at every call."""
 
     def insert(item: int, ahead_x: float, ahead_y: float) -> bool:
         """Put ``item`` in the cells of its box pushed out by ``margin``, and further by
@@ -341,8 +341,8 @@ def _pairs(
     both moved is reported by the lower one's query only; two static items never pair.
     A query item with a partner list reads it; the others walk the cells."""
 
-    # A closure over the arrays, not a kernel taking them: a compiled call that is
-    # handed arrays counts references to each, which costs more than the test itself.
+    # A closure over the arrays, not a kernel taking them: handed the arrays, the
+    # helper paid a reference count on each at every call, more than the test itself.
     def offer(q: int, s: int, m: int) -> int:
         """``m`` plus one if the pair of query ``q`` and item ``s`` is this query's to
         report (written while there is room)."""
