@@ -27,9 +27,9 @@ In a larger world, whose pose mirror keeps a touch log,
 :meth:`KindCircles.touching_logged` answers many sprites asked about at once (the
 bullets a game moved) from their poses read straight from them, while the log shows
 that no sprite of the kind asked about changed since the world last read it: the
-kind's circles and their grid are as kept, so one compiled query of the grid and the
-exact test of the few pairs left answer, and the moves wait in the log for the next
-read. Only while no read came between two batch questions: a game that steps between
+kind's circles (and their grid) are as kept, so one compiled pass (over every pair
+of asked sprite and member, or a query of the grid when there are many) and the exact
+test of the few pairs left answer, and the moves wait in the log for the next read. Only while no read came between two batch questions: a game that steps between
 them has the step read the moves anyway.
 """
 
@@ -52,6 +52,7 @@ from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.sprite_pairs import Pose, touching_bodies
 from arcade_collide.ecs.world_state import WorldState
+from arcade_collide.geometry.circle_pairs import widened_circle_pairs
 from arcade_collide.geometry.shapes import AnyShape
 from arcade_collide.geometry.static_grid import StaticGrid
 
@@ -78,6 +79,10 @@ FULL_POSE_CHECK = 2048
 """In a world of at most this many sprites, the check that the Position table holds the
 pose mirror's poses compares every row, once per table version (a few µs); a larger
 world compares the rows asked about at each question."""
+
+BRUTE_PAIRS = 4096
+"""A batch question tests every asked-times-member pair of circles up to this many;
+above, the asked circles query a grid of the members' (:meth:`KindCircles._grid_of`)."""
 
 _MAX_RADII = 4096
 """Radii remembered by geometry before the memo starts afresh (sprites resized often)."""
@@ -306,18 +311,16 @@ class KindCircles:
         n = len(sprites)
         at = np.fromiter(chain.from_iterable(places), np.float64, count=2 * n).reshape(n, 2)
         # One sum is finite when every value is (a huge one may overflow it: the read decides).
-        if not math.isfinite(float(at.sum()) + sum(map(_second, stamps), 0.0)):
+        if not math.isfinite(sum(map(_second, stamps), 0.0)):
             return None
         held = self._asked_held(asked, sprites, mine, stamps)
         if held is None:
             return None
+        near = self._near_asked(kind, circles, asked, at, held.radii)
+        if near is None:
+            return None  # a position is not finite
         read = dict(zip(sprites, stamps, strict=True))
         answers = dict.fromkeys(sprites, NO_BODIES)
-        if not asked or not members.bodies:
-            return answers, read
-        grid = self._grid_of(kind, circles, True)
-        assert grid is not None  # (made when asked to be)
-        near = self._near_grid(grid, circles, asked, at, held.radii)
         for k, others in near.items():
             (x, y), angle = stamps[k][0], stamps[k][1]
             answers[sprites[k]] = touching_bodies(
@@ -459,6 +462,36 @@ class KindCircles:
             answers[k] = touching_bodies(asked[k], (x, y, angle), others, mask)
         return answers
 
+    def _near_asked(
+        self,
+        kind: Hashable,
+        circles: Circles,
+        asked: list[Body],
+        at: NDArray[np.float64],
+        radii: NDArray[np.float64],
+    ) -> _Near | None:
+        """:meth:`_near_grid` for ``asked`` at positions ``at`` (``(N, 2)``, C order)
+        of radii ``radii``, among the circles of ``kind``; None when a position is not
+        finite. Up to :data:`BRUTE_PAIRS` asked-times-member pairs are all tested in
+        one compiled pass, with no grid made."""
+        members = circles.members
+        pairs = len(asked) * len(members.bodies)
+        if pairs > BRUTE_PAIRS:
+            # One sum is finite when every value is (a huge one may overflow it: then None).
+            if not math.isfinite(float(at.sum())):
+                return None
+            grid = self._grid_of(kind, circles, True)
+            assert grid is not None  # (made when asked to be)
+            return self._near_grid(grid, circles, asked, at, radii)
+        out_q, out_s = np.empty(pairs, np.int64), np.empty(pairs, np.int64)
+        found = widened_circle_pairs(
+            at, radii, ROUNDING_ALLOWANCE, members.max_radius, circles.xy, members.radii,
+            out_q, out_s,
+        )  # fmt: skip
+        if found < 0:
+            return None
+        return self._near_found(circles, asked, out_q[:found], out_s[:found])
+
     def _near_grid(
         self,
         grid: StaticGrid,
@@ -474,8 +507,17 @@ class KindCircles:
         members = circles.members
         reach = _reach_all(mine, radii, members.max_radius)
         q, s = grid.circle_pairs(mine, reach, circles.xy, members.radii)
+        return self._near_found(circles, asked, q, s)
+
+    def _near_found(
+        self, circles: Circles, asked: list[Body], q: NDArray[np.int64], s: NDArray[np.int64]
+    ) -> _Near:
+        """The members of ``circles`` in the pairs ``(q, s)`` (asked sprite ``asked[q]``,
+        member ``s``) whose circles meet, with their poses, by index of asked sprite (a
+        sprite's pair with itself left out)."""
         if not len(q):
             return {}
+        members = circles.members
         bodies, item = members.bodies, self.state.pools.positions.data.item
         found: _Near = {}
         for k, j, row in zip(q.tolist(), s.tolist(), members.rows[s].tolist(), strict=True):

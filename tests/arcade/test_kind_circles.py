@@ -435,7 +435,11 @@ def test_a_shape_edited_through_esper_before_any_tick_is_seen_by_answers_given_b
     world.close()
 
 
-def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("brute", [kind_circles.BRUTE_PAIRS, 0])
+def test_what_makes_the_world_read_before_answering(
+    monkeypatch: pytest.MonkeyPatch, brute: int
+) -> None:
+    monkeypatch.setattr(kind_circles, "BRUTE_PAIRS", brute)  # every pair tested, or a grid
     world = _logged_world(monkeypatch)
     rocks, bullets = _shooter(world)
     circles = world._circles
@@ -449,13 +453,13 @@ def test_what_makes_the_world_read_before_answering(monkeypatch: pytest.MonkeyPa
     bullets[1].width = 6.0  # its derived shape must be rebuilt
     assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     world._sync()
-    bullets[1].position = [20.0, 4.0]  # type: ignore[assignment]  # a list
-    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
-    world._sync()
+    circles.batch_done()  # (no read between batches: only the pose stops the answer)
     bullets[1].position = (20.0, float("inf"))
     assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     with pytest.raises(ValueError, match="non-finite"):
         world.overlapping_many(bullets, kind="rock")
+    bullets[1].position = [20.0, 4.0]  # type: ignore[assignment]  # a list
+    assert circles.touching_logged(asked, mine, "rock", ALL_LAYERS) is None
     bullets[1].position = (20.0, 30.0)
     world._sync()
     with world._in_world():  # the game's own system moves an asked sprite's Position
@@ -595,9 +599,14 @@ def _bullets_trace(seed: int, lookups: bool) -> list[object]:
     return trace
 
 
+@pytest.mark.parametrize("brute", [kind_circles.BRUTE_PAIRS, 0])
 @pytest.mark.parametrize("small", [pose_mirror.SMALL_WORLD, 0])
 @pytest.mark.parametrize("seed", range(6))
-def test_a_shooters_answers_are_the_ones_overlapping_gives_then(seed: int, small: int) -> None:
+def test_a_shooters_answers_are_the_ones_overlapping_gives_then(
+    seed: int, small: int, brute: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Batch answers near-paired by testing every pair, or by a grid of the rocks."""
+    monkeypatch.setattr(kind_circles, "BRUTE_PAIRS", brute)
     kept, pose_mirror.SMALL_WORLD = pose_mirror.SMALL_WORLD, small
     try:
         batched = _bullets_trace(seed, lookups=True)
