@@ -13,8 +13,9 @@ work in bulk:
   pose (:mod:`.following_boxes`, the one other module using private names), or gets
   ``_position``, ``_angle`` and ``_adjusted_cache_dirty`` written;
 * sprite lists: ``_sprite_pos_angle_data``, ``_sprite_pos_angle_changed``,
-  ``sprite_slot`` and ``spatial_hash.move``; a list a world watches becomes a subclass
-  that tells listeners who joined and left (:func:`watch_list`).
+  ``sprite_slot`` and ``spatial_hash.move``; the methods of Arcade's ``SpriteList``
+  that change its members are wrapped, once, to tell the listeners of a list a world
+  watches who joined and left (:func:`watch_list`).
 
 These were written for, and are tested with, Arcade 3.3. At import the module checks
 ``arcade.version.VERSION``: for any other version it uses Arcade's public getters and
@@ -25,6 +26,7 @@ methods, ``sprite.sprite_lists``) and is on for every version.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import chain
@@ -512,18 +514,31 @@ def unlisten(sprite: arcade.Sprite, listener: MembershipListener) -> None:
     listeners[:] = [known for known in listeners if known is not listener]
 
 
-_LISTENERS = "_arcade_collide_listeners"
-"""The instance attribute of a watched sprite list holding its listeners."""
-_WATCHED: dict[type, type] = {}
-"""The watching subclass of each sprite list class (and of each such subclass: itself)."""
+_LIST_LISTENERS: dict[int, tuple[weakref.ref[Any], list[MembershipListener]]] = {}
+"""The listeners of each watched sprite list, by ``id``, with a weak reference to the
+list (which tells it from a later list at the same address, and drops the entry once
+the list is freed). Kept here rather than on the list: a new instance attribute, like a
+class switch, turns the list's attribute storage into a dictionary, and every Arcade
+setter call of every sprite in the list then looks its attributes up the slow way."""
+
+
+def _listeners_of(sprite_list: Any) -> list[MembershipListener]:
+    """The listeners ``sprite_list`` tells of its changes (none: an empty list)."""
+    entry = _LIST_LISTENERS.get(id(sprite_list))
+    if entry is None or entry[0]() is not sprite_list:
+        return []
+    return entry[1]
 
 
 def _tell(sprite_list: Any, left: list[Any], joined: list[Any]) -> None:
     """Tell ``sprite_list``'s listeners who left (if not back in it) and joined; every
     listener hears it before the first exception one raised is re-raised."""
+    listeners = _listeners_of(sprite_list)
+    if not listeners:
+        return
     left = [sprite for sprite in left if sprite not in sprite_list]
     errors = []
-    for listener in list(sprite_list.__dict__.get(_LISTENERS, ())):
+    for listener in list(listeners):
         try:
             listener.list_changed(sprite_list, left, joined)
         except Exception as error:
@@ -532,62 +547,87 @@ def _tell(sprite_list: Any, left: list[Any], joined: list[Any]) -> None:
         raise errors[0]
 
 
-def _watched_class(base: Any) -> type:
-    """The subclass of sprite list class ``base`` whose changes reach the listeners, told
-    once Arcade's method is done (so an exception leaves the list consistent)."""
-    if base in _WATCHED:
-        return _WATCHED[base]
+def _watching(cls: Any) -> None:
+    """Make each of ``cls``'s methods that changes a sprite list's members (Arcade's
+    ``SpriteList``) tell the list's listeners, once Arcade's method is done (so an
+    exception leaves the list consistent). Done once; a list that no world watches
+    then pays one dictionary lookup per change."""
+    if cls.__dict__.get("_arcade_collide_tells"):
+        return
+    append, insert, setitem = cls.append, cls.insert, cls.__setitem__
+    remove, pop, clear = cls.remove, cls.pop, cls.clear
 
-    class Watched(base):  # type: ignore[misc]
-        def append(self, sprite: Any) -> None:
-            base.append(self, sprite)
-            _tell(self, [], [sprite])
+    def watched_append(self: Any, sprite: Any) -> None:
+        append(self, sprite)
+        _tell(self, [], [sprite])
 
-        def insert(self, index: int, sprite: Any) -> None:
-            base.insert(self, index, sprite)
-            _tell(self, [], [sprite])
+    def watched_insert(self: Any, index: int, sprite: Any) -> None:
+        insert(self, index, sprite)
+        _tell(self, [], [sprite])
 
-        def __setitem__(self, index: int, sprite: Any) -> None:
-            replaced = self.sprite_list[index]
-            base.__setitem__(self, index, sprite)
-            _tell(self, [replaced], [sprite])
+    def watched_setitem(self: Any, index: int, sprite: Any) -> None:
+        replaced = self.sprite_list[index]
+        setitem(self, index, sprite)
+        _tell(self, [replaced], [sprite])
 
-        def remove(self, sprite: Any) -> None:
-            base.remove(self, sprite)
-            _tell(self, [sprite], [])
+    def watched_remove(self: Any, sprite: Any) -> None:
+        remove(self, sprite)
+        _tell(self, [sprite], [])
 
-        def pop(self, index: int = -1) -> Any:
-            sprite = base.pop(self, index)
-            _tell(self, [sprite], [])
-            return sprite
+    def watched_pop(self: Any, index: int = -1) -> Any:
+        sprite = pop(self, index)
+        _tell(self, [sprite], [])
+        return sprite
 
-        def clear(self, *, capacity: int | None = None, deep: bool = True) -> None:
-            held = list(self.sprite_list)
-            base.clear(self, capacity=capacity, deep=deep)
-            _tell(self, held, [])
+    def watched_clear(self: Any, *, capacity: int | None = None, deep: bool = True) -> None:
+        held = list(self.sprite_list) if _listeners_of(self) else []
+        clear(self, capacity=capacity, deep=deep)
+        _tell(self, held, [])
 
-    Watched.__name__, Watched.__qualname__ = base.__name__, base.__qualname__
-    Watched.__module__ = base.__module__
-    _WATCHED[base] = _WATCHED[Watched] = Watched
-    return Watched
+    methods: list[tuple[str, Any, Any]] = [
+        ("append", watched_append, append),
+        ("insert", watched_insert, insert),
+        ("__setitem__", watched_setitem, setitem),
+        ("remove", watched_remove, remove),
+        ("pop", watched_pop, pop),
+        ("clear", watched_clear, clear),
+    ]
+    for name, method, original in methods:
+        setattr(cls, name, functools.update_wrapper(method, original))
+    cls._arcade_collide_tells = True
+
+
+def _forget(key: int, ref: weakref.ref[Any]) -> None:
+    """Drop the entry of a freed sprite list (at ``key``, ``ref`` its weak reference)."""
+    entry = _LIST_LISTENERS.get(key)
+    if entry is not None and entry[0] is ref:
+        del _LIST_LISTENERS[key]
 
 
 def watch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListener) -> None:
     """Make ``sprite_list`` tell ``listener`` of the sprites that join and leave it, once
-    each of Arcade's methods that changes it is done (a class switch, undone by
-    :func:`unwatch_list`)."""
-    listeners = sprite_list.__dict__.setdefault(_LISTENERS, [])
+    each of Arcade's methods that changes it is done (until :func:`unwatch_list`).
+
+    The list keeps its class and attributes (see :data:`_LIST_LISTENERS`): Arcade's
+    ``SpriteList`` methods that change members tell the listeners of the list they
+    change (:func:`_watching`), so a game's subclass is heard when its own methods
+    call them, as its ``super()`` calls do.
+    """
+    _watching(arcade.SpriteList)
+    key = id(sprite_list)
+    entry = _LIST_LISTENERS.get(key)
+    if entry is None or entry[0]() is not sprite_list:
+        entry = (weakref.ref(sprite_list, lambda ref: _forget(key, ref)), [])
+        _LIST_LISTENERS[key] = entry
+    listeners = entry[1]
     listeners[:] = [known for known in listeners if not getattr(known, "gone", False)]
     if not any(known is listener for known in listeners):
         listeners.append(listener)
-    sprite_list.__class__ = _watched_class(type(sprite_list))
 
 
 def unwatch_list(sprite_list: arcade.SpriteList[Any], listener: MembershipListener) -> None:
-    """Stop ``sprite_list`` telling ``listener``; its own class is back once none listen."""
-    listeners = sprite_list.__dict__.get(_LISTENERS, [])
+    """Stop ``sprite_list`` telling ``listener``."""
+    listeners = _listeners_of(sprite_list)
     listeners[:] = [known for known in listeners if known is not listener]
-    cls = type(sprite_list)
-    if not listeners and _WATCHED.get(cls) is cls:
-        sprite_list.__dict__.pop(_LISTENERS, None)
-        sprite_list.__class__ = cls.__bases__[0]
+    if not listeners:
+        _LIST_LISTENERS.pop(id(sprite_list), None)

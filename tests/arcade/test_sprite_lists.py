@@ -13,6 +13,7 @@ import esper
 import pytest
 
 from arcade_collide.arcade import CollisionWorld
+from arcade_collide.arcade import arcade_internals as internals
 from arcade_collide.ecs import Shape, Static
 from arcade_collide.geometry.contact import Contact
 
@@ -149,16 +150,69 @@ def test_two_registered_lists_and_add_sprite(world: CollisionWorld) -> None:
         world.add_sprite_list(first)
 
 
-def test_closing_gives_the_lists_their_own_class_back() -> None:
+def test_a_watched_list_keeps_its_class_and_attributes_and_closing_stops_the_watch() -> None:
+    """A class switch or a new attribute would turn the list's attribute storage into a
+    dictionary, which slows every Arcade setter call of its sprites."""
     world = CollisionWorld()
     sprite_list: arcade.SpriteList[Recorder] = arcade.SpriteList()
     sprite_list.append(Recorder(10, 10))
+    attributes = set(vars(sprite_list))
     world.add_sprite_list(sprite_list)
-    assert type(sprite_list) is not arcade.SpriteList
-    world.close()
     assert type(sprite_list) is arcade.SpriteList
+    assert set(vars(sprite_list)) == attributes
+    sprite_list.append(Recorder(10, 10))
+    assert len(world) == 2
+    world.close()
     sprite_list.append(Recorder(10, 10))
     assert len(world) == 0
+
+
+def test_a_subclass_of_sprite_list_is_heard_through_its_super_calls() -> None:
+    class Counting(arcade.SpriteList[Recorder]):
+        def __init__(self) -> None:
+            super().__init__()
+            self.appended = 0
+
+        def append(self, sprite: Recorder) -> None:
+            self.appended += 1
+            super().append(sprite)
+
+    world = CollisionWorld()
+    first, second = Counting(), Counting()
+    world.add_sprite_list(first, kind="first")
+    world.add_sprite_list(second, kind="second")
+    sprite = Recorder(10, 10)
+    first.append(sprite)
+    second.append(sprite)
+    assert type(first) is Counting and first.appended == 1
+    assert sprite in world
+    first.remove(sprite)
+    assert sprite in world  # still in the second list
+    second.pop()
+    assert sprite not in world
+    world.close()
+
+
+def test_a_list_closed_or_freed_leaves_no_entry_behind() -> None:
+    world = CollisionWorld()
+    sprite_list: arcade.SpriteList[Recorder] = arcade.SpriteList()
+    world.add_sprite_list(sprite_list)
+    key = id(sprite_list)
+    assert key in internals._LIST_LISTENERS
+    world.close()
+    assert key not in internals._LIST_LISTENERS
+
+    class Listener:
+        def list_changed(self, sprite_list: object, left: list[Any], joined: list[Any]) -> None:
+            raise AssertionError("a freed list told of a change")
+
+    listener = Listener()
+    freed: arcade.SpriteList[Recorder] = arcade.SpriteList()
+    internals.watch_list(freed, listener)  # type: ignore[arg-type]
+    key = id(freed)
+    del freed
+    gc.collect()
+    assert key not in internals._LIST_LISTENERS
 
 
 def test_a_sprite_that_cannot_be_added_leaves_the_list_as_it_was(world: CollisionWorld) -> None:
