@@ -29,8 +29,9 @@ bullets a game moved) from their poses read straight from them, while the log sh
 that no sprite of the kind asked about changed since the world last read it: the
 kind's circles (and their grid) are as kept, so one compiled pass (over every pair
 of asked sprite and member, or a query of the grid when there are many) and the exact
-test of the few pairs left answer, and the moves wait in the log for the next read. Only while no read came between two batch questions: a game that steps between
-them has the step read the moves anyway.
+test of the few pairs left answer, and the moves wait in the log for the next read.
+Only while no read came between two batch questions: a game that steps between them
+has the step read the moves anyway.
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from typing import Protocol
 
 import arcade
 
-from arcade_collide.arcade.arcade_internals import stamp_of, stamps_of
+from arcade_collide.arcade.arcade_internals import stamp_reader, stamps_of
 from arcade_collide.arcade.bodies import Bodies
 from arcade_collide.arcade.handlers import Body
 from arcade_collide.arcade.kind_circles import NO_BODIES, KindCircles, Stamped
@@ -89,7 +89,6 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         mask: int,
         every: bool,
         answers: dict[arcade.Sprite, list[Body]],
-        logged: Stamped | None = None,
     ) -> None:
         self._world = world
         self._state = state
@@ -97,9 +96,6 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
         self._mask = mask
         self._every = every
         self._answers = answers
-        self._logged = logged
-        """The stamps of the sprites asked about, when their poses were read straight
-        from them while the touch log showed the kind's members as the world read them."""
         # A change of any of these makes an answer given in the batch stale: the pose
         # mirror (replaced when the world is cleared), the Position table, the counts
         # of _counts_now, and the mirror's version (a read, say) or its changes.
@@ -125,36 +121,27 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
         found = self._answers[sprite]
-        world, bodies, mirror, logged = self._world, self._bodies, self._mirror, self._logged
+        world, bodies, mirror = self._world, self._bodies, self._mirror
         positions = self._positions
         fresh = (
             not world._closed
-            and world._bodies is bodies
             and bodies.mirror is mirror
             and sprite in bodies.row_of
             and positions.data is self._data
             and not bodies.derived.boxes_freed()
-            and (
-                # The mirror's changes count every join and read, so of _counts_now the
-                # table's version and the two counts of Shape edits are left to compare.
-                mirror.log_still(self._changes)
-                and stamp_of(sprite) == logged[sprite]
-                and positions.version == self._counts[0]
-                and self._state.shape_epoch.value == self._counts[2]
-                and bodies.shape_edits.value == self._counts[3]
-                if logged is not None
-                # A read since (a question answered afresh) may have rebuilt a shape.
-                else self._counts_now() == self._counts
-                and mirror.version == self._version
-                and mirror.untouched()
-            )
+            # A read since (a question answered afresh) may have rebuilt a shape.
+            and self._counts_now() == self._counts
+            and mirror.version == self._version
+            and mirror.untouched()
         )
         if not fresh:
             return world.overlapping(sprite, kind=self._kind, mask=self._mask)
-        if logged is None:
-            mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
-        if not found:
-            return []
+        mirror.note_quiet_read()  # a read between moves: see PoseMirror.accept
+        return self._held(found) if found else []
+
+    def _held(self, found: list[Body]) -> list[arcade.Sprite]:
+        """The sprites of the bodies ``found`` (some) still in the world."""
+        bodies = self._bodies
         if bodies.revision == self._revision:  # none joined or left since: all still held
             return [other.sprite for other in found]
         by_entity = bodies.by_entity
@@ -165,6 +152,48 @@ class Overlaps(Mapping[arcade.Sprite, list[arcade.Sprite]]):
 
     def __len__(self) -> int:
         return len(self._answers)
+
+
+class LoggedOverlaps(Overlaps):
+    """The :class:`Overlaps` answered from the asked sprites' poses read straight from
+    them while the touch log showed the kind's sprites as the world last read them
+    (:meth:`~.kind_circles.KindCircles.touching_logged`): an answer is looked up as
+    given while the log took no touch and its sprite kept the stamp it was read with."""
+
+    def __init__(
+        self,
+        world: _World,
+        state: WorldState,
+        kind: Hashable,
+        mask: int,
+        every: bool,
+        answers: dict[arcade.Sprite, list[Body]],
+        logged: Stamped,
+    ) -> None:
+        super().__init__(world, state, kind, mask, every, answers)
+        self._logged = logged
+        """The stamps of the sprites asked about, when their poses were read."""
+        self._epoch = state.shape_epoch
+        self._stamp_of = stamp_reader()
+
+    def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
+        found = self._answers[sprite]
+        bodies, positions, counts = self._bodies, self._positions, self._counts
+        # A closed world has no sprite left (and takes none); the mirror's changes count
+        # every join and read, so of _counts_now the table's version and the two counts
+        # of Shape edits are left to compare.
+        if (
+            sprite in bodies.row_of
+            and self._mirror.log_still(self._changes)
+            and self._stamp_of(sprite) == self._logged[sprite]
+            and positions.version == counts[0]
+            and positions.data is self._data
+            and self._epoch.value == counts[2]
+            and bodies.shape_edits.value == counts[3]
+            and not bodies.derived.boxes_freed()
+        ):
+            return self._held(found) if found else []
+        return self._world.overlapping(sprite, kind=self._kind, mask=self._mask)
 
 
 class AnsweredWhenLookedUp(Overlaps):
@@ -209,7 +238,7 @@ def answer_batch(
     logged = None if world._sweeping else circles.touching_logged(sprites, rows, kind, mask)
     if logged is not None:
         circles.batch_done()
-        return Overlaps(world, state, kind, mask, every, logged[0], logged=logged[1])
+        return LoggedOverlaps(world, state, kind, mask, every, logged[0], logged[1])
     world._sync()
     world._bodies.mirror.note_quiet_read()  # its answers are read between moves
     answers = answer_all(world, sprites, kind, mask)

@@ -500,7 +500,7 @@ def test_a_game_that_steps_between_its_questions_has_the_moves_read_first(
         for bullet in bullets:
             bullet.center_y -= 5.0  # 25, 20, 15, 10, then onto the rocks: 5, 0
         hits = world.overlapping_many(bullets, kind="rock")
-        ways.append("sprites" if hits._logged is not None else "read")
+        ways.append("sprites" if isinstance(hits, overlap_batches.LoggedOverlaps) else "read")
         answers.append([hits[bullet] for bullet in bullets])
         if tick >= 3:
             world.step(DT)
