@@ -173,7 +173,6 @@ class LoggedOverlaps(Overlaps):
         super().__init__(world, state, kind, mask, every, answers)
         self._logged = logged
         """The stamps of the sprites asked about, when their poses were read."""
-        self._epoch = state.shape_epoch
         self._stamp_of = stamp_reader()
 
     def __getitem__(self, sprite: arcade.Sprite) -> list[arcade.Sprite]:
@@ -188,7 +187,7 @@ class LoggedOverlaps(Overlaps):
             and self._stamp_of(sprite) == self._logged[sprite]
             and positions.version == counts[0]
             and positions.data is self._data
-            and self._epoch.value == counts[2]
+            and self._state.shape_epoch.value == counts[2]
             and bodies.shape_edits.value == counts[3]
             and not bodies.derived.boxes_freed()
         ):
