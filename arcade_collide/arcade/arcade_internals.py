@@ -568,30 +568,39 @@ def _watching(cls: Any) -> None:
     append, insert, setitem = cls.append, cls.insert, cls.__setitem__
     remove, pop, clear = cls.remove, cls.pop, cls.clear
 
+    # Each tells only a list that has an entry (a list no world watches pays the lookup).
     def watched_append(self: Any, sprite: Any) -> None:
         append(self, sprite)
-        _tell(self, [], [sprite])
+        if id(self) in _LIST_LISTENERS:
+            _tell(self, [], [sprite])
 
     def watched_insert(self: Any, index: int, sprite: Any) -> None:
         insert(self, index, sprite)
-        _tell(self, [], [sprite])
+        if id(self) in _LIST_LISTENERS:
+            _tell(self, [], [sprite])
 
     def watched_setitem(self: Any, index: int, sprite: Any) -> None:
         replaced = self.sprite_list[index]
         setitem(self, index, sprite)
-        _tell(self, [replaced], [sprite])
+        if id(self) in _LIST_LISTENERS:
+            _tell(self, [replaced], [sprite])
 
     def watched_remove(self: Any, sprite: Any) -> None:
         remove(self, sprite)
-        _tell(self, [sprite], [])
+        if id(self) in _LIST_LISTENERS:
+            _tell(self, [sprite], [])
 
     def watched_pop(self: Any, index: int = -1) -> Any:
         sprite = pop(self, index)
-        _tell(self, [sprite], [])
+        if id(self) in _LIST_LISTENERS:
+            _tell(self, [sprite], [])
         return sprite
 
     def watched_clear(self: Any, *, capacity: int | None = None, deep: bool = True) -> None:
-        held = list(self.sprite_list) if _listeners_of(self) else []
+        if id(self) not in _LIST_LISTENERS:
+            clear(self, capacity=capacity, deep=deep)
+            return
+        held = list(self.sprite_list)
         clear(self, capacity=capacity, deep=deep)
         _tell(self, held, [])
 
