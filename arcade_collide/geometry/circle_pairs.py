@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from arcade_collide.geometry.arrays import FloatArray
 from arcade_collide.geometry.compiled import kernel
 
-FloatArray = NDArray[np.float64]
 Int64Array = NDArray[np.int64]
 
 
