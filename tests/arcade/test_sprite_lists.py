@@ -210,7 +210,7 @@ def test_a_list_closed_or_freed_leaves_no_entry_behind() -> None:
             pass
 
     freed: arcade.SpriteList[Recorder] = arcade.SpriteList()
-    internals.watch_list(freed, Listener())  # type: ignore[arg-type]
+    internals.watch_list(freed, Listener())
     key = id(freed)
     del freed
     gc.collect()
